@@ -1,0 +1,79 @@
+"""Configuration defaults and merging, shared by the client and the server.
+
+Pure: the YAML file is read by each program's entry point (``yaml.safe_load``) and the
+resulting dict passed to :func:`merge`. Every key is documented in ``config.yaml``.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+DEFAULTS: dict[str, Any] = {
+    "server": {
+        "host": "0.0.0.0",
+        "port": 7777,
+        "discovery_port": 7778,
+        "name": "Mafia Table",
+        "max_tables": 64,
+        "max_connections": 512,
+        "testing": False,
+    },
+    "client": {
+        "player_name": "",
+        "embedded_server": True,
+        "connect": "127.0.0.1:7777",
+        "fps": 60,
+        "input_poll_ms": 2,
+    },
+    "display": {
+        "width": 1280,
+        "height": 720,
+        "fullscreen": False,
+        "language": "auto",
+        "colour_blind": False,
+        "volume": 0.7,
+    },
+    "timing": {
+        "snap_timeout_ms": 3000,
+        "counter_timeout_ms": 3000,
+        "collection_margin_ms": 15,
+        "rtt_bound_cap_ms": 150,
+        "rtt_bound_floor_ms": 5,
+        "ping_burst": 8,
+        "ping_interval_ms": 1000,
+        "ping_interval_round_ms": 100,
+    },
+    "bots": {
+        "reaction_median_ms": 500,
+        "reaction_sigma": 0.18,
+        "reaction_floor_ms": 300,
+        "reaction_cap_ms": 900,
+        "think_ms": 700,
+    },
+}
+
+
+def merge(loaded: Mapping[str, Any] | None, base: Mapping[str, Any] = DEFAULTS) -> dict[str, Any]:
+    """``base`` updated section by section with ``loaded`` (from YAML, may be None).
+
+    Raises ``ValueError`` naming the key when a section is not a mapping or a value's type
+    differs from the default's (ints are accepted where floats are expected).
+    """
+    out = copy.deepcopy(dict(base))
+    for section, values in (loaded or {}).items():
+        if section not in out:
+            raise ValueError(f"config: unknown section {section!r}")
+        if not isinstance(values, Mapping):
+            raise ValueError(f"config: section {section!r} must be a mapping")
+        for key, value in values.items():
+            if key not in out[section]:
+                raise ValueError(f"config: unknown key {section}.{key}")
+            default = out[section][key]
+            ok = isinstance(value, type(default)) or (
+                isinstance(default, float) and isinstance(value, int))
+            if isinstance(default, (int, float)) and isinstance(value, bool) != isinstance(default, bool):
+                ok = False
+            if not ok:
+                raise ValueError(f"config: {section}.{key} must be a {type(default).__name__}")
+            out[section][key] = value
+    return out

@@ -1,0 +1,126 @@
+"""The wire protocol: one JSON object per line, ``\\n``-terminated, UTF-8 (ARCHITECTURE §4).
+
+Every message is an envelope ``{"v": 1, "type": <str>, ...fields}``. Requests from a
+client carry an integer ``seq``; the server's reply to it carries ``"re": seq``. Every
+request gets a reply or an ``error``. ``docs/PROTOCOL.md`` lists every message and field;
+this module holds the constants and the checks both ends share.
+
+Times on the wire are milliseconds as floats: ``ts``/``t_server`` on the server's
+monotonic clock, ``tc``/``t_press``/``t_shown`` on the client's own monotonic clock.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+VERSION = 1
+#: Longest line either end accepts, in bytes (newline excluded). Longer -> ``too_long``.
+MAX_LINE = 64 * 1024
+#: Default TCP port of a server; the UDP discovery port is the next one.
+DEFAULT_PORT = 7777
+DEFAULT_DISCOVERY_PORT = 7778
+
+# Error codes: stable identifiers; the message beside them is for people.
+ERROR_CODES: dict[str, str] = {
+    "bad_json": "the line is not a JSON object",
+    "too_long": "the line is longer than the limit; the connection is closed",
+    "bad_version": "the envelope's protocol version is not supported",
+    "unknown_type": "no such message type",
+    "bad_message": "a field is missing or has the wrong type",
+    "hello_first": "send hello before anything else",
+    "unknown_game": "no such game",
+    "bad_seats": "the number of seats is outside the game's range",
+    "bad_option": "a table option is unknown or invalid",
+    "testing_only": "this option needs a server started with --testing",
+    "unknown_table": "no table with that id",
+    "table_full": "every seat of the table is taken",
+    "seat_taken": "that seat is taken",
+    "no_such_seat": "the table has no such seat",
+    "already_seated": "this connection already sits at that table",
+    "not_seated": "this connection has no seat at that table",
+    "not_started": "the match has not started yet",
+    "already_started": "the match has already started",
+    "match_over": "the match is over",
+    "bad_action": "the action is not a well-formed action of this game",
+    "illegal_action": "the rules forbid that action now",
+    "claim_refused": "the claim's press time is impossible for this connection",
+    "bad_token": "the reconnect token is unknown or expired",
+    "rate_limited": "too many bad messages; slow down",
+    "internal": "the server failed on this request; it goes on",
+}
+
+
+class ProtocolError(Exception):
+    """A message that cannot be accepted. ``code`` is a key of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str | None = None):
+        assert code in ERROR_CODES, code
+        super().__init__(message or ERROR_CODES[code])
+        self.code = code
+        self.message = message or ERROR_CODES[code]
+
+
+def encode(msg_type: str, **fields: Any) -> bytes:
+    """One envelope as a line: ``{"v":1,"type":msg_type,...}\\n`` (compact JSON, UTF-8)."""
+    body = {"v": VERSION, "type": msg_type, **fields}
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    """Parse one line (without its newline) into an envelope dict.
+
+    Raises :class:`ProtocolError` ``too_long``, ``bad_json`` or ``bad_version``.
+    """
+    if len(line) > MAX_LINE:
+        raise ProtocolError("too_long")
+    try:
+        msg = json.loads(line)
+    except (UnicodeDecodeError, ValueError):
+        raise ProtocolError("bad_json") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise ProtocolError("bad_json", "each line must be a JSON object with a string 'type'")
+    if msg.get("v", VERSION) != VERSION:
+        raise ProtocolError("bad_version", f"protocol version {msg.get('v')!r} is not supported; use {VERSION}")
+    return msg
+
+
+# Field schemas of client -> server requests: name -> (type or tuple of types, required).
+_NUM = (int, float)
+CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
+    "hello": {"name": (str, True), "token": (str, False)},
+    "pong": {"id": (int, True), "tc": (_NUM, True)},
+    "list_tables": {},
+    "create_table": {"game": (str, True), "seats": (int, True), "name": (str, False), "options": (dict, False)},
+    "join": {"table": (int, True), "seat": (int, False), "spectate": (bool, False)},
+    "leave": {"table": (int, True)},
+    "add_bot": {"table": (int, True), "seat": (int, False)},
+    "remove_bot": {"table": (int, True), "seat": (int, True)},
+    "action": {"table": (int, True), "action": (dict, True), "t_press": (_NUM, False), "t_shown": (_NUM, False)},
+    "reconnect": {"token": (str, True)},
+}
+
+
+def check_fields(msg: Mapping[str, Any]) -> None:
+    """Validate a client request against :data:`CLIENT_MESSAGES`.
+
+    Raises :class:`ProtocolError` ``unknown_type`` or ``bad_message``; ``seq`` must be an
+    integer when present; booleans are not accepted where numbers are expected.
+    """
+    schema = CLIENT_MESSAGES.get(msg["type"])
+    if schema is None:
+        raise ProtocolError("unknown_type", f"unknown message type {msg['type']!r}")
+    seq = msg.get("seq")
+    if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
+        raise ProtocolError("bad_message", "'seq' must be an integer")
+    for name, (kind, required) in schema.items():
+        if name not in msg or msg[name] is None:
+            if required:
+                raise ProtocolError("bad_message", f"{msg['type']}: missing field {name!r}")
+            continue
+        value = msg[name]
+        if isinstance(value, bool) and kind is not bool:
+            raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} has the wrong type")
+        if not isinstance(value, kind):
+            raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} has the wrong type")
+        if isinstance(value, str) and len(value) > 200:
+            raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} is too long")

@@ -1,0 +1,281 @@
+"""The rules-engine interface every game implements, and the types it speaks in.
+
+Each game is one module in ``shared/games/`` whose module-level functions satisfy
+:class:`Rules` (ARCHITECTURE §2). The engine is pure: no I/O, no clock, no global
+random; every shuffle uses the ``random.Random`` stored in the match state, so a match is
+reproduced exactly from ``(game, config, seed, ordered log of (seat, action))``.
+
+Vocabulary shared by the UI, the bots and the network:
+
+* :class:`Action` -- frozen dataclass, one subclass per move, ``TYPE`` is its wire name.
+  ``to_dict()`` / :meth:`ActionSet.parse` convert to and from JSON objects.
+* :class:`Event` -- what happened, with who may see it (``to`` = None means public).
+* :class:`Window` -- an open reaction window (RULES.md §0.2 item 5): a snap, a Hitwoman
+  counter, a Family Business counter. Claims in it are ordered by the server's arbiter,
+  never by arrival, and then applied one at a time; the first valid one decides.
+* :class:`IllegalAction` -- raised by ``apply`` before anything changes.
+"""
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping, Protocol
+
+__all__ = [
+    "Action",
+    "ActionSet",
+    "BadAction",
+    "Event",
+    "IllegalAction",
+    "Rules",
+    "SYSTEM",
+    "Window",
+    "events_for",
+]
+
+#: Seat value used for actions the table itself applies (window timeouts).
+SYSTEM: None = None
+
+
+class IllegalAction(Exception):
+    """An action that breaks a rule. ``reason`` is one sentence a player can read.
+
+    Raised by ``apply`` before any change; the state passed in is left untouched.
+    """
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BadAction(ValueError):
+    """A JSON object that is not a well-formed action of the game (unknown type, missing
+    or mistyped field). Raised by :meth:`ActionSet.parse`."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base class of every move. Subclasses set ``TYPE`` and declare JSON-ready fields:
+    ``int``, ``str``, ``bool``, ``int | None`` or ``tuple[int, ...]``.
+
+    ``SYSTEM_ONLY`` actions (a window timeout) are applied by the table with seat
+    ``None`` and are refused when they come from a client.
+    """
+
+    TYPE: ClassVar[str] = ""
+    SYSTEM_ONLY: ClassVar[bool] = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"type": TYPE, **fields}`` with tuples as lists; the inverse of ``parse``."""
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+class ActionSet:
+    """The move vocabulary of one game: wire name -> Action subclass.
+
+    >>> OMERTA_ACTIONS.parse({"type": "replace", "slot": 3})   # doctest: +SKIP
+    Replace(slot=3)
+    """
+
+    def __init__(self, classes: Iterable[type[Action]]):
+        self._by_type: dict[str, type[Action]] = {}
+        self._hints: dict[str, dict[str, Any]] = {}
+        for cls in classes:
+            if not cls.TYPE or cls.TYPE in self._by_type:
+                raise ValueError(f"action type {cls.TYPE!r} empty or defined twice")
+            self._by_type[cls.TYPE] = cls
+            self._hints[cls.TYPE] = typing.get_type_hints(cls)
+
+    def __contains__(self, type_name: str) -> bool:
+        return type_name in self._by_type
+
+    def types(self) -> list[str]:
+        """Every wire name, in definition order."""
+        return list(self._by_type)
+
+    def parse(self, data: Any, *, from_client: bool = True) -> Action:
+        """Build an action from a JSON object.
+
+        Raises :class:`BadAction` for a non-object, an unknown ``type``, a missing,
+        extra or mistyped field, or (``from_client``) a system-only action.
+        """
+        if not isinstance(data, dict):
+            raise BadAction("an action must be a JSON object")
+        type_name = data.get("type")
+        cls = self._by_type.get(type_name) if isinstance(type_name, str) else None
+        if cls is None:
+            raise BadAction(f"unknown action type {type_name!r}")
+        if from_client and cls.SYSTEM_ONLY:
+            raise BadAction(f"action {type_name!r} is applied by the table only")
+        hints = self._hints[type_name]
+        kwargs: dict[str, Any] = {}
+        names = {f.name for f in dataclasses.fields(cls)}
+        extra = set(data) - names - {"type"}
+        if extra:
+            raise BadAction(f"unexpected field(s) {sorted(extra)} for {type_name!r}")
+        for f in dataclasses.fields(cls):
+            if f.name in data:
+                kwargs[f.name] = _coerce(data[f.name], hints[f.name], f"{type_name}.{f.name}")
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise BadAction(f"missing field {f.name!r} for {type_name!r}")
+        return cls(**kwargs)
+
+
+def _coerce(value: Any, hint: Any, where: str) -> Any:
+    """Check ``value`` against a field annotation; lists become tuples."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        for option in typing.get_args(hint):
+            try:
+                return _coerce(value, option, where)
+            except BadAction:
+                continue
+        raise BadAction(f"{where}: {value!r} has the wrong type")
+    if hint is type(None):
+        if value is None:
+            return None
+        raise BadAction(f"{where}: expected null")
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, (list, tuple)) or len(value) > 64:
+            raise BadAction(f"{where}: expected a list")
+        item = args[0]
+        return tuple(_coerce(v, item, where) for v in value)
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise BadAction(f"{where}: expected true or false")
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**31:
+            return value
+        raise BadAction(f"{where}: expected an integer")
+    if hint is str:
+        if isinstance(value, str) and len(value) <= 200:
+            return value
+        raise BadAction(f"{where}: expected a string")
+    raise BadAction(f"{where}: unsupported field type {hint!r}")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the clients to show and animate.
+
+    * ``type`` -- the wire name; ``data`` -- its public, JSON-ready fields.
+    * ``to`` -- when set, the whole event is private to that seat (None = public).
+    * ``secret`` / ``secret_to`` -- extra fields merged in for one seat only: a public
+      "seat 2 drew from the pile" carries the card for seat 2 alone.
+
+    Spectators (seat None) get public events without secrets.
+    """
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    to: int | None = None
+    secret: Mapping[str, Any] | None = None
+    secret_to: int | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """True when a connection sitting at ``seat`` (None = spectator) may receive it."""
+        return self.to is None or (seat is not None and self.to == seat)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """``{"type": ..., **data}`` as ``seat`` sees it (secret fields only for
+        ``secret_to``). Call only when :meth:`visible_to` is true."""
+        out = {"type": self.type, **self.data}
+        if self.secret is not None and seat is not None and seat == self.secret_to:
+            out.update(self.secret)
+        return out
+
+
+def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:
+    """The JSON form of the events ``seat`` (None = spectator) may see, in order."""
+    return [e.for_seat(seat) for e in events if e.visible_to(seat)]
+
+
+@dataclass(frozen=True)
+class Window:
+    """An open reaction window (RULES.md §0.2 item 5, ARCHITECTURE §3).
+
+    * ``id`` -- unique and increasing within a match.
+    * ``kind`` -- ``"snap"``, ``"hitwoman"``, ``"counter"``.
+    * ``eligible`` -- seats that may claim in it; ``pending`` -- those of them that have
+      neither claimed nor passed yet.
+    * ``claim_types`` -- action types that are claims (ordered by press time by the
+      server); ``pass_type`` -- the action type that answers "no claim".
+    * ``timeout_ms`` -- milliseconds after opening when the table applies the game's
+      timeout action (RULES.md D-OM-6: 3000 ms by default).
+    * ``data`` -- what the claim is about, JSON-ready (e.g. ``{"value": 7}``).
+    """
+
+    id: int
+    kind: str
+    eligible: frozenset[int]
+    pending: frozenset[int]
+    claim_types: tuple[str, ...]
+    pass_type: str
+    timeout_ms: int
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, with seats as sorted lists."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "eligible": sorted(self.eligible),
+            "pending": sorted(self.pending),
+            "claim_types": list(self.claim_types),
+            "pass_type": self.pass_type,
+            "timeout_ms": self.timeout_ms,
+            **self.data,
+        }
+
+
+State = Any  # each game defines its own state class; callers treat it as opaque
+
+
+class Rules(Protocol):
+    """What a game module provides (ARCHITECTURE §2). Seats are ``0..n-1``.
+
+    ``apply`` never mutates the state it is given: it returns a new one. Actions with
+    seat ``None`` come from the table (timeouts). All ``*_ms`` values are milliseconds.
+    """
+
+    NAME: str
+    MIN_SEATS: int
+    MAX_SEATS: int
+    ACTIONS: ActionSet
+
+    def new_match(self, config: Mapping[str, Any], seed: int) -> State:
+        """A match ready for its first input; ``config["seats"]`` is the player count.
+        Raises ``ValueError`` for a bad config."""
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, including claims in an open window."""
+
+    def awaiting(self, state: State) -> frozenset[int]:
+        """Seats the game is waiting for (turn player, simultaneous choosers, pending
+        claimants of an open window); empty when the match is over."""
+
+    def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
+        """Check then apply; raises :class:`IllegalAction` (state unchanged)."""
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None = spectator) may see, JSON-ready."""
+
+    def reaction_window(self, state: State) -> Window | None:
+        """The open reaction window, if any."""
+
+    def timeout_action(self, window: Window) -> Action:
+        """The system action the table applies when ``window`` times out."""
+
+    def is_over(self, state: State) -> bool:
+        """True once the match has ended."""
+
+    def scores(self, state: State) -> dict[str, Any]:
+        """``{"scores": [per seat], "winners": [seats], ...}`` -- final once ``is_over``."""
