@@ -1,0 +1,153 @@
+"""Whole matches between in-process bots on virtual time: for property tests, golden
+replays and the self-play benchmark.
+
+The bots run through the same :class:`shared.bots.driver.BotDriver` as on the server,
+scheduled on a :class:`VirtualClock` instead of the reactor: a decision with a delay of
+``d`` ms fires ``d`` ms of virtual time later, so the claims of a reaction window are
+applied in order of their press time, exactly as the server's arbiter orders them, and a
+window's timeout fires ``timeout_ms`` after it opened. Nothing here reads a real clock.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable, Mapping, Sequence
+
+from shared.bots.base import Bot, Decision
+from shared.bots.driver import BotDriver
+from shared.rules import Action, Event, IllegalAction, events_for
+
+
+class _Call:
+    def __init__(self, clock: "VirtualClock", when: float, fn: Callable[[], None]):
+        self.clock, self.when, self.fn = clock, when, fn
+        self.cancelled = self.called = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def active(self) -> bool:
+        return not (self.cancelled or self.called)
+
+
+class VirtualClock:
+    """A minimal ``callLater`` scheduler on virtual seconds (like ``twisted``'s
+    ``task.Clock``, which ``shared/`` may not import). Calls due at the same time run in
+    the order they were scheduled."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self._heap: list[tuple[float, int, _Call]] = []
+        self._seq = itertools.count()
+
+    def seconds(self) -> float:
+        """Virtual time in seconds."""
+        return self.now
+
+    def callLater(self, delay_s: float, fn: Callable[[], None]) -> _Call:  # noqa: N802 (twisted's name)
+        call = _Call(self, self.now + max(0.0, delay_s), fn)
+        heapq.heappush(self._heap, (call.when, next(self._seq), call))
+        return call
+
+    def run_next(self) -> bool:
+        """Run the earliest live call; False when nothing is scheduled."""
+        while self._heap:
+            when, _, call = heapq.heappop(self._heap)
+            if call.active():
+                self.now = when
+                call.called = True
+                call.fn()
+                return True
+        return False
+
+
+@dataclass
+class MatchRecord:
+    """The outcome of :func:`play_match`: final state, the match log (``(seat, action)``
+    with seat None for the table's timeouts), every event with its recipients' view, and
+    the number of ``apply`` calls."""
+
+    state: Any
+    log: list[tuple[int | None, Action]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    applies: int = 0
+    virtual_ms: float = 0.0
+
+
+def play_match(
+    rules: ModuleType,
+    config: Mapping[str, Any],
+    seed: int,
+    bots: Sequence[Bot],
+    *,
+    max_applies: int = 200_000,
+    on_apply: Callable[[Any, int | None, Action, list[Event]], None] | None = None,
+) -> MatchRecord:
+    """Play a whole match of ``rules`` between ``bots`` (one per seat).
+
+    ``on_apply(state, seat, action, events)`` is called after every applied action
+    (property tests check invariants there). Raises ``RuntimeError`` if the match has
+    not ended after ``max_applies`` actions.
+    """
+    clock = VirtualClock()
+    record = MatchRecord(rules.new_match(config, seed))
+    window_timer: list[Any] = [None, None]  # [window id, call]
+
+    def submit(seat: int) -> Callable[[Decision, Any], None]:
+        def send(decision: Decision, anchor: Any) -> None:
+            apply(seat, decision.action)
+        return send
+
+    drivers = [BotDriver(bot, clock.callLater, submit(i)) for i, bot in enumerate(bots)]
+
+    def broadcast(events: list[Event]) -> None:
+        state = record.state
+        for seat, driver in enumerate(drivers):
+            legal = rules.legal_actions(state, seat)
+            driver.on_update(events_for(events, seat), rules.view(state, seat), legal)
+        window = rules.reaction_window(state)
+        if window is not None and window.id != window_timer[0]:
+            if window_timer[1] is not None and window_timer[1].active():
+                window_timer[1].cancel()
+            action = rules.timeout_action(window)
+            window_timer[0] = window.id
+            window_timer[1] = clock.callLater(window.timeout_ms / 1000.0, lambda: apply(None, action))
+
+    def apply(seat: int | None, action: Action) -> None:
+        if rules.is_over(record.state):
+            return
+        try:
+            state, events = rules.apply(record.state, seat, action)
+        except IllegalAction:
+            if seat is None:
+                return  # the window closed before its timeout fired
+            raise
+        record.state = state
+        record.log.append((seat, action))
+        record.events.extend(events)
+        record.applies += 1
+        if on_apply is not None:
+            on_apply(state, seat, action, events)
+        if record.applies > max_applies:
+            raise RuntimeError(f"match not over after {max_applies} actions")
+        broadcast(events)
+
+    broadcast([])
+    while not rules.is_over(record.state) and clock.run_next():
+        pass
+    if not rules.is_over(record.state):
+        raise RuntimeError("bots stopped acting before the match ended")
+    record.virtual_ms = clock.now * 1000.0
+    return record
+
+
+def replay(rules: ModuleType, config: Mapping[str, Any], seed: int,
+           log: Sequence[tuple[int | None, Action]]) -> Any:
+    """The state after applying ``log`` to a new match: a match log is its replay
+    (RULES.md §0.2 item 2). Raises :class:`IllegalAction` if the log does not fit."""
+    state = rules.new_match(config, seed)
+    for seat, action in log:
+        state, _ = rules.apply(state, seat, action)
+    return state
