@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from shared.games import famiglia
 from shared.games import omerta
 
 GAMES: dict[str, ModuleType] = {
     omerta.NAME: omerta,
+    famiglia.NAME: famiglia,
 }
 
 
