@@ -113,14 +113,8 @@ class Card:
         return str(self.value) if self.is_bottle else self.name
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"id", "kind": "bottle"|"character", "name", "value", "points"}``."""
-        return {
-            "id": self.id,
-            "kind": "bottle" if self.is_bottle else "character",
-            "name": self.name,
-            "value": self.value,
-            "points": self.points,
-        }
+        """``{"id", "kind": "bottle"|"character", "name", "value", "points"}`` (a new dict)."""
+        return dict(_CARD_DICTS[self.id])
 
 
 def _build_deck() -> tuple[Card, ...]:
@@ -137,6 +131,11 @@ def _build_deck() -> tuple[Card, ...]:
 #: Every card of the game, indexed by id (0..59).
 DECK: tuple[Card, ...] = _build_deck()
 assert len(DECK) == 60
+_CARD_DICTS: tuple[dict[str, Any], ...] = tuple(
+    {"id": c.id, "kind": "bottle" if c.is_bottle else "character", "name": c.name,
+     "value": c.value, "points": c.points}
+    for c in DECK
+)
 
 
 def card(card_id: int) -> Card:
@@ -390,7 +389,7 @@ class OmertaState:
     last_round: dict[str, Any] | None = None
 
     def clone(self) -> "OmertaState":
-        rng = random.Random()
+        rng = random.Random(0)  # cheap seed, replaced at once
         rng.setstate(self.rng.getstate())
         c = OmertaState.__new__(OmertaState)
         c.__dict__.update(self.__dict__)
