@@ -1,0 +1,241 @@
+"""The client end of the wire protocol (docs/PROTOCOL.md), for the GUI and ``mafia-bot``.
+
+No pygame here: this module only speaks JSON lines over TCP (and UDP for LAN discovery).
+
+* :func:`now_ms` -- the client's monotonic clock in ms; key presses are stamped with it.
+* :class:`ClientProtocol` -- one connection: requests with replies as Deferreds, pushed
+  messages handed to a listener, clock sync answered at once.
+* :func:`connect` -- TCP connect + ``hello``/``welcome``.
+* :func:`discover` -- find servers on the LAN by a UDP broadcast.
+
+A listener is any object with ``on_message(msg: dict)`` and ``on_disconnect(reason)``
+(``reason`` is a :class:`twisted.python.failure.Failure`).
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from twisted.internet import defer, endpoints, protocol
+from twisted.internet.error import ConnectionDone
+from twisted.protocols.basic import LineReceiver
+from twisted.python import failure
+
+from shared.protocol import DEFAULT_DISCOVERY_PORT, MAX_LINE, ProtocolError, decode, encode
+
+__all__ = ["ClientProtocol", "ServerError", "connect", "discover", "now_ms"]
+
+
+def now_ms() -> float:
+    """The client's monotonic time in milliseconds (``time.perf_counter_ns() / 1e6``).
+
+    Any origin; never jumps. ``t_press``, ``t_shown`` and ``pong.tc`` use this clock.
+    """
+    return time.perf_counter_ns() / 1e6
+
+
+class ServerError(Exception):
+    """The server answered a request with ``error``. ``code`` is one of
+    ``shared.protocol.ERROR_CODES``; ``message`` is a sentence for people. The code
+    ``disconnected`` means the connection closed before the reply arrived."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class ClientProtocol(LineReceiver):
+    """One connection to a Mafia Table server.
+
+    Attributes: ``welcome`` (the server's welcome message once :func:`connect` is done),
+    ``offset_ms`` and ``rtt_ms`` / ``rtt_p99_ms`` from the last ``clock`` message (None
+    before the first one): ``server_ms ≈ client_ms + offset_ms``. ``listener`` receives
+    every pushed message except ``ping`` (answered here at once).
+    """
+
+    delimiter = b"\n"
+    MAX_LENGTH = MAX_LINE
+
+    def __init__(self, listener: Any = None):
+        self.listener = listener
+        self.welcome: dict[str, Any] | None = None
+        self.offset_ms: float | None = None
+        self.rtt_ms: float | None = None
+        self.rtt_p99_ms: float | None = None
+        self._seq = 0
+        self._pending: dict[int, defer.Deferred] = {}
+        self.connected_d: defer.Deferred = defer.Deferred()
+
+    # -- connection ---------------------------------------------------------------------
+    def connectionMade(self) -> None:
+        if hasattr(self.transport, "setTcpNoDelay"):
+            self.transport.setTcpNoDelay(True)
+        self.connected_d.callback(self)
+
+    def connectionLost(self, reason: failure.Failure = failure.Failure(ConnectionDone())) -> None:
+        pending, self._pending = self._pending, {}
+        for d in pending.values():
+            d.errback(ServerError("disconnected", "the connection to the server was lost"))
+        if self.listener is not None and hasattr(self.listener, "on_disconnect"):
+            self.listener.on_disconnect(reason)
+
+    def lineLengthExceeded(self, line: bytes) -> None:
+        self.transport.loseConnection()
+
+    # -- receiving ----------------------------------------------------------------------
+    def lineReceived(self, line: bytes) -> None:
+        try:
+            msg = decode(line)
+        except ProtocolError:
+            return  # a server bug; nothing sensible to answer
+        kind = msg["type"]
+        if kind == "ping":
+            self.transport.write(encode("pong", id=msg.get("id"), tc=now_ms()))
+            return
+        if kind == "clock":
+            self.offset_ms = msg.get("offset_ms")
+            self.rtt_ms = msg.get("rtt_ms")
+            self.rtt_p99_ms = msg.get("rtt_p99_ms")
+        re = msg.get("re")
+        if re is not None and re in self._pending:
+            d = self._pending.pop(re)
+            if kind == "error":
+                d.errback(ServerError(str(msg.get("code")), str(msg.get("message"))))
+            else:
+                d.callback(msg)
+            return
+        if self.listener is not None:
+            self.listener.on_message(msg)
+
+    # -- sending ------------------------------------------------------------------------
+    def send(self, msg_type: str, **fields: Any) -> None:
+        """Send one message without waiting for anything (no ``seq``)."""
+        self.transport.write(encode(msg_type, **fields))
+
+    def request(self, msg_type: str, **fields: Any) -> defer.Deferred:
+        """Send a request with a fresh ``seq``.
+
+        Returns a Deferred firing with the reply dict (the message whose ``re`` is that
+        seq), or failing with :class:`ServerError` on an ``error`` reply or when the
+        connection is lost first (code ``disconnected``).
+        """
+        self._seq += 1
+        d: defer.Deferred = defer.Deferred()
+        self._pending[self._seq] = d
+        self.transport.write(encode(msg_type, seq=self._seq, **fields))
+        return d
+
+    def send_action(self, table: int, action: dict[str, Any], t_press: float | None = None,
+                    t_shown: float | None = None) -> defer.Deferred:
+        """Send ``action`` (``{"type": ..., ...}``) for ``table``.
+
+        ``t_press`` / ``t_shown`` are client-monotonic ms (:func:`now_ms`) of the key
+        press and of the moment the window's card was first drawn; give them for claims
+        (snap, hitwoman). Fires with the ``ack`` reply or fails with :class:`ServerError`
+        (``illegal_action``, ``claim_refused``, ...).
+        """
+        fields: dict[str, Any] = {"table": table, "action": action}
+        if t_press is not None:
+            fields["t_press"] = t_press
+        if t_shown is not None:
+            fields["t_shown"] = t_shown
+        return self.request("action", **fields)
+
+    def to_client_ms(self, server_ms: float) -> float | None:
+        """A server time converted to this client's clock (None before clock sync)."""
+        if self.offset_ms is None:
+            return None
+        return server_ms - self.offset_ms
+
+
+def connect(reactor: Any, host: str, port: int, name: str, listener: Any = None,
+            timeout: float = 5.0) -> defer.Deferred:
+    """Connect to ``host:port`` and say hello as ``name``.
+
+    Returns a Deferred firing with the :class:`ClientProtocol` once ``welcome`` arrived
+    (kept in ``.welcome``); fails with a Twisted connection error (refused, timeout after
+    ``timeout`` seconds) or :class:`ServerError` if the server refuses the hello.
+    """
+    endpoint = endpoints.TCP4ClientEndpoint(reactor, host, port, timeout=timeout)
+    factory = protocol.Factory.forProtocol(lambda: ClientProtocol(listener))
+    d = endpoint.connect(factory)
+
+    def hello(proto: ClientProtocol) -> defer.Deferred:
+        def welcomed(msg: dict[str, Any]) -> ClientProtocol:
+            proto.welcome = msg
+            return proto
+
+        def refused(f: failure.Failure) -> failure.Failure:
+            proto.transport.loseConnection()
+            return f
+
+        hd = proto.request("hello", name=name)
+        hd.addTimeout(timeout, reactor)
+        return hd.addCallbacks(welcomed, refused)
+
+    return d.addCallback(hello)
+
+
+class _DiscoveryClient(protocol.DatagramProtocol):
+    def __init__(self, port: int):
+        self.port = port
+        self.found: dict[tuple[str, int], dict[str, Any]] = {}
+
+    def startProtocol(self) -> None:
+        query = json.dumps({"v": 1, "type": "discover"}).encode()
+        try:
+            self.transport.setBroadcastAllowed(True)
+        except OSError:
+            pass
+        for host in ("<broadcast>", "127.0.0.1"):
+            try:
+                self.transport.write(query, (host, self.port))
+            except OSError:
+                pass  # no broadcast route (offline machine): the loopback query still goes
+
+    def datagramReceived(self, data: bytes, addr: tuple[str, int]) -> None:
+        try:
+            msg = json.loads(data)
+            tcp_port = int(msg["tcp_port"])
+        except (ValueError, KeyError, TypeError):
+            return
+        if not isinstance(msg, dict) or msg.get("type") != "server":
+            return
+        host = addr[0]
+        # The same server answers both the broadcast and the loopback query: keep one
+        # entry per server instance, preferring the LAN address others can reach too.
+        key = (str(msg.get("id") or host), tcp_port)
+        old = self.found.get(key)
+        if old is not None and old["host"] != "127.0.0.1":
+            return
+        self.found[key] = {
+            "name": str(msg.get("name", "")),
+            "host": host,
+            "tcp_port": tcp_port,
+            "tables": list(msg.get("tables") or []),
+        }
+
+
+def discover(reactor: Any, port: int = DEFAULT_DISCOVERY_PORT, timeout: float = 1.0) -> defer.Deferred:
+    """Find Mafia Table servers on the LAN.
+
+    Broadcasts ``{"type": "discover"}`` on UDP ``port`` (and sends it to 127.0.0.1 so
+    a server on this machine is found), collects answers for ``timeout`` seconds.
+    Returns a Deferred firing with ``[{"name", "host", "tcp_port", "tables": [Table]}]``
+    (possibly empty; never fails).
+    """
+    client = _DiscoveryClient(port)
+    try:
+        listening = reactor.listenUDP(0, client)
+    except Exception:  # no UDP at all: nothing to find
+        return defer.succeed([])
+    d: defer.Deferred = defer.Deferred()
+
+    def done() -> None:
+        listening.stopListening()
+        d.callback(sorted(client.found.values(), key=lambda s: (s["host"], s["tcp_port"])))
+
+    reactor.callLater(timeout, done)
+    return d

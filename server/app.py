@@ -1,0 +1,82 @@
+"""Wiring: the server's clock, its TCP listener and its discovery listener, shared by
+``mafia-server`` (:mod:`server.main`) and the client's embedded server
+(:func:`server.start_embedded`)."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from twisted.internet import defer, endpoints
+from twisted.internet.error import CannotListenError
+from twisted.logger import Logger
+
+from server.discovery import DiscoveryProtocol
+from server.lobby import Lobby, LobbyFactory
+
+log = Logger()
+
+
+class MonotonicClock:
+    """An ``IReactorTime`` whose ``seconds()`` is ``time.monotonic()``; scheduling goes
+    to the reactor (delays are relative, so the two clocks may differ)."""
+
+    def __init__(self, reactor: Any):
+        self._reactor = reactor
+
+    def seconds(self) -> float:
+        return time.monotonic()
+
+    def callLater(self, delay: float, f: Any, *args: Any, **kw: Any) -> Any:
+        return self._reactor.callLater(delay, f, *args, **kw)
+
+    def getDelayedCalls(self) -> Any:
+        return self._reactor.getDelayedCalls()
+
+
+@dataclass
+class RunningServer:
+    """A started server: its lobby, TCP port number and listening ports."""
+
+    lobby: Lobby
+    port: int
+    tcp: Any
+    udp: Any = None
+
+    def stop(self) -> defer.Deferred:
+        """Stop listening (TCP and UDP)."""
+        ds = [defer.maybeDeferred(self.tcp.stopListening)]
+        if self.udp is not None:
+            ds.append(defer.maybeDeferred(self.udp.stopListening))
+        return defer.gatherResults(ds)
+
+
+@defer.inlineCallbacks
+def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: bool = False,
+                 discovery: bool = True, clock: Any = None):
+    """Listen on ``config["server"]["host"]:["port"]``, trying the next ``tries - 1``
+    ports when busy; then answer discovery on ``server.discovery_port`` if possible
+    (failure is logged and ignored). Returns a Deferred firing with a
+    :class:`RunningServer`; fails with ``CannotListenError`` when no port was free."""
+    server = config["server"]
+    lobby = Lobby(config, clock or MonotonicClock(reactor), testing=testing)
+    factory = LobbyFactory(lobby)
+    host, first = str(server["host"]), int(server["port"])
+    tcp = None
+    for port in range(first, first + max(1, tries)):
+        try:
+            tcp = yield endpoints.TCP4ServerEndpoint(reactor, port, interface=host).listen(factory)
+            break
+        except CannotListenError:
+            if port == first + max(1, tries) - 1:
+                raise
+    actual = tcp.getHost().port
+    udp = None
+    if discovery:
+        try:
+            udp = reactor.listenUDP(int(server["discovery_port"]), DiscoveryProtocol(lobby, actual),
+                                    interface=host)
+        except CannotListenError as e:
+            log.warn("LAN discovery is off: {e}", e=e)
+    log.info("{name} listening on {host}:{port}", name=lobby.name, host=host, port=actual)
+    return RunningServer(lobby, actual, tcp, udp)

@@ -1,0 +1,192 @@
+"""Fair ordering of the claims of a reaction window (ARCHITECTURE §3, RULES.md §0.2
+item 5 and D-OM-30; docs/PROTOCOL.md "Clock sync and reaction windows").
+
+Arrival order is unfair: a player further away always loses. Instead each claim carries
+its press time, converted to server time with the connection's clock offset, and:
+
+1. **Bounds** (:func:`bound_press`): the press must lie in
+   ``[receive - rtt_bound, receive]`` and not before the window's card could be on that
+   client's screen (the server time its ``update`` was sent, and ``t_shown`` when
+   given). A cheater gains at most his own measured slack.
+2. **Collection** (:class:`Arbiter`): it opens at the first valid claim and closes once
+   no pending eligible seat could still deliver an earlier press: a claim from seat
+   ``s`` pressed before the best press so far must arrive before
+   ``best_press + rtt_bound(s)``, so the collection closes at
+   ``best_press + max(rtt_bound of the seats still pending) + margin`` -- never later
+   than ``first_receive + max rtt_bound + margin``, and at once when no eligible seat is
+   pending any more (a single eligible player, everyone else answered).
+3. **Order** (:func:`order_claims`): by corrected press time; presses within
+   :data:`TIE_MS` of each other are a tie, broken by a hash of
+   ``(table salt, window id, seat)`` -- deterministic for a given match and window, and
+   favouring no seat across windows.
+
+All times are milliseconds on the server's monotonic clock.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from shared.rules import Action
+
+#: Slack for the error of the clock-offset estimate (ms): a press up to this far outside
+#: its bounds is clamped onto them instead of being refused.
+TOLERANCE_MS = 1.0
+#: Presses closer than this (ms) are simultaneous: below the stamping error of ~1 ms and
+#: far below what people can perceive (20-60 ms); the tie rule decides.
+TIE_MS = 0.5
+
+
+@dataclass
+class Claim:
+    """One claim waiting for its window's decision.
+
+    ``press`` and ``receive`` are server ms (``press`` already bounded); ``origin`` is the
+    connection to tell the outcome to (None for an in-process bot).
+    """
+
+    seat: int
+    action: Action
+    press: float
+    receive: float
+    origin: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def bound_press(press: float, receive: float, rtt_bound: float, shown: float,
+                shown_at_client: float | None = None,
+                tolerance: float = TOLERANCE_MS) -> tuple[float | None, str | None]:
+    """Check a claim's press time against what is physically possible.
+
+    ``press``: the press in server ms; ``receive``: when the claim arrived; ``rtt_bound``:
+    the connection's bound (ms); ``shown``: server ms when the window's update was sent to
+    that connection; ``shown_at_client``: the client's ``t_shown`` in server ms, if given.
+    Returns ``(bounded_press, None)`` -- the press clamped into its bounds when it lies
+    within ``tolerance`` of them -- or ``(None, reason)`` with a sentence for the player.
+    """
+    if press > receive + tolerance:
+        return None, (f"your press is stamped {press - receive:.0f} ms after the server "
+                      "received it: your clock is out of sync")
+    lowest = receive - rtt_bound
+    if press < lowest - tolerance:
+        return None, (f"your claim arrived {receive - press:.0f} ms after its press; your "
+                      f"connection allows at most {rtt_bound:.0f} ms")
+    if shown_at_client is not None and shown_at_client < shown - tolerance:
+        return None, "the card cannot have been on your screen before the server sent it"
+    if press < shown - tolerance:
+        return None, "you pressed before the card was sent to you"
+    if shown_at_client is not None and press < shown_at_client - tolerance:
+        return None, "you pressed before the card was on your screen"
+    floor = max(lowest, shown, shown_at_client if shown_at_client is not None else lowest)
+    return min(max(press, floor), receive), None
+
+
+def tie_key(salt: str, window: int, seat: int) -> bytes:
+    """The tie-break key of ``seat`` in window ``window``: lower wins an exact tie."""
+    return hashlib.sha256(f"{salt}/{window}/{seat}".encode()).digest()
+
+
+def order_claims(claims: list[Claim], salt: str, window: int) -> list[Claim]:
+    """Claims in decision order: earliest press first; among the remaining claims whose
+    press lies within :data:`TIE_MS` of the earliest one, the lowest :func:`tie_key`
+    goes first."""
+    rest = sorted(claims, key=lambda c: c.press)
+    out: list[Claim] = []
+    while rest:
+        first = rest[0].press
+        tied = [c for c in rest if c.press - first <= TIE_MS]
+        pick = min(tied, key=lambda c: tie_key(salt, window, c.seat))
+        out.append(pick)
+        rest.remove(pick)
+    return out
+
+
+#: ``decide(window_id, ordered_claims, first_receive_ms)``
+Decide = Callable[[int, list[Claim], float], None]
+
+
+class Arbiter:
+    """Collects the claims of one table's open window and decides when to apply them.
+
+    ``clock`` is an ``IReactorTime`` (server monotonic seconds); ``margin_ms`` the
+    config's ``timing.collection_margin_ms``; ``decide`` is called with the ordered claims
+    once the collection closes (the collection is cleared first). ``salt`` feeds the tie
+    rule (the table passes its match seed).
+    """
+
+    def __init__(self, clock: Any, margin_ms: float, decide: Decide, salt: str = ""):
+        self._clock = clock
+        self.margin_ms = margin_ms
+        self._decide = decide
+        self.salt = salt
+        self.window: int | None = None
+        self.claims: list[Claim] = []
+        self.first_receive = 0.0
+        self._timer: Any = None
+        self.deadline: float | None = None
+
+    def now_ms(self) -> float:
+        return self._clock.seconds() * 1000.0
+
+    @property
+    def collecting(self) -> bool:
+        """True while claims wait for their decision."""
+        return bool(self.claims)
+
+    def has_claim(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.claims)
+
+    def submit(self, window: int, claim: Claim, pending_bounds: dict[int, float]) -> None:
+        """Add a bounded claim of ``window``. ``pending_bounds`` maps every eligible seat
+        still able to claim (pending and without a claim here) to its ``rtt_bound`` in ms
+        (0 for an in-process bot). May decide at once (synchronously)."""
+        if self.claims and self.window != window:
+            self.flush()
+        if not self.claims:
+            self.window = window
+            self.first_receive = claim.receive
+        self.claims.append(claim)
+        self.update(pending_bounds)
+
+    def update(self, pending_bounds: dict[int, float]) -> None:
+        """Recompute the closing time after the pending seats changed (a pass, a new
+        claim, a bot taking a seat); decide at once when it has passed."""
+        if not self.claims:
+            return
+        if not pending_bounds:
+            self.flush()
+            return
+        best = min(c.press for c in self.claims)
+        deadline = best + max(pending_bounds.values()) + self.margin_ms
+        delay = deadline - self.now_ms()
+        if delay <= 0:
+            self.flush()
+            return
+        self.deadline = deadline
+        if self._timer is not None and self._timer.active():
+            self._timer.reset(delay / 1000.0)
+        else:
+            self._timer = self._clock.callLater(delay / 1000.0, self.flush)
+
+    def flush(self) -> None:
+        """Decide now (collection closed, window timeout)."""
+        self._cancel_timer()
+        if not self.claims:
+            return
+        claims, self.claims = self.claims, []
+        window, self.window = self.window, None
+        self.deadline = None
+        assert window is not None
+        self._decide(window, order_claims(claims, self.salt, window), self.first_receive)
+
+    def cancel(self) -> None:
+        """Drop every claim without deciding (the table closes)."""
+        self._cancel_timer()
+        self.claims = []
+        self.window = None
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and self._timer.active():
+            self._timer.cancel()
+        self._timer = None

@@ -1,0 +1,180 @@
+"""Clock sync per connection (ARCHITECTURE §3 item 1; docs/PROTOCOL.md "Clock sync").
+
+Cristian/NTP style: the server sends ``ping {id, ts}`` at server time ``t0``, the client
+answers ``pong {id, tc}`` with its own monotonic time ``tc``, the pong arrives at ``t1``.
+One sample is ``rtt = t1 - t0`` and ``offset = (t0 + t1) / 2 - tc`` (so that
+``server_ms ≈ client_ms + offset``). A sample's offset error is at most half of its RTT
+excess over the true minimum, so the estimate keeps the median offset of the
+:data:`BEST_SAMPLES` lowest-RTT samples among the last :data:`WINDOW` samples.
+
+All times are milliseconds on the server's monotonic clock (``clock.seconds() * 1000``).
+"""
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from typing import Any, Callable
+
+from twisted.internet.task import LoopingCall
+
+#: Samples kept for the offset estimate and for the RTT percentiles.
+WINDOW = 32
+#: Lowest-RTT samples whose median offset is the estimate.
+BEST_SAMPLES = 3
+#: Gap between the pings of the burst sent after hello, in ms.
+BURST_SPACING_MS = 5.0
+#: Pings older than this without a pong are forgotten (ms).
+PING_EXPIRY_MS = 10_000.0
+#: A ``clock`` push is sent when the offset moved by more than this (ms) ...
+PUSH_OFFSET_CHANGE_MS = 0.1
+#: ... or after this many samples since the last push.
+PUSH_EVERY = 10
+
+
+class OffsetEstimator:
+    """Offset and RTT statistics from ping samples. Pure; times in ms."""
+
+    def __init__(self, window: int = WINDOW, best: int = BEST_SAMPLES):
+        self.samples: deque[tuple[float, float]] = deque(maxlen=window)  # (rtt, offset)
+        self.best = best
+
+    def add(self, t0: float, t1: float, tc: float) -> None:
+        """Record one round trip: ping sent at server ``t0``, client stamped ``tc``,
+        pong received at server ``t1``. Samples with ``t1 < t0`` are ignored."""
+        if t1 < t0:
+            return
+        self.samples.append((t1 - t0, (t0 + t1) / 2.0 - tc))
+
+    @property
+    def offset_ms(self) -> float | None:
+        """``server_ms - client_ms`` (None before the first sample)."""
+        if not self.samples:
+            return None
+        best = sorted(self.samples)[: self.best]
+        offsets = sorted(o for _, o in best)
+        mid = len(offsets) // 2
+        return offsets[mid] if len(offsets) % 2 else (offsets[mid - 1] + offsets[mid]) / 2.0
+
+    def rtt_percentile(self, p: float) -> float | None:
+        """The ``p``-th percentile (0-100, nearest rank) of the recent RTTs, in ms."""
+        if not self.samples:
+            return None
+        rtts = sorted(r for r, _ in self.samples)
+        rank = max(1, min(len(rtts), -(-len(rtts) * p // 100)))
+        return rtts[int(rank) - 1]
+
+    def rtt_bound(self, floor_ms: float, cap_ms: float) -> float:
+        """How long before its arrival a claim's press may lie (ms): the RTT p99 clamped
+        to ``[floor_ms, cap_ms]``; ``cap_ms`` before any sample."""
+        p99 = self.rtt_percentile(99)
+        if p99 is None:
+            return cap_ms
+        return min(cap_ms, max(floor_ms, p99))
+
+
+class ClockSync:
+    """Runs the pings of one connection and keeps its :class:`OffsetEstimator`.
+
+    ``send(msg_type, **fields)`` writes a message to the connection; ``clock`` is an
+    ``IReactorTime`` whose ``seconds()`` is the server's monotonic clock. ``timing`` is
+    the config's ``timing`` section (``ping_burst``, ``ping_interval_ms``,
+    ``ping_interval_round_ms``, ``rtt_bound_floor_ms``, ``rtt_bound_cap_ms``).
+    """
+
+    def __init__(self, send: Callable[..., None], clock: Any, timing: dict[str, Any]):
+        self._send = send
+        self._clock = clock
+        self.timing = timing
+        self.estimator = OffsetEstimator()
+        self._ids = itertools.count(1)
+        self._sent: dict[int, float] = {}
+        self._loop: LoopingCall | None = None
+        self._burst: list[Any] = []
+        self._playing = False
+        self._since_push = 0
+        self._pushed_offset: float | None = None
+
+    def now_ms(self) -> float:
+        return self._clock.seconds() * 1000.0
+
+    # -- schedule -------------------------------------------------------------------
+    def start(self) -> None:
+        """Send the ping burst now, then ping at the idle interval."""
+        n = max(1, int(self.timing.get("ping_burst", 8)))
+        self.ping()
+        for i in range(1, n):
+            self._burst.append(self._clock.callLater(i * BURST_SPACING_MS / 1000.0, self.ping))
+        self._restart_loop(now=False)
+
+    def stop(self) -> None:
+        """Stop every timer (the connection is gone)."""
+        for call in self._burst:
+            if call.active():
+                call.cancel()
+        self._burst = []
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        self._loop = None
+
+    def set_playing(self, playing: bool) -> None:
+        """Ping at ``ping_interval_round_ms`` while the connection's table plays, at
+        ``ping_interval_ms`` otherwise."""
+        if playing != self._playing:
+            self._playing = playing
+            if self._loop is not None:
+                self._restart_loop(now=True)
+
+    def _restart_loop(self, now: bool) -> None:
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        key = "ping_interval_round_ms" if self._playing else "ping_interval_ms"
+        interval = max(10.0, float(self.timing.get(key, 1000))) / 1000.0
+        self._loop = LoopingCall(self.ping)
+        self._loop.clock = self._clock
+        self._loop.start(interval, now=now)
+
+    # -- samples --------------------------------------------------------------------
+    def ping(self) -> None:
+        """Send one ``ping {id, ts}``."""
+        now = self.now_ms()
+        for pid, t0 in list(self._sent.items()):
+            if now - t0 > PING_EXPIRY_MS:
+                del self._sent[pid]
+        pid = next(self._ids)
+        self._sent[pid] = now
+        self._send("ping", id=pid, ts=now)
+
+    def on_pong(self, pid: int, tc: float) -> None:
+        """Record the pong of ping ``pid`` stamped ``tc`` (client ms); unknown ids are
+        ignored. Pushes ``clock`` when the estimate moved or now and then."""
+        t0 = self._sent.pop(pid, None)
+        if t0 is None:
+            return
+        self.estimator.add(t0, self.now_ms(), float(tc))
+        self._since_push += 1
+        offset = self.estimator.offset_ms
+        moved = (self._pushed_offset is None or offset is None
+                 or abs(offset - self._pushed_offset) > PUSH_OFFSET_CHANGE_MS)
+        if moved or self._since_push >= PUSH_EVERY:
+            self.push()
+
+    def push(self) -> None:
+        """Send ``clock {offset_ms, rtt_ms, rtt_p99_ms}`` (nothing before a sample)."""
+        offset = self.estimator.offset_ms
+        if offset is None:
+            return
+        self._pushed_offset = offset
+        self._since_push = 0
+        self._send("clock", offset_ms=offset, rtt_ms=self.estimator.rtt_percentile(50),
+                   rtt_p99_ms=self.estimator.rtt_percentile(99))
+
+    # -- what the arbiter needs -----------------------------------------------------
+    @property
+    def offset_ms(self) -> float | None:
+        """``server_ms - client_ms``; None before the first sample."""
+        return self.estimator.offset_ms
+
+    def rtt_bound_ms(self) -> float:
+        """The claim bound of this connection (ms), from the config's floor and cap."""
+        return self.estimator.rtt_bound(float(self.timing.get("rtt_bound_floor_ms", 5)),
+                                        float(self.timing.get("rtt_bound_cap_ms", 150)))

@@ -1,0 +1,166 @@
+"""The lobby: every connection, player name and table of one server, and the handlers
+of the client requests (docs/PROTOCOL.md "Session", "Lobby", "Playing").
+
+:class:`Lobby` is plain logic (no sockets); :class:`LobbyFactory` is the Twisted factory
+that holds it and builds one :class:`server.protocol.ServerProtocol` per connection.
+"""
+from __future__ import annotations
+
+import itertools
+import secrets
+from typing import Any
+
+from twisted.internet import protocol
+from twisted.logger import Logger
+
+from shared.games import GAMES, get_game
+from shared.protocol import VERSION, ProtocolError
+from server.table import Table, parse_options
+
+log = Logger()
+
+
+class Lobby:
+    """Tables and connections of one server.
+
+    ``config``: the merged config (``server``, ``timing``, ``bots``); ``clock``: an
+    ``IReactorTime`` whose ``seconds()`` is the server's monotonic clock; ``testing``:
+    accept the test-only table options.
+    """
+
+    def __init__(self, config: dict[str, Any], clock: Any, testing: bool = False):
+        self.config = config
+        self.clock = clock
+        self.testing = testing or bool(config["server"].get("testing"))
+        self.name = str(config["server"]["name"])
+        self.server_id = secrets.token_hex(8)  # tells discovery answers of one server apart
+        self.tables: dict[int, Table] = {}
+        self.connections: set[Any] = set()
+        self.names: dict[Any, str] = {}
+        self._table_ids = itertools.count(1)
+        self._conn_ids = itertools.count(1)
+        self._created_by: dict[int, Any] = {}
+
+    # -- connections ----------------------------------------------------------------
+    def next_conn_id(self) -> int:
+        return next(self._conn_ids)
+
+    def hello(self, conn: Any, name: str) -> dict[str, Any]:
+        """Register ``conn`` under ``name`` (made unique: "Ann", "Ann (2)", ...).
+        Returns the ``welcome`` fields."""
+        base = " ".join(name.split())[:40] or "Player"
+        taken = set(self.names.values())
+        unique, n = base, 1
+        while unique in taken:
+            n += 1
+            unique = f"{base} ({n})"
+        self.names[conn] = unique
+        self.connections.add(conn)
+        return {"conn": conn.conn_id, "name": unique, "server": self.name, "version": VERSION,
+                "games": [{"name": g.NAME, "min_seats": g.MIN_SEATS, "max_seats": g.MAX_SEATS}
+                          for g in GAMES.values()]}
+
+    def connection_lost(self, conn: Any) -> None:
+        """Free everything ``conn`` held: its seats (bots take over running matches),
+        its spectator places, and the still-empty tables it created."""
+        self.connections.discard(conn)
+        self.names.pop(conn, None)
+        for table in list(self.tables.values()):
+            if conn in table.connections():
+                table.leave(conn)
+        for tid, creator in list(self._created_by.items()):
+            if creator is conn:
+                del self._created_by[tid]
+                table = self.tables.get(tid)
+                if table is not None and not table.connections():
+                    self._remove(table)
+
+    # -- tables ---------------------------------------------------------------------
+    def summaries(self) -> list[dict[str, Any]]:
+        """Every table's summary, by id."""
+        return [t.summary() for _, t in sorted(self.tables.items())]
+
+    def _table(self, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise ProtocolError("unknown_table", f"there is no table {table_id}")
+        return table
+
+    def _remove(self, table: Table) -> None:
+        table.close()
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            log.info("table {id} closed", id=table.id)
+
+    def create_table(self, conn: Any, game_name: str, seats: int, name: str | None,
+                     options: dict[str, Any] | None) -> Table:
+        """A new waiting table (the creator still has to ``join``). Raises
+        :class:`ProtocolError` ``unknown_game``, ``bad_seats``, ``bad_option``,
+        ``testing_only``, or ``internal`` when ``server.max_tables`` is reached."""
+        try:
+            game = get_game(game_name)
+        except KeyError:
+            raise ProtocolError("unknown_game", f"this server has no game {game_name!r}; "
+                                                f"it has {', '.join(sorted(GAMES))}") from None
+        if len(self.tables) >= int(self.config["server"]["max_tables"]):
+            raise ProtocolError("internal", "the server has too many tables open; try later")
+        engine, settings = parse_options(game, seats, options or {}, self.config, self.testing)
+        tid = next(self._table_ids)
+        label = " ".join((name or "").split())[:60] or f"{self.names.get(conn, 'Table')}'s table"
+        table = Table(tid, game, label, engine, settings, self.config, self.clock,
+                      on_empty=self._remove)
+        self.tables[tid] = table
+        self._created_by[tid] = conn
+        log.info("table {id} created: {game} for {n}", id=tid, game=game.NAME, n=seats)
+        return table
+
+    # -- requests -------------------------------------------------------------------
+    def handle(self, conn: Any, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Run one validated request (not ``hello``/``pong``) of a greeted connection.
+        Returns ``(reply_type, reply_fields)``; raises :class:`ProtocolError`."""
+        kind = msg["type"]
+        if kind == "list_tables":
+            return "tables", {"tables": self.summaries()}
+        if kind == "create_table":
+            table = self.create_table(conn, msg["game"], msg["seats"], msg.get("name"),
+                                      msg.get("options"))
+            return "table", {"table": table.summary()}
+        if kind == "reconnect":
+            raise ProtocolError("bad_token", "reconnecting is not supported yet")
+        if kind == "hello":
+            raise ProtocolError("bad_message", "hello was already done on this connection")
+        table = self._table(msg["table"])
+        if kind == "join":
+            return "joined", table.join(conn, msg.get("seat"), bool(msg.get("spectate")))
+        if kind == "leave":
+            if conn not in table.connections():
+                raise ProtocolError("not_seated", "you are not at this table")
+            table.leave(conn)
+            return "left", {"table": table.id}
+        if kind == "add_bot":
+            table.add_bot(msg.get("seat"))
+            return "table", {"table": table.summary()}
+        if kind == "remove_bot":
+            table.remove_bot(msg["seat"])
+            return "table", {"table": table.summary()}
+        if kind == "action":
+            return "ack", table.act(conn, msg["action"], msg.get("t_press"), msg.get("t_shown"))
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")  # pragma: no cover
+
+
+class LobbyFactory(protocol.ServerFactory):
+    """Holds the :class:`Lobby`; refuses connections beyond ``server.max_connections``."""
+
+    def __init__(self, lobby: Lobby):
+        self.lobby = lobby
+        self.open_connections = 0
+
+    def buildProtocol(self, addr: Any) -> Any:
+        from server.protocol import ServerProtocol
+
+        if self.open_connections >= int(self.lobby.config["server"]["max_connections"]):
+            log.warn("refusing connection from {addr}: too many connections", addr=addr)
+            return None
+        proto = ServerProtocol(self.lobby)
+        proto.factory = self
+        return proto

@@ -1,0 +1,81 @@
+"""``mafia-server``: run a Mafia Table lobby server on the LAN.
+
+    mafia-server [--host H] [--port P] [--config FILE] [--testing] [--no-discovery]
+
+Reads ``config.yaml`` from the repository root unless ``--config`` names another file;
+``--host``/``--port`` override ``server.host``/``server.port`` (``--port 0`` picks a free
+port). Prints ``mafia-server listening on HOST:PORT`` on stdout once it accepts
+connections; logs go to stderr. Stops on Ctrl-C.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+from twisted.internet import defer, task
+from twisted.internet.error import CannotListenError
+from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
+
+from shared.config import merge
+
+log = Logger()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_config(path: str | None) -> dict[str, Any]:
+    """The merged config from ``path`` (default: ``config.yaml`` at the repository root,
+    skipped if absent). Raises ``ValueError`` / ``OSError`` with the reason."""
+    file = Path(path) if path else ROOT / "config.yaml"
+    if path is None and not file.exists():
+        return merge(None)
+    with open(file, encoding="utf-8") as f:
+        return merge(yaml.safe_load(f))
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="mafia-server", description="Run a Mafia Table server.")
+    p.add_argument("--host", help="interface to listen on (default: config server.host)")
+    p.add_argument("--port", type=int, help="TCP port (default: config server.port; 0 = any free port)")
+    p.add_argument("--config", help="configuration file (default: config.yaml of the repository)")
+    p.add_argument("--testing", action="store_true",
+                   help="accept the test-only table options deck and first_player")
+    p.add_argument("--no-discovery", action="store_true", help="do not answer LAN discovery")
+    return p.parse_args(argv)
+
+
+@defer.inlineCallbacks
+def run(reactor: Any, args: argparse.Namespace):
+    from server.app import start_server
+
+    try:
+        config = load_config(args.config)
+    except (OSError, ValueError, yaml.YAMLError) as e:
+        print(f"mafia-server: bad configuration: {e}", file=sys.stderr)
+        raise SystemExit(2)
+    if args.host is not None:
+        config["server"]["host"] = args.host
+    if args.port is not None:
+        config["server"]["port"] = args.port
+    try:
+        running = yield start_server(reactor, config, testing=args.testing,
+                                     discovery=not args.no_discovery)
+    except CannotListenError as e:
+        print(f"mafia-server: cannot listen on port {config['server']['port']}: {e.socketError}",
+              file=sys.stderr)
+        raise SystemExit(1)
+    print(f"mafia-server listening on {config['server']['host']}:{running.port}", flush=True)
+    yield defer.Deferred()  # run until the reactor stops (Ctrl-C)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``mafia-server`` console script."""
+    args = parse_args(argv)
+    globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stderr)], redirectStandardIO=False)
+    task.react(run, [args])
+
+
+if __name__ == "__main__":
+    main()
