@@ -28,4 +28,7 @@ def make_bot(game: str, seat: int, seed: Any, settings: Mapping[str, Any] | None
     if game == "omerta":
         from shared.bots.omerta_bot import OmertaBot
         return OmertaBot(seat, rng, reaction=reaction, think_ms=think)
+    if game == "famiglia":
+        from shared.bots.famiglia_bot import FamigliaBot
+        return FamigliaBot(seat, rng, think_ms=think)
     raise KeyError(f"no bot for game {game!r}")
