@@ -10,6 +10,12 @@ when it knows a matching card (after a human-like reaction time, never faster th
 configured floor), uses each character against the player it believes is leading, and
 declares Omerta when it knows its whole game, its stock is at most 7 and it is very
 likely the lowest (RULES.md §2.8).
+
+Each decision draws from a ``random.Random`` keyed by the bot's seed and the game
+situation (round, turn, step, window), not from one running stream: asked twice in the
+same situation -- after a reconnection, a server restart, a cancelled plan -- the bot
+makes the same choice with the same reaction time, so a bot match gives the same result
+with or without interruptions.
 """
 from __future__ import annotations
 
@@ -30,6 +36,7 @@ class OmertaBot:
     def __init__(self, seat: int, rng: random.Random, reaction: ReactionModel | None = None,
                  think_ms: float = 0.0):
         self.seat = seat
+        self._seed = rng.getrandbits(64)
         self.rng = rng
         self.reaction = reaction or ReactionModel()
         self.think_ms = think_ms
@@ -171,11 +178,14 @@ class OmertaBot:
     # -- decisions ------------------------------------------------------------------------
     def decide(self, view: dict[str, Any], legal: list[Action]) -> Decision | None:
         """Choose among ``legal`` (see the module docstring for the policy)."""
+        window = view.get("window")
+        self.rng = random.Random(
+            f"{self._seed}|{view['round']}|{view['turn_no']}|{view['step']}|"
+            f"{window['window'] if window else 0}|{len(view['discard'])}|{view['draw_pile']}|{len(legal)}")
         by_type: dict[str, list[Action]] = {}
         for a in legal:
             by_type.setdefault(a.TYPE, []).append(a)
         mean = self._mean_unseen(view)
-        window = view.get("window")
         if window is not None and self.seat in window.get("pending", []):
             return self._answer_window(window, by_type)
         if "peek" in by_type:
