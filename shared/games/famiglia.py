@@ -519,7 +519,7 @@ def legal_actions(state: FamigliaState, seat: int) -> list[Action]:
         out += [Renew(c) for c in s.street]
     if s.step <= 1:
         out += [Accountant(c) for c in hand if DECK[c].family == ACCOUNTANT and DECK[c].value >= 1]
-    if s.step == 2 and s.accountant is not None and len(s.swaps) < DECK[s.accountant].value:
+    if s.step == 2 and s.accountant is not None and len(s.swaps) // 2 < DECK[s.accountant].value:
         out += [Swap(g, h) for g in s.gangs[seat] if g != s.accountant and g not in s.swaps
                 for h in hand if h not in s.swaps]
     if s.step <= 2:
@@ -614,7 +614,7 @@ def _dispatch(s: FamigliaState, seat: int | None, action: Action, events: list[E
         if s.step != 2 or s.accountant is None:
             raise IllegalAction("swaps follow an Accountant played this turn, before any Brute or recruit")
         v = DECK[s.accountant].value
-        if len(s.swaps) >= v:
+        if len(s.swaps) // 2 >= v:
             raise IllegalAction(f"your Accountant of value {v} allows only {v} swap{'s' if v > 1 else ''}")
         if action.from_gang == s.accountant:
             raise IllegalAction("the Accountant you just played cannot be taken back")
