@@ -160,6 +160,7 @@ class Table:
         self.window_shown = 0.0  # server ms when the window's update went out
         self._timeout_call: Any = None
         self._claimed: set[int] = set()  # seats whose claim waits in the arbiter
+        self._planned: dict[int, int] = {}  # bot seat -> window its pending decision is for
         self._last_window: tuple[Window, float, float | None] | None = None  # (w, shown, win press)
         self.closed = False
 
@@ -214,8 +215,7 @@ class Table:
         target = self._pick_seat(seat)
         target.conn, target.name = conn, conn.name
         target.token = secrets.token_urlsafe(16)
-        self._push_summary()
-        self._maybe_start()
+        self._seats_changed()
         return {"table": self.id, "seat": target.index, "token": target.token}
 
     def _pick_seat(self, seat: int | None) -> Seat:
@@ -236,8 +236,7 @@ class Table:
             raise ProtocolError("already_started", "seats cannot change once the match runs")
         target = self._pick_seat(seat)
         target.bot, target.name = True, f"Bot {target.index + 1}"
-        self._push_summary()
-        self._maybe_start()
+        self._seats_changed()
 
     def remove_bot(self, seat: int) -> None:
         """Free a bot's seat before the match starts."""
@@ -280,9 +279,13 @@ class Table:
             self.arbiter.update(self._pending_bounds())
 
     # -- match lifecycle ------------------------------------------------------------
-    def _maybe_start(self) -> None:
+    def _seats_changed(self) -> None:
+        """Start the match when every seat is filled (its summary goes out with status
+        playing), else push the new summary."""
         if self.status == "waiting" and all(not s.free for s in self.seats):
             self._start()
+        else:
+            self._push_summary()
 
     def _start(self) -> None:
         self.status = "playing"
@@ -354,9 +357,17 @@ class Table:
         return [a.to_dict() for a in self._legal(seat)]
 
     def _feed_bot(self, seat: Seat, events: list[dict[str, Any]], anchor: float) -> None:
-        if seat.driver is not None:
-            seat.driver.on_update(events, self.game.view(self.state, seat.index),
-                                  self._legal(seat.index), anchor)
+        if seat.driver is None:
+            return
+        window = self.window.id if self.window is not None else None
+        planned = self._planned.get(seat.index)
+        if planned is not None and planned != window:
+            # BotDriver keeps a pending decision whose action is legal again; a snap
+            # planned in one window must not fire in the next one.
+            seat.driver.stop()
+            self._planned.pop(seat.index, None)
+        seat.driver.on_update(events, self.game.view(self.state, seat.index),
+                              self._legal(seat.index), anchor)
 
     def _apply(self, seat: int | None, action: Action) -> list[Event]:
         """Apply one action (raises IllegalAction, nothing changed), log it, send the
@@ -543,10 +554,12 @@ class Table:
 
     def _late_claim(self, conn: Any, seat: int, action: Action, press: float) -> dict[str, Any]:
         """A claim pressed before the open window was shown, or sent when no window is
-        open: ``too_slow`` when it belongs to the window that closed last (outcome
-        pushed, reply ``ack``), else ``illegal_action`` or ``claim_refused``."""
+        open: ``too_slow`` when it belongs to the window that closed last and the seat
+        could still claim in it (outcome pushed, reply ``ack``), else ``illegal_action``
+        or ``claim_refused``."""
         last = self._last_window
-        if last is not None and action.TYPE in last[0].claim_types and press >= last[1] - TOLERANCE_MS:
+        if (last is not None and action.TYPE in last[0].claim_types and seat in last[0].pending
+                and press >= last[1] - TOLERANCE_MS):
             window, _, win_press = last
             gap = press - win_press if win_press is not None else None
             message = f"too slow by {max(0.0, gap):.0f} ms" if gap is not None else "too late: the window had closed"
@@ -572,22 +585,29 @@ class Table:
             bot = make_bot(self.game.NAME, seat, seed=seed, settings=settings, kind=self.bot_kind)
         except (ImportError, KeyError):
             bot = make_bot(self.game.NAME, seat, seed=seed, settings=settings, kind="random")
-        return BotDriver(bot, self.clock.callLater, lambda d, anchor: self._bot_send(seat, d, anchor))
+
+        def schedule(delay_s: float, fn: Callable[[], None]) -> Any:
+            if self.window is not None:
+                self._planned[seat] = self.window.id
+            return self.clock.callLater(delay_s, fn)
+
+        return BotDriver(bot, schedule, lambda d, anchor: self._bot_send(seat, d, anchor))
 
     def _bot_send(self, seat: int, decision: Any, anchor: float) -> None:
         """A bot's decision fires: claims go through the arbiter with press = the time
         the window's update was produced + the bot's reaction delay."""
         if self.closed or self.status != "playing" or self.seats[seat].driver is None:
             return
+        self._planned.pop(seat, None)
         action = decision.action
         w = self.window
         try:
             if w is not None and action.TYPE in w.claim_types:
-                if seat in self._claimed:
-                    return
-                self.game.apply(self.state, seat, action)  # dry run
                 now = self.now_ms()
                 press = min(now, float(anchor) + float(decision.delay_ms))
+                if seat in self._claimed or press < self.window_shown:
+                    return
+                self.game.apply(self.state, seat, action)  # dry run
                 self._claimed.add(seat)
                 self.arbiter.submit(w.id, Claim(seat, action, press, now), self._pending_bounds())
             else:

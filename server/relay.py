@@ -1,0 +1,104 @@
+"""A TCP relay that adds latency, for tests and ``benchmarks/fairness.py`` (not used by
+the server itself): it makes a loopback client look like a player far away, or on a
+jittery Wi-Fi.
+
+Each accepted connection is relayed to ``target``; every chunk is delivered after
+``up_ms()`` (client -> server) or ``down_ms()`` (server -> client) milliseconds, never
+before an earlier chunk of the same direction (TCP keeps order, so jitter cannot
+reorder bytes).
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from twisted.internet import protocol
+
+DelayFn = Callable[[], float]
+
+
+class _Pipe:
+    """One direction: writes chunks to ``transport`` after their delay, in order."""
+
+    def __init__(self, reactor: Any, delay_ms: DelayFn):
+        self.reactor = reactor
+        self.delay_ms = delay_ms
+        self.transport: Any = None
+        self.waiting: list[bytes] = []  # chunks that arrived before the other leg
+        self.last_due = 0.0
+        self.closing = False
+
+    def send(self, data: bytes) -> None:
+        due = max(time.monotonic() + max(0.0, self.delay_ms()) / 1000.0, self.last_due)
+        self.last_due = due
+        self.reactor.callLater(due - time.monotonic(), self._deliver, data)
+
+    def _deliver(self, data: bytes) -> None:
+        if self.transport is None:
+            self.waiting.append(data)
+        elif not self.closing:
+            self.transport.write(data)
+
+    def attach(self, transport: Any) -> None:
+        self.transport = transport
+        for data in self.waiting:
+            transport.write(data)
+        self.waiting = []
+
+    def close(self) -> None:
+        """Close the far end once every chunk sent so far is delivered."""
+        def finish() -> None:
+            self.closing = True
+            if self.transport is not None:
+                self.transport.loseConnection()
+        self.reactor.callLater(max(0.0, self.last_due - time.monotonic()), finish)
+
+
+class _Outbound(protocol.Protocol):
+    def __init__(self, inbound: "_Inbound"):
+        self.inbound = inbound
+
+    def connectionMade(self) -> None:
+        self.transport.setTcpNoDelay(True)
+        self.inbound.up.attach(self.transport)
+
+    def dataReceived(self, data: bytes) -> None:
+        self.inbound.down.send(data)
+
+    def connectionLost(self, reason: Any = None) -> None:
+        self.inbound.down.close()
+
+
+class _Inbound(protocol.Protocol):
+    def connectionMade(self) -> None:
+        relay: DelayRelay = self.factory
+        self.transport.setTcpNoDelay(True)
+        self.up = _Pipe(relay.reactor, relay.up_ms)
+        self.down = _Pipe(relay.reactor, relay.down_ms)
+        self.down.attach(self.transport)
+        creator = protocol.ClientCreator(relay.reactor, _Outbound, self)
+        d = creator.connectTCP(relay.host, relay.port)
+        d.addErrback(lambda _: self.transport.loseConnection())
+
+    def dataReceived(self, data: bytes) -> None:
+        self.up.send(data)
+
+    def connectionLost(self, reason: Any = None) -> None:
+        self.up.close()
+
+
+class DelayRelay(protocol.ServerFactory):
+    """Factory of a latency relay to ``host:port``; listen on it with ``listenTCP``.
+
+    ``up_ms`` / ``down_ms``: callables returning the one-way delay in ms of the next
+    chunk client -> server / server -> client (e.g. ``lambda: 40 + rng.uniform(-10, 10)``).
+    """
+
+    protocol = _Inbound
+
+    def __init__(self, reactor: Any, host: str, port: int, up_ms: DelayFn, down_ms: DelayFn):
+        self.reactor = reactor
+        self.host = host
+        self.port = port
+        self.up_ms = up_ms
+        self.down_ms = down_ms

@@ -1,0 +1,99 @@
+"""Clock sync per connection: the offset estimator and the ping schedule."""
+from __future__ import annotations
+
+import random
+
+from twisted.internet import task
+
+from server.clocksync import ClockSync, OffsetEstimator
+from shared.config import merge
+
+
+def test_offset_estimator_picks_low_rtt_samples():
+    # True offset 1000 ms. Slow samples have an asymmetric delay (all on the way back),
+    # which biases their offset by half their RTT; three fast ones are nearly exact.
+    est = OffsetEstimator()
+    rng = random.Random(1)
+    t = 0.0
+    for i in range(29):
+        rtt = rng.uniform(20, 80)
+        tc = t - 1000.0  # the client stamps as soon as the ping arrives
+        est.add(t, t + rtt, tc)
+        t += 100
+    for rtt in (0.4, 0.5, 0.6):
+        est.add(t, t + rtt, t + rtt / 2 - 1000.0)
+        t += 100
+    assert abs(est.offset_ms - 1000.0) < 0.05
+    naive = sum(o for _, o in est.samples) / len(est.samples)
+    assert abs(naive - 1000.0) > 5  # the plain mean would be far off
+
+
+def test_offset_estimator_forgets_old_samples_and_ignores_time_travel():
+    est = OffsetEstimator(window=4)
+    est.add(0, 0.1, -50)  # a very good but old sample
+    for k in range(4):
+        est.add(1000 + k, 1000 + k + 2, 1000 + k + 1 - 7)
+    assert abs(est.offset_ms - 7) < 1e-9
+    est.add(10, 5, 0)  # pong before ping: ignored
+    assert len(est.samples) == 4
+
+
+def test_rtt_percentiles_and_bound():
+    est = OffsetEstimator()
+    assert est.rtt_bound(5, 150) == 150  # no sample yet: the cap
+    for r in [1.0] * 30 + [40.0, 300.0]:
+        est.add(0, r, 0)
+    assert est.rtt_percentile(50) == 1.0
+    assert est.rtt_percentile(99) == 300.0
+    assert est.rtt_bound(5, 150) == 150
+    est2 = OffsetEstimator()
+    for _ in range(10):
+        est2.add(0, 0.3, 0)
+    assert est2.rtt_bound(5, 150) == 5  # the floor
+
+
+def _sync(timing=None):
+    clock = task.Clock()
+    sent = []
+    cfg = merge({"timing": timing or {}})["timing"]
+    sync = ClockSync(lambda t, **f: sent.append({"type": t, **f}), clock, cfg)
+    return clock, sent, sync
+
+
+def test_burst_then_intervals_and_faster_while_playing():
+    clock, sent, sync = _sync({"ping_burst": 8, "ping_interval_ms": 1000, "ping_interval_round_ms": 100})
+    sync.start()
+    clock.advance(0.05)
+    assert [m["type"] for m in sent] == ["ping"] * 8
+    sent.clear()
+    clock.advance(1.0)
+    assert len(sent) == 1
+    sync.set_playing(True)
+    sent.clear()
+    for _ in range(10):
+        clock.advance(0.1)
+    assert 10 <= len(sent) <= 11
+    sync.set_playing(False)
+    sent.clear()
+    clock.advance(0.5)
+    assert len(sent) == 0
+    sync.stop()
+    clock.advance(10)
+    assert len(sent) == 0
+    assert not clock.getDelayedCalls()
+
+
+def test_pong_gives_offset_and_pushes_clock():
+    clock, sent, sync = _sync({"ping_burst": 1})
+    clock.advance(500.0)  # server time 500 000 ms
+    sync.start()
+    ping = sent[-1]
+    clock.advance(0.002)  # 2 ms RTT; the client clock reads 1000 at the midpoint
+    sync.on_pong(ping["id"], 1000.0)
+    assert abs(sync.offset_ms - (500_001.0 - 1000.0)) < 1e-6
+    clock_msgs = [m for m in sent if m["type"] == "clock"]
+    assert clock_msgs and abs(clock_msgs[-1]["offset_ms"] - sync.offset_ms) < 1e-9
+    assert abs(clock_msgs[-1]["rtt_ms"] - 2.0) < 1e-6
+    sync.on_pong(ping["id"], 5.0)  # a duplicate or unknown pong is ignored
+    assert len(sync.estimator.samples) == 1
+    sync.stop()

@@ -1,0 +1,107 @@
+"""Real TCP on loopback, in this process: a far client (behind a 40 ms relay) presses
+first, its claim arrives last, and it still wins the snap."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest_twisted
+from twisted.internet import defer, task
+
+from client.net import connect, now_ms
+from server.app import start_server
+from server.relay import DelayRelay
+from shared.config import merge
+
+# seat 0: 7 1 2 3, seat 1: 7 4 5 6, seat 2: 8 9 10 1, safe 2 3 4 5, draw pile: 7 first
+DECK = ["7", "1", "2", "3", "7", "4", "5", "6", "8", "9", "10", "1", "2", "3", "4", "5", "7"]
+
+
+class Inbox:
+    """A listener that keeps pushed messages and lets a test wait for one."""
+
+    def __init__(self) -> None:
+        self.msgs: list[dict[str, Any]] = []
+        self._waiting: list[tuple[Callable[[dict], bool], defer.Deferred]] = []
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        self.msgs.append(msg)
+        for pred, d in list(self._waiting):
+            if pred(msg):
+                self._waiting.remove((pred, d))
+                d.callback(msg)
+
+    def on_disconnect(self, reason: Any) -> None:
+        pass
+
+    def wait(self, pred: Callable[[dict], bool], timeout: float = 5.0) -> defer.Deferred:
+        for msg in self.msgs:
+            if pred(msg):
+                return defer.succeed(msg)
+        from twisted.internet import reactor
+
+        d: defer.Deferred = defer.Deferred()
+        self._waiting.append((pred, d))
+        return d.addTimeout(timeout, reactor)
+
+
+def _window_open(msg: dict[str, Any]) -> bool:
+    return msg["type"] == "update" and (msg["view"].get("window") or {}).get("kind") == "snap"
+
+
+@pytest_twisted.inlineCallbacks
+def test_earlier_press_wins_although_its_claim_arrives_later():
+    from twisted.internet import reactor
+
+    config = merge({"server": {"host": "127.0.0.1", "port": 0}})
+    server = yield start_server(reactor, config, testing=True, discovery=False)
+    relay = DelayRelay(reactor, "127.0.0.1", server.port, lambda: 40.0, lambda: 40.0)
+    relay_port = reactor.listenTCP(0, relay, interface="127.0.0.1")
+    inboxes = [Inbox(), Inbox(), Inbox()]
+    clients = []
+    try:
+        far = yield connect(reactor, "127.0.0.1", relay_port.getHost().port, "far", inboxes[0])
+        near = yield connect(reactor, "127.0.0.1", server.port, "near", inboxes[1])
+        dealer = yield connect(reactor, "127.0.0.1", server.port, "dealer", inboxes[2])
+        clients = [far, near, dealer]
+        reply = yield dealer.request("create_table", game="omerta", seats=3,
+                                     options={"deck": DECK, "first_player": 2, "seed": 1})
+        tid = reply["table"]["id"]
+        table = server.lobby.tables[tid]
+        arrivals: list[tuple[int, float]] = []
+        submit = table.arbiter.submit
+        table.arbiter.submit = lambda w, c, b: (arrivals.append((c.seat, c.receive)), submit(w, c, b))[1]
+        for c in clients:
+            yield c.request("join", table=tid)
+        for seat, c in enumerate(clients):
+            yield c.request("action", table=tid, action={"type": "peek", "slots": [4 * seat, 4 * seat + 1]})
+        # let the far client's clock sync settle (8 pings of ~80 ms RTT)
+        while far.offset_ms is None or len(server.lobby.connections) < 3:
+            yield task.deferLater(reactor, 0.05, lambda: None)
+        yield task.deferLater(reactor, 0.3, lambda: None)
+        yield dealer.request("action", table=tid, action={"type": "draw_deck"})
+        yield dealer.request("action", table=tid, action={"type": "discard_drawn"})
+        shown = yield defer.gatherResults([inboxes[i].wait(_window_open) for i in range(2)])
+        opened = shown[0]["t_server"]
+        yield dealer.request("action", table=tid, action={"type": "snap_pass"})
+
+        def press_at(client, server_ms, slot):
+            local = server_ms - client.offset_ms
+            return task.deferLater(reactor, max(0.0, local - now_ms()) / 1000.0,
+                                   lambda: client.send_action(tid, {"type": "snap", "slot": slot},
+                                                              t_press=local, t_shown=local - 5))
+
+        presses = [press_at(far, opened + 50, 0), press_at(near, opened + 60, 4)]
+        yield defer.gatherResults(presses)
+        won = yield inboxes[0].wait(lambda m: m["type"] == "claim_result")
+        slow = yield inboxes[1].wait(lambda m: m["type"] == "claim_result")
+        assert [seat for seat, _ in arrivals] == [1, 0], "the far claim should arrive last"
+        assert arrivals[1][1] - arrivals[0][1] > 15
+        assert won["outcome"] == "won", won
+        assert slow["outcome"] == "too_slow", slow
+        assert abs(slow["margin_ms"] - 10) < 4, slow
+        assert won["latency_ms"] < 200
+    finally:
+        for c in clients:
+            c.transport.loseConnection()
+        yield relay_port.stopListening()
+        yield server.stop()
