@@ -87,7 +87,7 @@ def play_checked(seed: int, policies: tuple[str, str], first: int) -> tuple[fam.
         assert fam.legal_actions(s, 1 - seat) == []
         assert len(set(legal)) == len(legal)
         # every listed action applies (all of them, or a sample of the long lists)
-        sample = legal if len(legal) <= 40 else check_rng.sample(legal, 40)
+        sample = legal if len(legal) <= 30 else check_rng.sample(legal, 30)
         for a in sample:
             fam.apply(s, seat, a)
         # unlisted actions are refused, and so is any action of the other seat
@@ -152,7 +152,7 @@ policy_pairs = st.sampled_from([("random", "random"), ("eager", "eager"), ("rand
                                 ("eager", "random")])
 
 
-@settings(max_examples=30)
+@settings(max_examples=20)
 @given(seed=st.integers(0, 2**32 - 1), policies=policy_pairs, first=st.integers(0, 1))
 def test_random_matches_keep_every_invariant(seed, policies, first):
     s, _ = play_checked(seed, policies, first)
@@ -171,11 +171,11 @@ def test_famiglia_bot_matches_keep_every_invariant(seed, other, first, bot_seat)
 def test_long_matches_reach_the_reshuffle_and_the_end_of_the_deck():
     """The eager players do exercise the deep rules (not a vacuous property run)."""
     seen = set()
-    for seed in range(12):
+    for seed in range(6):
         s, _ = play_checked(seed, ("eager", "eager"), seed % 2)
         _check_final(s)
         seen.add((s.exhaustion, s.end_reason))
-    assert (2, "deck") in seen
+    assert {(1, "passes"), (2, "deck")} <= seen
 
 
 def test_a_match_replays_from_seed_and_action_log():
