@@ -317,6 +317,7 @@ class Table:
         self._stop_timers()
         scores = self.game.scores(self.state)
         self.result = {"game": self.game.NAME, "seed": self.seed, **scores}
+        self.result.setdefault("rounds", 1)  # single-game matches (Famiglia) have no rounds
         log.info("table {id}: match over, scores {scores}", id=self.id,
                  scores=self.result.get("scores"))
         for seat in self.seats:
