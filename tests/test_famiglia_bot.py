@@ -130,21 +130,62 @@ def test_does_not_pass_after_the_opponent_passed_when_behind():
 
 
 def test_tracks_the_opponent_hand_through_a_whole_match():
+    """A FamigliaBot watching seat 0's updates of a long match between two eager players
+    always knows seat 1's hand by code, from the public events alone."""
     seed = 31
     s = fam.new_match({"first_player": 1}, seed)
-    bots = {0: FamigliaBot(0, random.Random(1)), 1: EagerBot(1, random.Random(2))}
-    for p in (0, 1):
-        bots[p].observe([], fam.view(s, p))
+    players = {0: EagerBot(0, random.Random(1)), 1: EagerBot(1, random.Random(2))}
+    watcher = FamigliaBot(0, random.Random(3))
+    watcher.observe([], fam.view(s, 0))
     steps = 0
     while not fam.is_over(s):
         seat = s.turn
-        action = bots[seat].decide(fam.view(s, seat), fam.legal_actions(s, seat)).action
+        action = players[seat].decide(fam.view(s, seat), fam.legal_actions(s, seat)).action
         s, ev = fam.apply(s, seat, action)
-        for p in (0, 1):
-            bots[p].observe(events_for(ev, p), fam.view(s, p))
-        assert bots[0].opp_hand is not None and +bots[0].opp_hand == codes(s.hands[1])
+        watcher.observe(events_for(ev, 0), fam.view(s, 0))
+        assert watcher.opp_hand is not None and +watcher.opp_hand == codes(s.hands[1])
         steps += 1
-    assert steps > 20
+    assert steps > 40 and s.exhaustion >= 1
+
+
+def test_a_bot_joining_a_match_under_way_does_not_guess_the_hand():
+    s = deal(street=("B0", "M0", "A2", "M3", "F2", "A3"), first=0)
+    s, _ = act(s, 0, fam.TakeFree(the(s, "street", "B0")))
+    s, _ = act(s, 1, fam.Pass())
+    late = FamigliaBot(1, random.Random(0))
+    late.observe([], fam.view(s, 1))
+    assert late.opp_hand is None
+    assert late.decide(fam.view(s, 1), fam.legal_actions(s, 1)) is None  # not its turn
+    s, _ = act(s, 0, fam.TakeFree(the(s, "street", "M0")))
+    assert late.decide(fam.view(s, 1), fam.legal_actions(s, 1)).action in fam.legal_actions(s, 1)
+
+
+def test_same_situation_same_choice():
+    """Asked again in the same situation -- twice in a row, or by a new bot of the same seed
+    after a reconnection -- the bot makes the same choice (renew sampling included)."""
+    for seed in range(6):
+        s = fam.new_match({"first_player": 0}, 400 + seed)
+        a = FamigliaBot(0, random.Random(f"{seed}/0"))
+        other = RandomBot(1, random.Random(seed))
+        history = []
+        a.observe([], fam.view(s, 0))
+        for _ in range(30):
+            if fam.is_over(s):
+                break
+            seat = s.turn
+            legal = fam.legal_actions(s, seat)
+            if seat == 0:
+                first = a.decide(fam.view(s, 0), legal).action
+                assert a.decide(fam.view(s, 0), legal).action == first
+                b = FamigliaBot(0, random.Random(f"{seed}/0"))
+                b.observe(history, fam.view(s, 0))
+                assert b.decide(fam.view(s, 0), legal).action == first
+                action = first
+            else:
+                action = other.decide(fam.view(s, 1), legal).action
+            s, ev = fam.apply(s, seat, action)
+            history += events_for(ev, 0)
+            a.observe(events_for(ev, 0), fam.view(s, 0))
 
 
 def test_beats_random_play():

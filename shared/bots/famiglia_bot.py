@@ -6,7 +6,9 @@ is one 0 of each family; every recruit is public; a hand card that goes to the g
 public, D-FAM-2). If that bookkeeping ever disagrees with the hand count in the view, the
 bot forgets it and plays as if the opponent's hand were unknown.
 
-How it decides, once per action (the plan of the turn is kept while it stays legal):
+How it decides, afresh before every action (the whole turn is planned each time and its
+first action sent; the renew samples use a ``random.Random`` keyed by the bot's seed and
+the situation, so the bot asked again in the same situation chooses the same):
 
 * **Phases 2-4 as one plan** (§1.5): every Accountant (with a few useful swap sets:
   pull the gang cards that complete a pair or are jokers / Brutes, push the least useful
@@ -75,12 +77,11 @@ class FamigliaBot:
 
     def __init__(self, seat: int, rng: random.Random, think_ms: float = 0.0):
         self.seat = seat
+        self._seed = rng.getrandbits(64)
         self.rng = rng
         self.think_ms = think_ms
-        self.opp_hand: Counter[str] | None = None
+        self.opp_hand: Counter[str] | None = Counter(_STARTING_SET)
         self._started = False
-        self._plan: list[Action] = []
-        self._plan_turn: int | None = None
 
     # -- Bot interface ------------------------------------------------------------------
     def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
@@ -89,8 +90,8 @@ class FamigliaBot:
         if not self._started:
             self._started = True
             p = view["players"][opp]
-            if p["hand_count"] == 4 and not p["gang"] and view["turn_no"] <= 2 and not events:
-                self.opp_hand = Counter(_STARTING_SET)
+            if not events and (p["gang"] or view["turn_no"] > 2):
+                self.opp_hand = None  # joined a match under way: the history is unknown
         if self.opp_hand is not None:
             for e in events:
                 if e.get("seat") != opp:
@@ -130,17 +131,16 @@ class FamigliaBot:
     def _choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        if self._plan and self._plan_turn == view["turn_no"] and self._plan[0] in legal:
-            return self._plan.pop(0)
+        # keyed by the situation, not a running stream: asked again in the same situation
+        # (reconnection, server restart) the bot makes the same choice
+        self.rng = random.Random(f"{self._seed}|{view['turn_no']}|{view['step']}|{view['renews']}|"
+                                 f"{view['deck']}|{len(view['street'])}|{len(legal)}")
         ctx = _Context(self, view)
         value, plan = ctx.best_plan()
         if any(a.TYPE == "renew" for a in legal):
             renew = ctx.best_renew(value, self.rng)
-            if renew is not None and renew in legal:
-                self._plan = []
+            if renew is not None:
                 return renew
-        self._plan = list(plan[1:])
-        self._plan_turn = view["turn_no"]
         return plan[0]
 
 
