@@ -222,3 +222,22 @@ def test_beats_a_greedy_player_that_never_passes():
                 bots[q].observe(events_for(ev, q), fam.view(s, q))
         wins[fam.scores(s)["winners"] == [seat]] += 1
     assert wins[True] >= 8
+
+
+def test_its_plans_only_contain_legal_actions():
+    """The planner's own rules model never proposes an action the engine refuses (the
+    safety net in ``decide`` must not be what keeps the bot legal)."""
+    for seed in range(4):
+        s = fam.new_match({"first_player": seed % 2}, 700 + seed)
+        bots = {0: FamigliaBot(0, random.Random(seed)),
+                1: FamigliaBot(1, random.Random(-seed)) if seed % 2 else EagerBot(1, random.Random(seed))}
+        for p in (0, 1):
+            bots[p].observe([], fam.view(s, p))
+        while not fam.is_over(s):
+            p = s.turn
+            legal = fam.legal_actions(s, p)
+            if isinstance(bots[p], FamigliaBot) and len(legal) > 1:
+                assert bots[p]._choose(fam.view(s, p), legal) in legal
+            s, ev = fam.apply(s, p, bots[p].decide(fam.view(s, p), legal).action)
+            for q in (0, 1):
+                bots[q].observe(events_for(ev, q), fam.view(s, q))

@@ -124,7 +124,8 @@ class FamigliaBot:
             return None
         action = self._choose(view, legal)
         if action not in legal:  # never send an illegal action, whatever the planner says
-            action = legal[-1]
+            takes = [a for a in legal if a.TYPE in ("take_free", "take_pair")]
+            action = max(takes, key=lambda a: fam.card(a.card).vp) if takes else legal[-1]
         return Decision(action, self.think_ms)
 
     # -- decision -----------------------------------------------------------------------
@@ -299,8 +300,8 @@ class _Context:
 
     def _accountant_options(self):
         hand, gang = self.hand, self.gang
-        if self.step == 2:
-            yield [], hand, gang, self.swaps_left, self.moved
+        if self.step == 2:  # the Accountant is down: it cannot be swapped back (§1.5 phase 2)
+            yield [], hand, gang, self.swaps_left, self.moved | {self.acc_id}
             return
         yield [], hand, gang, 0, set()
         if self.step <= 1:
