@@ -1,0 +1,91 @@
+"""Fonts and a cache of rendered text surfaces for the card table.
+
+The table uses the Noto Sans fonts shipped with pygame_gui (so accents render the same
+on every machine, and the menus and the table share one typeface). Sizes are pixel
+heights passed to ``pygame.font.Font``. Rendering text is slow compared with blitting
+it, so every ``(text, size, colour, bold)`` is rendered once and kept (bounded cache).
+"""
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from functools import lru_cache
+
+import pygame
+import pygame_gui
+
+_DATA = os.path.join(os.path.dirname(pygame_gui.__file__), "data")
+REGULAR = os.path.join(_DATA, "NotoSans-Regular.ttf")
+BOLD = os.path.join(_DATA, "NotoSans-Bold.ttf")
+
+Colour = tuple[int, int, int]
+
+
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """The table font at ``size`` px (at least 6)."""
+    path = BOLD if bold else REGULAR
+    try:
+        return pygame.font.Font(path, max(6, int(size)))
+    except (OSError, FileNotFoundError):  # pragma: no cover - pygame_gui always ships it
+        return pygame.font.Font(None, max(6, int(size * 1.3)))
+
+
+_cache: "OrderedDict[tuple, pygame.Surface]" = OrderedDict()
+_CACHE_MAX = 1024
+
+
+def render(text: str, size: int, colour: Colour = (240, 235, 220), bold: bool = False,
+           shadow: bool = False) -> pygame.Surface:
+    """``text`` rendered anti-aliased (alpha surface), cached. ``shadow`` adds a soft
+    dark drop shadow under the glyphs so text reads on any background."""
+    key = (text, int(size), tuple(colour), bold, shadow)
+    surf = _cache.get(key)
+    if surf is not None:
+        _cache.move_to_end(key)
+        return surf
+    f = font(size, bold)
+    fg = f.render(text, True, colour)
+    if shadow:
+        off = max(1, int(size) // 14)
+        sh = f.render(text, True, (0, 0, 0))
+        sh.set_alpha(170)
+        surf = pygame.Surface((fg.get_width() + off, fg.get_height() + off), pygame.SRCALPHA)
+        surf.blit(sh, (off, off))
+        surf.blit(fg, (0, 0))
+    else:
+        surf = fg
+    if pygame.display.get_init() and pygame.display.get_surface() is not None:
+        surf = surf.convert_alpha()
+    _cache[key] = surf
+    if len(_cache) > _CACHE_MAX:
+        _cache.popitem(last=False)
+    return surf
+
+
+def fit_size(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 8) -> int:
+    """The largest size <= ``size`` at which ``text`` is at most ``max_width`` px wide."""
+    size = int(size)
+    while size > min_size and font(size, bold).size(text)[0] > max_width:
+        size -= 1
+    return size
+
+
+def elide(text: str, max_width: int, size: int, bold: bool = False) -> str:
+    """``text`` cut with an ellipsis so that it is at most ``max_width`` px wide."""
+    f = font(size, bold)
+    if f.size(text)[0] <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if f.size(text[:mid] + "…")[0] <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+def clear() -> None:
+    """Forget every rendered text (after a language change)."""
+    _cache.clear()
