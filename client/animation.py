@@ -1,0 +1,292 @@
+"""Animated effects on the card table, driven by game events.
+
+An :class:`Effect` lives between ``t0`` and ``t1`` (ms, scene clock), draws itself on
+top of the table, and may *hide* a place of the table (``("slot", id)``, ``("hand",
+seat)``, ``("discard", 0)``...) until it is over -- a card flying to a slot hides the
+slot's card until it lands, so the table never shows a card twice. The table itself is
+always drawn from the server's latest view; effects only decorate it, nothing waits for
+them, and :meth:`Animator.finish` skips them all (on resize).
+
+Effects are plain data plus ``draw``; drawing never changes them.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+import pygame
+
+from client import tween
+from client.cards import CardArt
+
+Place = tuple[str, int]
+Card = Mapping[str, Any] | None
+
+
+@dataclass
+class Effect:
+    t0: float
+    t1: float
+
+    def active(self, t: float) -> bool:
+        return self.t0 <= t < self.t1
+
+    def pending(self, t: float) -> bool:
+        return t < self.t1
+
+    def hides(self, t: float) -> Iterable[Place]:
+        return ()
+
+    def offset(self, place: Place, t: float) -> tuple[float, float]:
+        """Extra displacement (px) this effect gives to a place of the table."""
+        return (0.0, 0.0)
+
+    def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
+        pass
+
+
+@dataclass
+class Flight(Effect):
+    """A card moving from ``src`` to ``dst`` (rects, px), optionally flipping.
+
+    ``face_a`` is shown at the start and ``face_b`` at the end (None = back); when they
+    differ the card turns over during the ``flip_at`` part of the flight (scale-x squash
+    through the edge). ``lift`` bows the path upwards (px). ``hide_dst`` is hidden from
+    the moment the effect is created until the card lands.
+    """
+
+    src: pygame.Rect = field(default_factory=pygame.Rect)
+    dst: pygame.Rect = field(default_factory=pygame.Rect)
+    face_a: Card = None
+    face_b: Card = None
+    lift: float = 0.0
+    easing: Any = tween.ease_in_out_cubic
+    hide_dst: Place | None = None
+    flip_at: tuple[float, float] = (0.0, 1.0)  # fraction of the flight where the flip runs
+    glow: tuple[int, int, int] | None = None
+    spin: float = 0.0  # degrees of rotation at mid-flight (a toss)
+    early: bool = True  # before t0 the card waits at ``src`` (drawn there, face_a)
+
+    def hides(self, t: float) -> Iterable[Place]:
+        if self.hide_dst is not None and t < self.t1:
+            yield self.hide_dst
+
+    def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
+        if t < self.t0:
+            if self.early:
+                surf.blit(art.surface(self.face_a, self.src.w, self.src.h), self.src.topleft)
+            return
+        p = tween.progress(t, self.t0, self.t1 - self.t0)
+        e = self.easing(p)
+        w = int(tween.lerp(self.src.w, self.dst.w, e))
+        h = int(tween.lerp(self.src.h, self.dst.h, e))
+        cx, cy = tween.arc_point(self.src.center, self.dst.center, e, self.lift)
+        face = self.face_b
+        scale = 1.0
+        if self.face_a != self.face_b:
+            a, b = self.flip_at
+            fp = tween.progress(p, a, b - a) if b > a else 1.0
+            scale, up = tween.flip_scale(fp)
+            face = self.face_b if up else self.face_a
+        img = art.squashed(face, w, h, scale)
+        if self.spin:
+            img = pygame.transform.rotate(img, self.spin * math.sin(math.pi * p))
+        sh = art.shadow(w, h)
+        lift_px = 6 + 14 * math.sin(math.pi * p)
+        surf.blit(sh, sh.get_rect(center=(int(cx + lift_px * 0.5), int(cy + lift_px))))
+        if self.glow is not None:
+            g = art.outline(w, h, self.glow, max(3, w // 16))
+            surf.blit(g, g.get_rect(center=(int(cx), int(cy))))
+        surf.blit(img, img.get_rect(center=(int(cx), int(cy))))
+
+
+@dataclass
+class TokenFlight(Effect):
+    """A marker token (Mamma, Police Patrol) flying between two points (px)."""
+
+    kind: str = "mamma"
+    src: tuple[float, float] = (0.0, 0.0)
+    dst: tuple[float, float] = (0.0, 0.0)
+    d: int = 40
+    hide_dst: Place | None = None
+
+    def hides(self, t: float) -> Iterable[Place]:
+        if self.hide_dst is not None and t < self.t1:
+            yield self.hide_dst
+
+    def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
+        if t < self.t0:
+            return
+        p = tween.progress(t, self.t0, self.t1 - self.t0)
+        e = tween.ease_in_out_cubic(p)
+        x, y = tween.arc_point(self.src, self.dst, e, self.d * 1.5)
+        d = max(8, int(self.d * (1.0 + 0.6 * math.sin(math.pi * p))))
+        img = art.token(self.kind, d)
+        surf.blit(img, img.get_rect(center=(int(x), int(y))))
+
+
+@dataclass
+class Shake(Effect):
+    """A place shaking sideways (a wrong snap bounced back), ``amp`` px."""
+
+    place: Place = ("slot", -1)
+    amp: float = 10.0
+
+    def offset(self, place: Place, t: float) -> tuple[float, float]:
+        if place != self.place or not self.active(t):
+            return (0.0, 0.0)
+        p = tween.progress(t, self.t0, self.t1 - self.t0)
+        return (self.amp * (1 - p) * math.sin(p * math.pi * 8), 0.0)
+
+
+@dataclass
+class Lift(Effect):
+    """A place lifted up then put back (a player peeking at a card), ``height`` px."""
+
+    place: Place = ("slot", -1)
+    height: float = 12.0
+
+    def offset(self, place: Place, t: float) -> tuple[float, float]:
+        if place != self.place or not self.active(t):
+            return (0.0, 0.0)
+        p = tween.progress(t, self.t0, self.t1 - self.t0)
+        up = tween.ease_out_quad(min(1.0, p * 5)) * tween.ease_out_quad(min(1.0, (1 - p) * 5))
+        return (0.0, -self.height * up)
+
+
+@dataclass
+class Reveal(Effect):
+    """A card of the table shown face up between ``t0`` and ``t1``: it flips up during
+    the first ``flip_ms`` and back down during the last ``flip_ms``. ``private``
+    reveals (your peek) are drawn with a gold glow so you know only you see them."""
+
+    place: Place = ("slot", -1)
+    card: Card = None
+    flip_ms: float = 220.0
+    private: bool = False
+
+    def face_at(self, t: float) -> tuple[Card, float] | None:
+        """(card or None for the back, x-scale) at ``t``, None when not revealing."""
+        if not self.active(t):
+            return None
+        if t < self.t0 + self.flip_ms:
+            scale, up = tween.flip_scale(tween.progress(t, self.t0, self.flip_ms))
+            return (self.card if up else None, scale)
+        if t > self.t1 - self.flip_ms:
+            scale, up = tween.flip_scale(tween.progress(t, self.t1 - self.flip_ms, self.flip_ms))
+            return (None if up else self.card, scale)
+        return (self.card, 1.0)
+
+
+@dataclass
+class Shuffle(Effect):
+    """The cards of a player's game gathering and spreading again (a Lady)."""
+
+    places: tuple[Place, ...] = ()
+    centre: tuple[float, float] = (0.0, 0.0)
+    rects: tuple[pygame.Rect, ...] = ()
+
+    def hides(self, t: float) -> Iterable[Place]:
+        if self.active(t):
+            yield from self.places
+
+    def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
+        if not self.active(t):
+            return
+        p = tween.progress(t, self.t0, self.t1 - self.t0)
+        gather = math.sin(math.pi * p)  # 0 -> 1 -> 0
+        n = len(self.rects)
+        for i, r in enumerate(self.rects):
+            ang = 2 * math.pi * (i / max(1, n) + p)
+            cx = tween.lerp(r.centerx, self.centre[0] + 0.25 * r.w * math.cos(ang), gather)
+            cy = tween.lerp(r.centery, self.centre[1] + 0.15 * r.h * math.sin(ang), gather)
+            img = art.back(r.w, r.h)
+            surf.blit(img, img.get_rect(center=(int(cx), int(cy))))
+
+
+@dataclass
+class Banner(Effect):
+    """A big word across the table (``"OMERTA!"``, ``"SNAP!"``) that pops and fades."""
+
+    text: str = ""
+    colour: tuple[int, int, int] = (255, 210, 90)
+    centre: tuple[float, float] = (0.0, 0.0)
+    size: int = 80
+
+    def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
+        if not self.active(t):
+            return
+        from client import text as txt
+        p = tween.progress(t, self.t0, self.t1 - self.t0)
+        scale = tween.ease_out_back(min(1.0, p * 4))
+        alpha = 255 if p < 0.7 else int(255 * (1 - (p - 0.7) / 0.3))
+        img = txt.render(self.text, self.size, self.colour, bold=True, shadow=True)
+        if scale != 1.0:
+            img = pygame.transform.smoothscale_by(img, max(0.05, scale))
+        img.set_alpha(alpha)
+        surf.blit(img, img.get_rect(center=(int(self.centre[0]), int(self.centre[1]))))
+
+
+class Animator:
+    """The running effects. Times are the scene clock in ms."""
+
+    def __init__(self) -> None:
+        self.effects: list[Effect] = []
+        self.cursor = 0.0  # when the next queued event animation may start
+
+    def add(self, effect: Effect) -> Effect:
+        self.effects.append(effect)
+        return effect
+
+    def prune(self, t: float) -> None:
+        self.effects = [e for e in self.effects if e.pending(t)]
+
+    def finish(self) -> None:
+        """Drop every effect (the table then shows the server's view at once)."""
+        self.effects.clear()
+        self.cursor = 0.0
+
+    def busy(self, t: float) -> bool:
+        return any(e.pending(t) for e in self.effects)
+
+    def hidden(self, t: float) -> Counter:
+        """How many effects hide each place (several cards may be flying to the
+        discard pile at once)."""
+        out: Counter = Counter()
+        for e in self.effects:
+            out.update(e.hides(t))
+        return out
+
+    def offset(self, place: Place, t: float) -> tuple[float, float]:
+        dx = dy = 0.0
+        for e in self.effects:
+            ox, oy = e.offset(place, t)
+            dx += ox
+            dy += oy
+        return (dx, dy)
+
+    def reveal(self, place: Place, t: float) -> Reveal | None:
+        """The latest active reveal of ``place``."""
+        found = None
+        for e in self.effects:
+            if isinstance(e, Reveal) and e.place == place and e.active(t):
+                found = e
+        return found
+
+    def slot(self, t: float, duration: float, max_backlog: float = 600.0, urgent: bool = False) -> float:
+        """Start time for the next event's animation: after the previous one, but never
+        more than ``max_backlog`` ms behind the present (a burst of events speeds up);
+        ``urgent`` (your own move) starts now, alongside whatever is still running."""
+        if urgent:
+            self.cursor = max(self.cursor, t + duration)
+            return t
+        start = max(t, min(self.cursor, t + max_backlog))
+        self.cursor = start + duration
+        return start
+
+    def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
+        for e in self.effects:
+            if not isinstance(e, Reveal):
+                e.draw(surf, art, t)

@@ -1,0 +1,524 @@
+"""``mafia-table``: the game client -- window, scene stack, input sampler, connections.
+
+The Twisted reactor runs on the main thread (ARCHITECTURE §6). Two ``LoopingCall``s
+drive the client: :meth:`App.frame` at ``client.fps`` (60 Hz) updates and draws the
+scenes, and :meth:`App.sample` every ``client.input_poll_ms`` (2 ms) pumps pygame's
+event queue, stamps each event with the client clock (ms) and hands it to the top scene
+at once -- a snap key press reaches the server within a few ms, whatever the frame is
+doing.
+
+By default the client starts the server in-process (``server.start_embedded``) and
+connects to it; ``--connect HOST:PORT`` joins another server instead. Every connection
+is a :class:`Link` (one player); couch play opens one link per local seat.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any, Callable
+
+import pygame
+import pygame_gui
+import yaml
+
+from client import i18n, text
+from client.i18n import tr
+from client.input import InputSampler, now_ms
+from client.scenes.base import Scene
+from client.settings import Settings
+from client import settings as settings_mod
+from shared.config import merge
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLIENT_DIR = os.path.dirname(os.path.abspath(__file__))
+THEME_PATH = os.path.join(CLIENT_DIR, "theme.json")
+#: Window height the theme's font sizes are written for (px).
+THEME_BASE_HEIGHT = 720
+
+
+class Link:
+    """One connection to a server, as one player. ``conn`` is the
+    ``client.net.ClientProtocol`` once connected; ``address`` is ``(host, port)``."""
+
+    def __init__(self, app: "App", name: str, address: tuple[str, int]):
+        self.app = app
+        self.name = name
+        self.address = address
+        self.conn: Any = None
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        self.app.route(self, msg)
+
+    def on_disconnect(self, reason: Any) -> None:
+        self.app.link_lost(self, reason)
+
+    def request(self, msg_type: str, **fields: Any):
+        return self.conn.request(msg_type, **fields)
+
+
+def scaled_theme(scale: float, path: str = THEME_PATH) -> dict[str, Any]:
+    """The pygame_gui theme with font sizes and corner radii multiplied by ``scale``
+    (the theme is written for a 720 px tall window)."""
+    import json
+
+    with open(path, encoding="utf-8") as f:
+        theme = json.load(f)
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k in ("size", "shape_corner_radius", "list_item_height", "shadow_width") and isinstance(v, str) and v.isdigit():
+                    node[k] = str(max(1, round(int(v) * scale)))
+                else:
+                    walk(v)
+
+    walk(theme)
+    return theme
+
+
+class App:
+    """The client application. ``config`` is the merged config dict; ``settings`` the
+    player's settings; ``reactor`` the Twisted reactor (a fake one in tests)."""
+
+    def __init__(self, config: dict[str, Any], settings: Settings, reactor: Any,
+                 connect_to: tuple[str, int] | None = None, settings_path: str | None = None):
+        self.config = config
+        self.settings = settings
+        self.settings_path = settings_path
+        self.reactor = reactor
+        self.connect_to = connect_to
+        self.scenes: list[Scene] = []
+        self.screen: pygame.Surface | None = None
+        self.manager: pygame_gui.UIManager | None = None
+        self.size = (settings.width, settings.height)
+        self.fullscreen = settings.fullscreen
+        self.sampler = InputSampler()
+        self.links: list[Link] = []
+        self.main_link: Link | None = None
+        self.server_port: int | None = None
+        self.server_address: tuple[str, int] | None = None
+        self.tables: dict[int, dict[str, Any]] = {}
+        self.notice: tuple[str, float, tuple[int, int, int]] | None = None
+        self.art = None  # CardArt, created with the window
+        self.sound = None
+        self._last_frame = time.perf_counter()
+        self._loops: list[Any] = []
+        self.frame_times_ms: list[float] = []
+        self.running = False
+
+    # -- window -----------------------------------------------------------------------
+    def open_window(self) -> None:
+        pygame.init()
+        pygame.display.set_caption("Mafia Table")
+        self._set_mode()
+        lang = i18n.setup(self.settings.language)
+        from client.cards import CardArt
+        from client.sound import Sound
+
+        self.art = CardArt(self.settings.colour_blind)
+        self.sound = Sound(self.settings.volume)
+        self._make_manager(lang)
+
+    def _set_mode(self) -> None:
+        if self.fullscreen:
+            self.screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            self.screen = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        self.size = self.screen.get_size()
+
+    def _make_manager(self, lang: str | None = None) -> None:
+        scale = max(0.6, self.size[1] / THEME_BASE_HEIGHT)
+        self.manager = pygame_gui.UIManager(
+            self.size, scaled_theme(scale), starting_language=lang or i18n.current(),
+            translation_directory_paths=[CLIENT_DIR])
+        self.manager.set_locale(lang or i18n.current())
+
+    @property
+    def ui_scale(self) -> float:
+        """Widget size multiplier: 1.0 for a 720 px tall window."""
+        return max(0.6, self.size[1] / THEME_BASE_HEIGHT)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """Relayout everything for a new window size (px)."""
+        if not self.fullscreen:
+            self.size = (max(640, size[0]), max(400, size[1]))
+            self.settings.width, self.settings.height = self.size
+        self._rebuild()
+
+    def toggle_fullscreen(self) -> None:
+        self.set_fullscreen(not self.fullscreen)
+
+    def set_fullscreen(self, on: bool) -> None:
+        self.fullscreen = on
+        self.settings.fullscreen = on
+        if not on:
+            self.size = (self.settings.width, self.settings.height)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """New display mode and widget manager, then every scene relayouts."""
+        for s in self.scenes:
+            s.clear_ui()
+        self._set_mode()
+        self._make_manager()
+        for s in self.scenes:
+            s.on_resize(self.size)
+        if self.scenes:
+            self.top.build(self.size)
+
+    def set_language(self, lang: str) -> None:
+        """Switch every string to ``lang`` (``"en"``, ``"fr"`` or ``"auto"``)."""
+        self.settings.language = lang
+        code = i18n.setup(lang)
+        text.clear()
+        if self.art is not None:
+            self.art.clear()
+        if self.manager is not None:
+            self.manager.set_locale(code)
+        self._rebuild()
+
+    # -- scene stack ------------------------------------------------------------------
+    @property
+    def top(self) -> Scene:
+        return self.scenes[-1]
+
+    def push(self, scene: Scene) -> Scene:
+        if self.scenes:
+            self.top.leave()
+        self.scenes.append(scene)
+        scene.enter()
+        return scene
+
+    def pop(self) -> Scene | None:
+        if not self.scenes:
+            return None
+        scene = self.scenes.pop()
+        scene.leave()
+        scene.dispose()
+        if self.scenes:
+            self.top.enter()
+        return scene
+
+    def replace(self, scene: Scene) -> Scene:
+        if self.scenes:
+            old = self.scenes.pop()
+            old.leave()
+            old.dispose()
+        self.scenes.append(scene)
+        scene.enter()
+        return scene
+
+    def reset(self, scene: Scene) -> Scene:
+        """Clear the stack down to nothing and show ``scene``."""
+        while self.scenes:
+            old = self.scenes.pop()
+            old.leave()
+            old.dispose()
+        return self.push(scene)
+
+    def go_menu(self) -> None:
+        from client.scenes.menu import MenuScene
+
+        self.reset(MenuScene(self))
+
+    # -- notices ----------------------------------------------------------------------
+    def notify(self, message: str, seconds: float = 6.0, error: bool = True) -> None:
+        """Show a one-line message at the top of the window for ``seconds``."""
+        colour = (255, 170, 140) if error else (240, 225, 170)
+        self.notice = (message, now_ms() + seconds * 1000.0, colour)
+
+    # -- main loop --------------------------------------------------------------------
+    def sample(self) -> None:
+        """Pump and stamp input (every ``input_poll_ms``); dispatch at once."""
+        for event, t_ms in self.sampler.poll():
+            self.dispatch(event, t_ms)
+
+    def dispatch(self, event: pygame.event.Event, t_ms: float) -> None:
+        if event.type == pygame.QUIT:
+            self.quit()
+            return
+        if event.type == pygame.VIDEORESIZE and not self.fullscreen:
+            if (event.w, event.h) != self.size:
+                self.resize((event.w, event.h))
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+            self.toggle_fullscreen()
+            return
+        if self.manager is not None:
+            consumed = self.manager.process_events(event)
+            if consumed and event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+                return
+            if event.type == pygame.KEYDOWN and self._typing():
+                return
+        if self.scenes:
+            self.top.handle_event(event, t_ms)
+
+    def _typing(self) -> bool:
+        focus = self.manager.get_focus_set() if self.manager is not None else None
+        return bool(focus) and any(isinstance(e, pygame_gui.elements.UITextEntryLine) for e in focus)
+
+    def frame(self) -> None:
+        """Update and draw one frame (the 60 Hz LoopingCall)."""
+        t0 = time.perf_counter()
+        dt = min(0.1, t0 - self._last_frame)
+        self._last_frame = t0
+        self.render(dt)
+        self.frame_times_ms.append((time.perf_counter() - t0) * 1000.0)
+        if len(self.frame_times_ms) > 600:
+            del self.frame_times_ms[:300]
+
+    def render(self, dt: float, flip: bool = True) -> None:
+        """Advance by ``dt`` seconds and draw (``flip`` = show on screen)."""
+        if not self.scenes or self.screen is None:
+            return
+        # The scenes that are visible: the top one and those under overlays.
+        visible = [self.top]
+        i = len(self.scenes) - 1
+        while i > 0 and self.scenes[i].overlay:
+            i -= 1
+            visible.insert(0, self.scenes[i])
+        for s in visible:
+            s.update(dt)
+        if self.manager is not None:
+            self.manager.update(dt)
+        for s in visible:
+            s.draw(self.screen)
+        if self.manager is not None:
+            self.manager.draw_ui(self.screen)
+        self._draw_notice(self.screen)
+        if flip:
+            pygame.display.flip()
+        t = now_ms()
+        for s in visible:
+            s.presented(t)
+
+    def _draw_notice(self, surf: pygame.Surface) -> None:
+        if self.notice is None:
+            return
+        message, until, colour = self.notice
+        if now_ms() > until:
+            self.notice = None
+            return
+        size = max(14, int(self.size[1] * 0.028))
+        img = text.render(message, size, colour, bold=True)
+        box = img.get_rect()
+        box.inflate_ip(size * 1.4, size * 0.8)
+        box.midtop = (self.size[0] // 2, int(self.size[1] * 0.06))
+        pygame.draw.rect(surf, (20, 10, 8), box, border_radius=size // 2)
+        pygame.draw.rect(surf, colour, box, 2, border_radius=size // 2)
+        surf.blit(img, img.get_rect(center=box.center))
+
+    def start_loops(self) -> None:
+        from twisted.internet import task
+
+        fps = max(10, int(self.config["client"].get("fps", 60)))
+        poll = max(1, int(self.config["client"].get("input_poll_ms", 2)))
+        frame = task.LoopingCall(self.frame)
+        frame.clock = self.reactor
+        sample = task.LoopingCall(self.sample)
+        sample.clock = self.reactor
+        self._loops = [frame, sample]
+        frame.start(1.0 / fps, now=True).addErrback(self._loop_failed)
+        sample.start(poll / 1000.0, now=True).addErrback(self._loop_failed)
+
+    def _loop_failed(self, failure: Any) -> None:
+        import traceback
+
+        traceback.print_exception(failure.value)
+        self.quit()
+
+    def quit(self) -> None:
+        self.running = False
+        for loop in self._loops:
+            if loop.running:
+                loop.stop()
+        for link in list(self.links):
+            if link.conn is not None:
+                link.conn.transport.loseConnection()
+        settings_mod.save(self.settings, self.settings_path)
+        try:
+            self.reactor.stop()
+        except Exception:
+            pass
+
+    # -- connections ------------------------------------------------------------------
+    def start(self):
+        """Start the embedded server (unless ``--connect``) and connect the main
+        player. Returns a Deferred firing with the main :class:`Link`."""
+        from twisted.internet import defer
+
+        if self.connect_to is not None:
+            self.server_address = self.connect_to
+            return self.open_link(self.settings.player_name(), self.connect_to, main=True)
+        if not self.config["client"].get("embedded_server", True):
+            host, port = parse_address(self.settings.last_address)
+            self.server_address = (host, port)
+            return self.open_link(self.settings.player_name(), (host, port), main=True)
+
+        def started(port: int):
+            self.server_port = port
+            self.server_address = ("127.0.0.1", port)
+            return self.open_link(self.settings.player_name(), self.server_address, main=True)
+
+        def failed(f):
+            self.notify(tr("error.server_start", reason=str(f.value)), 12)
+            return f
+
+        try:
+            from server import start_embedded
+        except ImportError as e:
+            self.notify(tr("error.server_start", reason=str(e)), 12)
+            return defer.fail(e)
+        return defer.maybeDeferred(start_embedded, self.reactor, self.config).addCallbacks(started, failed)
+
+    def open_link(self, name: str, address: tuple[str, int], main: bool = False):
+        """Connect one player to ``address``; Deferred firing with the :class:`Link`
+        (or failing with a player-readable ``ConnectionError``)."""
+        from client import net
+
+        link = Link(self, name, address)
+
+        def ok(conn):
+            link.conn = conn
+            self.links.append(link)
+            if main:
+                if self.main_link is not None and self.main_link.conn is not None:
+                    old = self.main_link
+                    self.links.remove(old)
+                    old.conn.transport.loseConnection()
+                self.main_link = link
+            return link
+
+        def bad(f):
+            host, port = address
+            if isinstance(f.value, net.ServerError):
+                raise ConnectionError(f.value.message)
+            raise ConnectionError(tr("error.cannot_reach", address=f"{host}:{port}"))
+
+        d = net.connect(self.reactor, address[0], address[1], name, listener=link, timeout=5.0)
+        return d.addCallbacks(ok, bad)
+
+    def close_link(self, link: Link) -> None:
+        if link in self.links:
+            self.links.remove(link)
+        if link.conn is not None:
+            link.conn.listener = None
+            link.conn.transport.loseConnection()
+
+    def route(self, link: Link, msg: dict[str, Any]) -> None:
+        """A pushed message from ``link``'s server."""
+        kind = msg.get("type")
+        if kind == "table" and isinstance(msg.get("table"), dict):
+            self.tables[msg["table"]["id"]] = msg["table"]
+        if kind == "match_started":
+            from client.scenes.omerta_table import OmertaTableScene
+
+            for s in self.scenes:
+                if isinstance(s, OmertaTableScene) and s.table_id == msg.get("table"):
+                    s.on_message(msg, link)
+                    return
+            if msg.get("game") != "omerta":
+                self.notify(tr("error.unknown_game", game=str(msg.get("game"))))
+                return
+            self.reset(OmertaTableScene(self, link, msg))
+            return
+        for s in list(self.scenes):
+            s.on_message(msg, link)
+
+    def link_lost(self, link: Link, reason: Any) -> None:
+        if link not in self.links:
+            return
+        self.links.remove(link)
+        if self.running:
+            host, port = link.address
+            self.notify(tr("error.lost", address=f"{host}:{port}"), 10)
+            for s in list(self.scenes):
+                if hasattr(s, "on_link_lost"):
+                    s.on_link_lost(link)
+
+
+def parse_address(value: str, default_port: int = 7777) -> tuple[str, int]:
+    """``"host:port"`` or ``"host"`` -> ``(host, port)``; raises ValueError."""
+    value = value.strip()
+    if not value:
+        raise ValueError("empty address")
+    if value.count(":") == 1:
+        host, port_s = value.split(":")
+        port = int(port_s)
+    else:
+        host, port = value, default_port
+    if not host or not 0 < port < 65536:
+        raise ValueError(value)
+    return host, port
+
+
+def load_config(path: str | None) -> dict[str, Any]:
+    """The merged config: ``path`` or the repository's ``config.yaml`` over defaults."""
+    path = path or os.path.join(ROOT, "config.yaml")
+    loaded = None
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            loaded = yaml.safe_load(f)
+    elif path != os.path.join(ROOT, "config.yaml"):
+        raise SystemExit(f"mafia-table: config file {path} not found")
+    return merge(loaded)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="mafia-table", description="Mafia Table: card games on your LAN")
+    p.add_argument("--config", help="configuration file (default: config.yaml of the repository)")
+    p.add_argument("--connect", metavar="HOST:PORT", help="join this server instead of starting one")
+    p.add_argument("--name", help="your name at the table")
+    p.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11 toggles)")
+    p.add_argument("--windowed", metavar="WxH", help="start in a window of this size, e.g. 1920x1080")
+    p.add_argument("--language", choices=["auto", "en", "fr"], help="language of the interface")
+    p.add_argument("--settings", help="settings file (default: in your user config directory)")
+    return p.parse_args(argv)
+
+
+def build_app(argv: list[str] | None, reactor: Any) -> App:
+    """An :class:`App` from command-line arguments (window not opened yet)."""
+    args = parse_args(argv)
+    config = load_config(args.config)
+    settings = settings_mod.load(config, args.settings)
+    if args.name:
+        settings.name = args.name
+    if args.fullscreen:
+        settings.fullscreen = True
+    if args.windowed:
+        try:
+            w, h = (int(x) for x in args.windowed.lower().split("x"))
+        except ValueError:
+            raise SystemExit("mafia-table: --windowed expects WxH, e.g. 1280x720")
+        settings.width, settings.height, settings.fullscreen = w, h, False
+    if args.language:
+        settings.language = args.language
+    connect_to = None
+    if args.connect:
+        try:
+            connect_to = parse_address(args.connect, int(config["server"]["port"]))
+        except ValueError:
+            raise SystemExit(f"mafia-table: --connect expects HOST:PORT, got {args.connect!r}")
+    return App(config, settings, reactor, connect_to, args.settings)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from twisted.internet import reactor
+
+    app = build_app(argv, reactor)
+    app.open_window()
+    from client.scenes.menu import MenuScene
+
+    app.push(MenuScene(app))
+    app.running = True
+    app.start_loops()
+    reactor.callWhenRunning(lambda: app.start().addErrback(lambda f: None))
+    reactor.run()
+    pygame.quit()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""What every scene is (Tuxemon-style states on a stack, ARCHITECTURE §6).
+
+A scene gets stamped input through :meth:`Scene.handle_event` (``t_ms`` = client ms of
+the 2 ms poll that found the event), advances in :meth:`Scene.update` (``dt`` in
+**seconds**, as pygame_gui), and paints in :meth:`Scene.draw`, which must never change
+state. Pushed network messages reach every scene on the stack through
+:meth:`Scene.on_message`. pygame_gui widgets a scene creates are listed in ``self.ui``
+and killed when it leaves; :meth:`build` (re)creates them for the window size.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+if TYPE_CHECKING:  # pragma: no cover
+    from client.app import App
+
+
+class Scene:
+    #: True when the scene is drawn over the one below it (a dialog, the results).
+    overlay = False
+
+    def __init__(self, app: "App"):
+        self.app = app
+        self.ui: list[Any] = []
+
+    # -- life cycle -------------------------------------------------------------------
+    def enter(self) -> None:
+        """Pushed on the stack (or uncovered): build the widgets."""
+        self.build(self.app.size)
+
+    def leave(self) -> None:
+        """Popped or covered: remove the widgets."""
+        self.clear_ui()
+
+    def dispose(self) -> None:
+        """Removed from the stack for good."""
+
+    def build(self, size: tuple[int, int]) -> None:
+        """Create the widgets for a ``size`` = (w, h) px window."""
+
+    def clear_ui(self) -> None:
+        for element in self.ui:
+            element.kill()
+        self.ui.clear()
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        """The window changed size (px); widgets are rebuilt separately by :meth:`build`."""
+
+    def rebuild(self) -> None:
+        """Recreate this scene's widgets (after its own state changed)."""
+        self.clear_ui()
+        self.build(self.app.size)
+
+    def add(self, element: Any) -> Any:
+        self.ui.append(element)
+        return element
+
+    # -- per frame ----------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+        pass
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def draw(self, surface: pygame.Surface) -> None:
+        pass
+
+    def presented(self, t_ms: float) -> None:
+        """Called right after the frame this scene drew reached the screen (client ms)."""
+
+    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
+        """A message pushed by a server (``link`` says which connection)."""

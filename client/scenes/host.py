@@ -1,0 +1,99 @@
+"""Host a table: choose the game, the number of seats and the table's name, then wait
+in the lobby for players (or add bots)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from client.i18n import tr
+from client.scenes.base import Scene
+from client.scenes.menu import draw_title
+from client.scenes.widgets import button, column, entry, label, panel
+from client import felt
+
+#: Games this client can show, with their seat ranges.
+GAMES = {"omerta": (3, 5)}
+
+
+class HostScene(Scene):
+    def __init__(self, app: Any):
+        super().__init__(app)
+        self.game = "omerta"
+        self.seats = 4
+        self.name = tr("host.default_name", name=app.settings.player_name())
+        self.busy = False
+
+    def build(self, size: tuple[int, int]) -> None:
+        w, h = size
+        s = self.app.ui_scale
+        box = pygame.Rect(0, 0, int(w * 0.42), int(h * 0.50))
+        box.midtop = (w // 2, int(h * 0.36))
+        panel(self, box)
+        rh, gap = int(40 * s), int(12 * s)
+        x0, x1 = box.x + int(24 * s), box.x + int(box.w * 0.42)
+        fw = box.right - int(24 * s) - x1
+        y = box.y + int(20 * s)
+        label(self, pygame.Rect(box.x, y, box.w, rh), "host.title", object_id="#heading", align="center")
+        y += rh + gap
+        label(self, pygame.Rect(x0, y, x1 - x0, rh), "host.game")
+        games = [(tr(f"game.{g}"), g) for g in GAMES]
+        self.dd_game = self.add(pygame_gui.elements.UIDropDownMenu(
+            games, (tr(f"game.{self.game}"), self.game), pygame.Rect(x1, y, fw, rh), self.app.manager))
+        y += rh + gap
+        label(self, pygame.Rect(x0, y, x1 - x0, rh), "host.seats")
+        lo, hi = GAMES[self.game]
+        opts = [str(n) for n in range(lo, hi + 1)]
+        self.dd_seats = self.add(pygame_gui.elements.UIDropDownMenu(
+            opts, str(self.seats), pygame.Rect(x1, y, fw, rh), self.app.manager))
+        y += rh + gap
+        label(self, pygame.Rect(x0, y, x1 - x0, rh), "host.name")
+        self.e_name = entry(self, pygame.Rect(x1, y, fw, rh), self.name)
+        self.e_name.set_text_length_limit(40)
+        y += rh + 2 * gap
+        bw = (box.w - int(72 * s)) // 2
+        button(self, pygame.Rect(box.x + int(24 * s), y, bw, int(48 * s)), "common.back", command=self.app.pop)
+        self.b_create = button(self, pygame.Rect(box.right - int(24 * s) - bw, y, bw, int(48 * s)),
+                               "host.create", object_id="#primary", command=self.on_create)
+
+    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+        if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            if event.ui_element is getattr(self, "dd_seats", None):
+                self.seats = int(event.text)
+            elif event.ui_element is getattr(self, "dd_game", None):
+                self.game = event.selected_option_id if hasattr(event, "selected_option_id") else self.game
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and event.ui_element is getattr(self, "e_name", None):
+            self.name = event.text
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.pop()
+
+    def on_create(self) -> None:
+        link = self.app.main_link
+        if self.busy or link is None or link.conn is None:
+            return
+        self.busy = True
+        name = (self.name or "").strip() or tr("host.default_name", name=link.name)
+
+        def created(reply: dict) -> Any:
+            table = reply["table"]
+            self.app.tables[table["id"]] = table
+            return link.request("join", table=table["id"], seat=0).addCallback(lambda _r: table)
+
+        def lobby(table: dict) -> None:
+            self.busy = False
+            from client.scenes.lobby import LobbyScene
+
+            self.app.replace(LobbyScene(self.app, link, self.app.tables.get(table["id"], table), host=True))
+
+        def failed(f) -> None:
+            self.busy = False
+            self.app.notify(tr("error.request", reason=getattr(f.value, "message", str(f.value))))
+
+        link.request("create_table", game=self.game, seats=self.seats, name=name[:40], options={}) \
+            .addCallback(created).addCallbacks(lobby, failed)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        surface.blit(felt.menu_surface(w, h), (0, 0))
+        draw_title(surface, self.app, 0.0, top=0.02)

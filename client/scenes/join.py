@@ -1,0 +1,211 @@
+"""Join a table: servers found on the LAN (UDP discovery) or typed as ``host:port``,
+their tables with player counts; join a seat or watch as a spectator."""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from client import felt
+from client.app import parse_address
+from client.i18n import tr
+from client.scenes.base import Scene
+from client.scenes.widgets import button, call, entry, label, panel
+
+
+def table_line(t: dict[str, Any]) -> str:
+    """One row of the table list: name, game, players/seats, status."""
+    seats = t.get("seats", [])
+    filled = sum(1 for s in seats if s.get("name"))
+    return tr("join.table_line", name=t.get("name") or f"#{t.get('id')}", game=tr(f"game.{t.get('game')}"),
+              filled=str(filled), seats=str(len(seats)), status=tr(f"join.status_{t.get('status', 'waiting')}"),
+              spectators=str(t.get("spectators", 0)))
+
+
+def server_line(s: dict[str, Any]) -> str:
+    return tr("join.server_line", name=s.get("name") or "?", address=f"{s['host']}:{s['tcp_port']}",
+              tables=str(len(s.get("tables", []))))
+
+
+class JoinScene(Scene):
+    def __init__(self, app: Any):
+        super().__init__(app)
+        self.servers: list[dict[str, Any]] = []
+        self.tables: list[dict[str, Any]] = []
+        self.link: Any = None
+        self.address = app.settings.last_address
+        self.searching = False
+        self.state = ""  # message under the lists
+        self.selected_table: int | None = None
+
+    def enter(self) -> None:
+        super().enter()
+        self.discover()
+        if self.app.main_link is not None and self.app.main_link.conn is not None:
+            self.link = self.app.main_link
+            self.refresh_tables()
+
+    def build(self, size: tuple[int, int]) -> None:
+        w, h = size
+        s = self.app.ui_scale
+        box = pygame.Rect(0, 0, int(w * 0.86), int(h * 0.86))
+        box.center = (w // 2, h // 2)
+        panel(self, box)
+        pad, rh, gap = int(22 * s), int(42 * s), int(10 * s)
+        col_w = (box.w - 3 * pad) // 2
+        lx, rx = box.x + pad, box.x + 2 * pad + col_w
+        y = box.y + pad
+        label(self, pygame.Rect(lx, y, col_w, int(40 * s)), "join.servers", object_id="#heading")
+        label(self, pygame.Rect(rx, y, col_w, int(40 * s)), "join.tables", object_id="#heading")
+        y += int(44 * s)
+        list_h = box.bottom - pad - int(60 * s) - y - (rh + gap) * 2
+        self.l_servers = self.add(pygame_gui.elements.UISelectionList(
+            pygame.Rect(lx, y, col_w, list_h), [(server_line(x), str(i)) for i, x in enumerate(self.servers)],
+            self.app.manager))
+        self.l_tables = self.add(pygame_gui.elements.UISelectionList(
+            pygame.Rect(rx, y, col_w, list_h), [(table_line(t), str(t["id"])) for t in self.tables],
+            self.app.manager))
+        y += list_h + gap
+        button(self, pygame.Rect(lx, y, col_w, rh), "join.search", command=self.discover)
+        half = (col_w - gap) // 2
+        self.b_join = button(self, pygame.Rect(rx, y, half, rh), "join.join", object_id="#primary",
+                             command=call(self.join, False))
+        self.b_watch = button(self, pygame.Rect(rx + half + gap, y, half, rh), "join.watch",
+                              command=call(self.join, True))
+        y += rh + gap
+        aw = int(col_w * 0.64)
+        self.e_address = entry(self, pygame.Rect(lx, y, aw, rh), self.address)
+        button(self, pygame.Rect(lx + aw + gap, y, col_w - aw - gap, rh), "join.connect",
+               command=self.connect_typed)
+        button(self, pygame.Rect(rx, y, col_w, rh), "join.refresh", command=self.refresh_tables)
+        y = box.bottom - pad - int(48 * s)
+        button(self, pygame.Rect(lx, y, int(180 * s), int(48 * s)), "common.back", command=self.app.pop)
+        self.l_state = label(self, pygame.Rect(lx + int(200 * s), y, box.w - 2 * pad - int(200 * s), int(48 * s)),
+                             self.state or " ", raw=True, object_id="#hint")
+
+    def set_state(self, message: str) -> None:
+        self.state = message
+        if getattr(self, "l_state", None) is not None and self.l_state.alive():
+            self.l_state.set_text(message or " ")
+
+    # -- discovery ----------------------------------------------------------------------
+    def discover(self) -> None:
+        if self.searching:
+            return
+        from client import net
+
+        self.searching = True
+        self.set_state(tr("join.searching"))
+        port = int(self.app.config["server"].get("discovery_port", 7778))
+
+        def found(servers: list[dict[str, Any]]) -> None:
+            self.searching = False
+            self.servers = servers
+            self.set_state(tr("join.found", n=str(len(servers))) if servers else tr("join.none_found"))
+            if self.app.top is self:
+                self.rebuild()
+
+        def failed(f) -> None:
+            self.searching = False
+            self.set_state(tr("join.none_found"))
+
+        net.discover(self.app.reactor, port=port, timeout=1.0).addCallbacks(found, failed)
+
+    # -- connecting ---------------------------------------------------------------------
+    def connect_typed(self) -> None:
+        text = self.e_address.get_text() if getattr(self, "e_address", None) else self.address
+        try:
+            address = parse_address(text, int(self.app.config["server"].get("port", 7777)))
+        except ValueError:
+            self.app.notify(tr("error.bad_address", address=text))
+            return
+        self.connect(address)
+
+    def connect(self, address: tuple[str, int]) -> None:
+        self.address = f"{address[0]}:{address[1]}"
+        self.app.settings.last_address = self.address
+        main = self.app.main_link
+        if main is not None and main.conn is not None and tuple(main.address) == tuple(address):
+            self.link = main
+            self.refresh_tables()
+            return
+        self.set_state(tr("join.connecting", address=self.address))
+
+        def ok(link: Any) -> None:
+            self.link = link
+            self.set_state(tr("join.connected", address=self.address))
+            self.refresh_tables()
+
+        def bad(f) -> None:
+            self.set_state("")
+            self.app.notify(str(f.value), 10)
+
+        self.app.open_link(self.app.settings.player_name(), address, main=True).addCallbacks(ok, bad)
+
+    def refresh_tables(self) -> None:
+        if self.link is None or self.link.conn is None:
+            self.connect_typed()
+            return
+
+        def listed(reply: dict) -> None:
+            self.tables = list(reply.get("tables", []))
+            for t in self.tables:
+                self.app.tables[t["id"]] = t
+            if not self.tables:
+                self.set_state(tr("join.no_tables"))
+            if self.app.top is self:
+                self.rebuild()
+
+        self.link.request("list_tables").addCallbacks(listed, self._failed)
+
+    def _failed(self, f) -> None:
+        self.app.notify(tr("error.request", reason=getattr(f.value, "message", str(f.value))))
+
+    def join(self, spectate: bool) -> None:
+        if self.link is None or self.selected_table is None:
+            self.app.notify(tr("join.pick_table"), error=False)
+            return
+        tid = self.selected_table
+        fields: dict[str, Any] = {"table": tid}
+        if spectate:
+            fields["spectate"] = True
+
+        def joined(reply: dict) -> None:
+            table = self.app.tables.get(tid, {"id": tid, "seats": []})
+            if table.get("status") == "waiting":
+                from client.scenes.lobby import LobbyScene
+
+                self.app.replace(LobbyScene(self.app, self.link, table, my_seat=reply.get("seat"),
+                                            spectator=spectate))
+            else:
+                self.set_state(tr("join.waiting_view"))
+
+        self.link.request("join", **fields).addCallbacks(joined, self._failed)
+
+    # -- events -------------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+        if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
+            if event.ui_element is getattr(self, "l_servers", None):
+                i = int(self.l_servers.get_single_selection(include_object_id=True)[1])
+                srv = self.servers[i]
+                self.connect((srv["host"], int(srv["tcp_port"])))
+            elif event.ui_element is getattr(self, "l_tables", None):
+                sel = self.l_tables.get_single_selection(include_object_id=True)
+                self.selected_table = int(sel[1]) if sel else None
+        elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION and \
+                event.ui_element is getattr(self, "l_tables", None):
+            self.join(False)
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.pop()
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is getattr(self, "e_address", None):
+            self.connect_typed()
+
+    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
+        if msg.get("type") == "table" and link is self.link and isinstance(msg.get("table"), dict):
+            t = msg["table"]
+            self.tables = [t if x["id"] == t["id"] else x for x in self.tables]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        surface.blit(felt.menu_surface(w, h), (0, 0))

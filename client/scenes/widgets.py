@@ -1,0 +1,69 @@
+"""Small helpers to create themed pygame_gui widgets with translated text.
+
+Texts are i18n keys (``"quick_game"`` -> ``"mafia.quick_game"``): pygame_gui translates
+them itself, so a language switch re-translates live widgets. ``text_kwargs`` fill
+``%{x}`` placeholders. Rects are window pixels.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+
+from client.i18n import key
+
+
+def call(fn: Callable[..., Any], *args: Any) -> Callable[[], Any]:
+    """A no-argument command for a button (pygame_gui refuses callables whose
+    signature has more than one parameter, as ``functools.partial`` objects may)."""
+    def command() -> Any:
+        return fn(*args)
+    return command
+
+
+def _oid(object_id: str | None, class_id: str | None) -> ObjectID | None:
+    if object_id is None and class_id is None:
+        return None
+    return ObjectID(object_id=object_id, class_id=class_id)
+
+
+def button(scene: Any, rect: pygame.Rect, text: str, object_id: str | None = None,
+           class_id: str | None = None, raw: bool = False, **kw: Any) -> pygame_gui.elements.UIButton:
+    b = pygame_gui.elements.UIButton(
+        rect, text if raw else key(text), scene.app.manager,
+        object_id=_oid(object_id, class_id), text_kwargs=kw.pop("text_kwargs", None), **kw)
+    return scene.add(b)
+
+
+def label(scene: Any, rect: pygame.Rect, text: str, object_id: str | None = None,
+          raw: bool = False, align: str = "left", **kw: Any) -> pygame_gui.elements.UILabel:
+    """A label; ``align`` is ``"left"``, ``"center"`` or ``"right"``."""
+    lab = pygame_gui.elements.UILabel(
+        rect, text if raw else key(text), scene.app.manager, object_id=_oid(object_id, None),
+        text_kwargs=kw.pop("text_kwargs", None), **kw)
+    if align != "left":
+        lab.text_horiz_alignment = align
+        lab.rebuild()
+    return scene.add(lab)
+
+
+def entry(scene: Any, rect: pygame.Rect, initial: str = "", **kw: Any) -> pygame_gui.elements.UITextEntryLine:
+    e = pygame_gui.elements.UITextEntryLine(rect, scene.app.manager, initial_text=initial, **kw)
+    return scene.add(e)
+
+
+def panel(scene: Any, rect: pygame.Rect, **kw: Any) -> pygame_gui.elements.UIPanel:
+    p = pygame_gui.elements.UIPanel(rect, manager=scene.app.manager, **kw)
+    return scene.add(p)
+
+
+def column(size: tuple[int, int], width_frac: float, top_frac: float, row_h: int, gap: int,
+           n: int, centre_x: float = 0.5) -> list[pygame.Rect]:
+    """``n`` stacked rects (px) of one column centred at ``centre_x`` of the window."""
+    w, h = size
+    cw = int(w * width_frac)
+    x = int(w * centre_x - cw / 2)
+    y = int(h * top_frac)
+    return [pygame.Rect(x, y + i * (row_h + gap), cw, row_h) for i in range(n)]
