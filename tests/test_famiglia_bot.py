@@ -241,3 +241,17 @@ def test_its_plans_only_contain_legal_actions():
             s, ev = fam.apply(s, p, bots[p].decide(fam.view(s, p), legal).action)
             for q in (0, 1):
                 bots[q].observe(events_for(ev, q), fam.view(s, q))
+
+
+def test_after_its_accountant_it_never_plans_to_swap_it_back():
+    s = deal(hands=[["A2", "F1", "B0", "A2"], ["F0"]], gangs=[["F1", "A1"], []],
+             street=("F2", "A3", "B3", "M3", "B2", "M0"))
+    s, _ = act(s, 0, fam.Accountant(the(s, "hand0", "A2")))
+    bot = fresh(0, s)
+    while s.turn == 0 and not fam.is_over(s):
+        legal = fam.legal_actions(s, 0)
+        action = bot._choose(fam.view(s, 0), legal)
+        assert action in legal
+        s, ev = fam.apply(s, 0, action)
+        bot.observe(events_for(ev, 0), fam.view(s, 0))
+    assert codes(s.hands[0])["F2"] + codes(s.hands[0])["A3"] == 1
