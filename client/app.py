@@ -107,6 +107,7 @@ class App:
         self._loops: list[Any] = []
         self.frame_times_ms: list[float] = []
         self.running = False
+        self.start_error: str | None = None
 
     # -- window -----------------------------------------------------------------------
     def open_window(self) -> None:
@@ -302,13 +303,17 @@ class App:
             self.notice = None
             return
         size = max(14, int(self.size[1] * 0.028))
-        img = text.render(message, size, colour, bold=True)
-        box = img.get_rect()
+        lines = text.wrap(message, int(self.size[0] * 0.86), size, bold=True)
+        imgs = [text.render(line, size, colour, bold=True) for line in lines]
+        box = pygame.Rect(0, 0, max(i.get_width() for i in imgs), sum(i.get_height() for i in imgs))
         box.inflate_ip(size * 1.4, size * 0.8)
         box.midtop = (self.size[0] // 2, int(self.size[1] * 0.06))
         pygame.draw.rect(surf, (20, 10, 8), box, border_radius=size // 2)
         pygame.draw.rect(surf, colour, box, 2, border_radius=size // 2)
-        surf.blit(img, img.get_rect(center=box.center))
+        y = box.top + int(size * 0.4)
+        for img in imgs:
+            surf.blit(img, img.get_rect(midtop=(box.centerx, y)))
+            y += img.get_height()
 
     def start_loops(self) -> None:
         from twisted.internet import task
@@ -362,16 +367,18 @@ class App:
             self.server_address = ("127.0.0.1", port)
             return self.open_link(self.settings.player_name(), self.server_address, main=True)
 
-        def failed(f):
-            self.notify(tr("error.server_start", reason=str(f.value)), 12)
-            return f
-
         try:
             from server import start_embedded
         except ImportError as e:
-            self.notify(tr("error.server_start", reason=str(e)), 12)
             return defer.fail(e)
-        return defer.maybeDeferred(start_embedded, self.reactor, self.config).addCallbacks(started, failed)
+        return defer.maybeDeferred(start_embedded, self.reactor, self.config).addCallback(started)
+
+    def start_failed(self, failure: Any) -> None:
+        """The first connection failed: say why and what to do (the menu stays)."""
+        reason = failure.value
+        message = str(reason) if isinstance(reason, ConnectionError) else tr("error.server_start", reason=str(reason))
+        self.start_error = message
+        self.notify(message + " " + tr("error.try_join"), 20)
 
     def open_link(self, name: str, address: tuple[str, int], main: bool = False):
         """Connect one player to ``address``; Deferred firing with the :class:`Link`
@@ -514,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
     app.push(MenuScene(app))
     app.running = True
     app.start_loops()
-    reactor.callWhenRunning(lambda: app.start().addErrback(lambda f: None))
+    reactor.callWhenRunning(lambda: app.start().addErrback(app.start_failed))
     reactor.run()
     pygame.quit()
     return 0

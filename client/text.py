@@ -86,6 +86,18 @@ def elide(text: str, max_width: int, size: int, bold: bool = False) -> str:
     return text[:lo].rstrip() + "…"
 
 
+def wrap(text: str, max_width: int, size: int, bold: bool = False) -> list[str]:
+    """``text`` broken into lines (at spaces) no wider than ``max_width`` px."""
+    f = font(size, bold)
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and f.size(lines[-1] + " " + word)[0] <= max_width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def clear() -> None:
     """Forget every rendered text (after a language change)."""
     _cache.clear()

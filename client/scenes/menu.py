@@ -121,6 +121,11 @@ class MenuScene(Scene):
             where = tr("menu.local_server", port=port) if self.app.server_port == port and host == "127.0.0.1" \
                 else tr("menu.connected_to", address=f"{host}:{port}")
             msg = tr("menu.status", name=link.name, where=where)
+        elif self.app.start_error:
+            msg = tr("menu.not_connected")
+        elif self.app.connect_to is not None:
+            host, port = self.app.connect_to
+            msg = tr("menu.connecting_to", address=f"{host}:{port}")
         else:
             msg = tr("menu.connecting")
         if getattr(self, "status", None) is not None and self.status.text != msg:
