@@ -19,17 +19,17 @@ by the active seat; the engine keeps ``step`` = the last phase entered (0 at the
 the turn), and every action may only move it forward, so phases run in order and each
 optional phase is skipped simply by sending an action of a later one:
 
-===========  =====================================  ===================================
-phase        actions                                allowed while
-===========  =====================================  ===================================
-1 renew      ``renew(card)``, repeatable (P1.3)      step <= 1
-2 Accountant ``accountant(card)`` then up to v       accountant: step <= 1;
-             ``swap(from_gang, from_hand)``          swap: step == 2, fewer than v swaps
-3 Brute      ``brute(card, target, amount)``          step <= 2
-4 recruit    ``take_free(card)``,                    always (ends the turn)
-             ``take_pair(card, to_gang, keep)``,
-             ``pass``
-===========  =====================================  ===================================
+============  ===================================  ====================================
+phase         actions                              allowed while
+============  ===================================  ====================================
+1 renew       ``renew(card)``, repeatable (P1.3)   step <= 1
+2 Accountant  ``accountant(card)``, then up to v   step <= 1
+              ``swap(from_gang, from_hand)``       step == 2, fewer than v swaps so far
+3 Brute       ``brute(card, target, amount)``      step <= 2
+4 recruit     ``take_free(card)``,                 always; ends the turn
+              ``take_pair(card, to_gang, keep)``,
+              ``pass``
+============  ===================================  ====================================
 
 The phase-4 action ends the turn and runs the end-of-turn step (refill, pass count, end
 timing, next player). ``pass`` is always legal, so a seat is never stuck.
@@ -508,8 +508,10 @@ def _pair_ok(c: Card, e: int, x: Card, y: Card) -> bool:
 
 
 def legal_actions(state: FamigliaState, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now, in phase order (renews, Accountant, swaps,
-    Brute, takes, pass); empty when it is not that seat's turn or the match is over."""
+    """Every action ``seat`` may take now (§1.5), in phase order: renews (phase 1, D-FAM-9),
+    Accountants and swaps (phase 2, D-FAM-3, D-FAM-7), Brutes (phase 3), ``take_free``,
+    ``take_pair`` (both destinations of each valid pair, D-FAM-5) and ``pass`` (phase 4).
+    Empty when it is not that seat's turn or the match is over."""
     s = state
     if s.phase == "over" or seat != s.turn:
         return []
@@ -695,6 +697,8 @@ def timeout_action(window: Window) -> Action:
 
 
 def is_over(state: FamigliaState) -> bool:
+    """True once the match has ended: by the deck (§1.6, D-FAM-11) or by two passes in a
+    row (§1.5 phase 4, D-FAM-13)."""
     return state.phase == "over"
 
 
