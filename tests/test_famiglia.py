@@ -559,8 +559,17 @@ def test_empty_street_is_refilled_with_six_cards_at_the_end_of_the_turn():
                rest="deck")
     s, ev = act(s, 0, TakeFree(the(s, "street", "B0")))
     assert codes(s.street) == Counter(["F1", "F2", "F3", "A1", "A2", "A3"])
-    assert types(ev) == ["recruit"] + ["street_draw"] * 6 + ["turn"]
+    assert types(ev) == ["recruit", "refill"] + ["street_draw"] * 6 + ["turn"]
+    assert ev[1].data == {"seat": 0, "count": 6}
     assert {e.data["reason"] for e in ev if e.type == "street_draw"} == {"refill"}
+
+
+def test_a_refill_that_runs_out_the_deck_reshuffles_and_goes_on():
+    s = layout(hands=[["F0"], ["A0"]], street=["B0"], deck=["F1", "F2"], discard=["A1", "A2", "A3", "A4", "B4"],
+               rest="gang1")
+    s, ev = act(s, 0, TakeFree(the(s, "street", "B0")))
+    assert types(ev) == ["recruit", "refill", "street_draw", "street_draw", "reshuffle"] + ["street_draw"] * 4 + ["turn"]
+    assert ev[1].data["count"] == 6 and len(s.street) == 6 and s.exhaustion == 1 and len(s.deck) == 1
 
 
 # ---------------------------------------------------------------------------------------

@@ -418,8 +418,10 @@ def _begin_turn(s: FamigliaState, seat: int, events: list[Event]) -> None:
 def _end_turn(s: FamigliaState, took: bool, events: list[Event]) -> None:
     """The end-of-turn step of §1.5: refill, pass count, end timing, next player."""
     s.brute = None
-    if not s.street:
-        _draw_to_street(s, STREET_SIZE, "refill", events)  # D-FAM-10
+    if not s.street and s.deck:  # D-FAM-10
+        at = len(events)
+        _draw_to_street(s, STREET_SIZE, "refill", events)
+        events.insert(at, Event("refill", {"seat": s.turn, "count": len(s.street)}))
     s.passes = 0 if took else s.passes + 1
     if s.passes >= 2:  # D-FAM-13
         _game_over(s, "passes", events)
