@@ -34,6 +34,15 @@ phase         actions                              allowed while
 The phase-4 action ends the turn and runs the end-of-turn step (refill, pass count, end
 timing, next player). ``pass`` is always legal, so a seat is never stuck.
 
+Events (``data`` fields; cards as :meth:`Card.to_dict`; all public except ``kept``):
+``turn`` {seat, turn_no}; ``renew`` {seat, card, to: "discard" | "deck_bottom"};
+``street_draw`` {card, reason: "renew" | "refill", deck}; ``reshuffle`` {deck, exhaustion};
+``end_triggered`` {seat, during, turn_no, last_turn}; ``accountant`` {seat, card};
+``swap`` {seat, from_gang, from_hand, swaps, max}; ``brute`` {seat, card, target, amount,
+effective}; ``recruit`` {seat, card, effective, mode: "free" | "pair", to_gang} with the
+secret {kept} for the recruiter only; ``pass`` {seat, passes}; ``refill`` {seat, count}
+(before its draws); ``game_over`` {reason, scores, winners, decided_by, hands}.
+
 Decisions taken here where RULES.md is silent:
 
 * **Accountant in two steps** (§1.5 phase 2, D-FAM-3, D-FAM-7). ``accountant(card)``
