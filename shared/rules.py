@@ -272,7 +272,9 @@ class Rules(Protocol):
         """The open reaction window, if any."""
 
     def timeout_action(self, window: Window) -> Action:
-        """The system action the table applies when ``window`` times out."""
+        """The system action the table applies (seat None) when ``window`` times out.
+        Only called for a window the game opened; a game without reaction windows
+        (Famiglia) raises ``ValueError``."""
 
     def is_over(self, state: State) -> bool:
         """True once the match has ended."""
