@@ -268,6 +268,9 @@ class Rules(Protocol):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None = spectator) may see, JSON-ready."""
 
+    def full_view(self, state: State) -> dict[str, Any]:
+        """Every card face up (replays of finished matches only), JSON-ready."""
+
     def reaction_window(self, state: State) -> Window | None:
         """The open reaction window, if any."""
 

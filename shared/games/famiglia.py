@@ -790,3 +790,14 @@ def zones(state: FamigliaState) -> dict[str, list[int]]:
         "gang_0": list(s.gangs[0]),
         "gang_1": list(s.gangs[1]),
     }
+
+
+def full_view(state: FamigliaState) -> dict[str, Any]:
+    """The spectator view with every card face up (both hands and the deck, top first):
+    for replays of finished matches only, never sent during a match."""
+    s = state
+    v = view(s, None)
+    for player in v["players"]:
+        player["hand"] = [DECK[c].to_dict() for c in s.hands[player["seat"]]]
+    v["deck_cards"] = [DECK[c].to_dict() for c in reversed(s.deck)]
+    return v

@@ -1301,3 +1301,20 @@ def zones(state: OmertaState) -> dict[str, list[int]]:
         "markers": [m[2] for m in s.mamma.values()] + [m[2] for m in s.patrol.values()],
         "hand": [c for c in (s.drawn, s.attack_card) if c is not None],
     }
+
+
+def full_view(state: OmertaState) -> dict[str, Any]:
+    """The spectator view with every card face up: each slot gains ``card``, the safe
+    its ``safe_cards``, a drawn card its face. For replays of finished matches only
+    (issue "replays"); never sent to a seat during a match."""
+    s = state
+    v = view(s, None)
+    cards = {sid: cid for g in s.games for sid, cid in g}
+    for player in v["players"]:
+        for slot in player["slots"]:
+            slot["card"] = DECK[cards[slot["slot"]]].to_dict()
+    v["safe_cards"] = [DECK[c].to_dict() for c in s.safe]
+    if s.drawn is not None:
+        v["drawn"] = {"source": s.drawn_from, "card": DECK[s.drawn].to_dict()}
+    v["draw_pile_cards"] = [DECK[c].to_dict() for c in reversed(s.draw_pile)]
+    return v
