@@ -80,8 +80,6 @@ class Flight(Effect):
             return
         p = tween.progress(t, self.t0, self.t1 - self.t0)
         e = self.easing(p)
-        w = int(tween.lerp(self.src.w, self.dst.w, e))
-        h = int(tween.lerp(self.src.h, self.dst.h, e))
         cx, cy = tween.arc_point(self.src.center, self.dst.center, e, self.lift)
         face = self.face_b
         scale = 1.0
@@ -90,14 +88,20 @@ class Flight(Effect):
             fp = tween.progress(p, a, b - a) if b > a else 1.0
             scale, up = tween.flip_scale(fp)
             face = self.face_b if up else self.face_a
-        img = art.squashed(face, w, h, scale)
+        # cards are rendered at the destination size only (cached); in-between sizes and
+        # flip frames are plain scales of it, so a flight never renders a new card
+        dw, dh = self.dst.w, self.dst.h
+        w = max(1, int(tween.lerp(self.src.w, dw, e) * scale))
+        h = max(1, int(tween.lerp(self.src.h, dh, e)))
+        base = art.surface(face, dw, dh)
+        img = base if (w, h) == (dw, dh) else pygame.transform.scale(base, (w, h))
         if self.spin:
             img = pygame.transform.rotate(img, self.spin * math.sin(math.pi * p))
-        sh = art.shadow(w, h)
+        sh = art.shadow(dw, dh)
         lift_px = 6 + 14 * math.sin(math.pi * p)
         surf.blit(sh, sh.get_rect(center=(int(cx + lift_px * 0.5), int(cy + lift_px))))
         if self.glow is not None:
-            g = art.outline(w, h, self.glow, max(3, w // 16))
+            g = art.outline(dw, dh, self.glow, max(3, dw // 16))
             surf.blit(g, g.get_rect(center=(int(cx), int(cy))))
         surf.blit(img, img.get_rect(center=(int(cx), int(cy))))
 
@@ -267,6 +271,23 @@ class Animator:
             dy += oy
         return (dx, dy)
 
+    def index(self, t: float) -> tuple[Counter, dict[Place, tuple[float, float]], dict[Place, "Reveal"]]:
+        """One pass over the effects for a frame: ``(hidden, offsets, reveals)`` --
+        how many effects hide each place, the total displacement of displaced places,
+        and the active reveal of each revealed place."""
+        hidden: Counter = Counter()
+        offsets: dict[Place, tuple[float, float]] = {}
+        reveals: dict[Place, Reveal] = {}
+        for e in self.effects:
+            hidden.update(e.hides(t))
+            if isinstance(e, (Shake, Lift)) and e.active(t):
+                ox, oy = e.offset(e.place, t)
+                px, py = offsets.get(e.place, (0.0, 0.0))
+                offsets[e.place] = (px + ox, py + oy)
+            elif isinstance(e, Reveal) and e.active(t):
+                reveals[e.place] = e
+        return hidden, offsets, reveals
+
     def reveal(self, place: Place, t: float) -> Reveal | None:
         """The latest active reveal of ``place``."""
         found = None
@@ -287,6 +308,13 @@ class Animator:
         return start
 
     def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
+        waiting: set[tuple] = set()  # cards waiting on the same pile: draw one
         for e in self.effects:
-            if not isinstance(e, Reveal):
-                e.draw(surf, art, t)
+            if isinstance(e, Reveal):
+                continue
+            if isinstance(e, Flight) and t < e.t0:
+                key = (tuple(e.src), None if e.face_a is None else id(e.face_a))
+                if key in waiting:
+                    continue
+                waiting.add(key)
+            e.draw(surf, art, t)

@@ -284,8 +284,10 @@ class App:
             s.update(dt)
         if self.manager is not None:
             self.manager.update(dt)
+        self.sample_mid_frame()
         for s in visible:
             s.draw(self.screen)
+        self.sample_mid_frame()
         if self.manager is not None:
             self.manager.draw_ui(self.screen)
         self._draw_notice(self.screen)
@@ -294,6 +296,12 @@ class App:
         t = now_ms()
         for s in visible:
             s.presented(t)
+
+    def sample_mid_frame(self) -> None:
+        """Poll input between the phases of a frame, so a key press is stamped within
+        a few ms even when a frame's work is long (between two draws, never inside one)."""
+        if self.running:
+            self.sample()
 
     def _draw_notice(self, surf: pygame.Surface) -> None:
         if self.notice is None:

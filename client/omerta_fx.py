@@ -88,7 +88,7 @@ def deal(ctx: FxContext, slots_by_seat: list[list[int]], first: int) -> None:
                 sid = slots_by_seat[seat][i]
                 t0 = start + k * DEAL_STAGGER_MS
                 ctx.anim.add(Flight(t0, t0 + DEAL_MS, src=pygame.Rect(ctx.new.draw_pile), dst=ctx.rect(sid, seat),
-                                    lift=30, hide_dst=("slot", sid), easing=tween.ease_out_cubic, spin=8))
+                                    lift=30, hide_dst=("slot", sid), easing=tween.ease_out_cubic))
                 k += 1
     for i, r in enumerate(ctx.new.safe):
         t0 = start + k * DEAL_STAGGER_MS
@@ -103,7 +103,9 @@ def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     kind = ev.get("type")
     a = ctx.anim
     seat = ev.get("seat")
-    urgent = seat in ctx.local and kind in ("draw", "replace", "discard", "snap", "counter", "look")
+    # your own moves start at once; so does any discard, because the card it shows may
+    # open a snap window and must be readable as soon as possible (t_shown, fairness)
+    urgent = (seat in ctx.local and kind in ("draw", "snap", "counter", "look")) or kind in ("replace", "discard")
 
     def slot(duration: float) -> float:
         return a.slot(ctx.t, duration, urgent=urgent)

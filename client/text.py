@@ -98,6 +98,15 @@ def wrap(text: str, max_width: int, size: int, bold: bool = False) -> list[str]:
     return lines or [""]
 
 
+_epoch = [0]
+
+
+def cache_epoch() -> int:
+    """Bumped by :func:`clear`: caches built from rendered text compare it."""
+    return _epoch[0]
+
+
 def clear() -> None:
     """Forget every rendered text (after a language change)."""
     _cache.clear()
+    _epoch[0] += 1

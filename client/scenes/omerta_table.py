@@ -85,7 +85,8 @@ class OmertaTableScene(Scene):
         self._shown_pending: set[int] = set()
         self._buttons_sig: tuple | None = None
         self._esc_until = 0.0
-        self.results_shown_round = 0
+        # results of rounds played before we arrived are not shown again
+        self.results_shown_round = int((self.view.get("last_round") or {}).get("round", 0))
         self.match_result: dict[str, Any] | None = None
         self.show_slot_numbers = True
         self._sync_followers()
