@@ -100,6 +100,10 @@ class App:
         self.server_port: int | None = None
         self.server_address: tuple[str, int] | None = None
         self.tables: dict[int, dict[str, Any]] = {}
+        #: Couch play: key binding of each local player's link, and per table id the
+        #: spectator link that drives the shared screen (``{"display", "stash"}``).
+        self.pending_bindings: dict[Any, Any] = {}
+        self.couch_groups: dict[int, dict[str, Any]] = {}
         self.notice: tuple[str, float, tuple[int, int, int]] | None = None
         self.art = None  # CardArt, created with the window
         self.sound = None
@@ -108,6 +112,7 @@ class App:
         self.frame_times_ms: list[float] = []
         self.running = False
         self.start_error: str | None = None
+        self.joysticks: dict[int, Any] = {}  # instance id -> pygame.joystick.Joystick
 
     # -- window -----------------------------------------------------------------------
     def open_window(self) -> None:
@@ -118,6 +123,7 @@ class App:
         from client.cards import CardArt
         from client.sound import Sound
 
+        pygame.joystick.init()
         self.art = CardArt(self.settings.colour_blind)
         self.sound = Sound(self.settings.volume)
         self._make_manager(lang)
@@ -247,6 +253,14 @@ class App:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
             self.toggle_fullscreen()
             return
+        if event.type == pygame.JOYDEVICEADDED:
+            try:
+                js = pygame.joystick.Joystick(event.device_index)
+                self.joysticks[js.get_instance_id()] = js
+            except pygame.error:
+                pass
+        elif event.type == pygame.JOYDEVICEREMOVED:
+            self.joysticks.pop(getattr(event, "instance_id", None), None)
         if self.manager is not None:
             consumed = self.manager.process_events(event)
             if consumed and event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
@@ -428,19 +442,33 @@ class App:
         if kind == "table" and isinstance(msg.get("table"), dict):
             self.tables[msg["table"]["id"]] = msg["table"]
         if kind == "match_started":
-            from client.scenes.omerta_table import OmertaTableScene
-
-            for s in self.scenes:
-                if isinstance(s, OmertaTableScene) and s.table_id == msg.get("table"):
-                    s.on_message(msg, link)
-                    return
-            if msg.get("game") != "omerta":
-                self.notify(tr("error.unknown_game", game=str(msg.get("game"))))
-                return
-            self.reset(OmertaTableScene(self, link, msg))
+            self._match_started(link, msg)
             return
         for s in list(self.scenes):
             s.on_message(msg, link)
+
+    def _match_started(self, link: Link, msg: dict[str, Any]) -> None:
+        """Open the table (or give a couch seat to the table already open)."""
+        from client.scenes.omerta_table import OmertaTableScene
+
+        tid = msg.get("table")
+        for s in self.scenes:
+            if isinstance(s, OmertaTableScene) and s.table_id == tid:
+                s.on_message(msg, link)
+                return
+        if msg.get("game") != "omerta":
+            self.notify(tr("error.unknown_game", game=str(msg.get("game"))))
+            return
+        group = self.couch_groups.get(tid)
+        if group is not None and link is not group["display"]:
+            group["stash"].append((link, msg))  # wait for the shared screen's own start
+            return
+        scene = OmertaTableScene(self, link, msg, binding=self.pending_bindings.pop(link, None))
+        self.reset(scene)
+        if group is not None:
+            for other, started in group["stash"]:
+                scene.on_message(started, other)
+            del self.couch_groups[tid]
 
     def link_lost(self, link: Link, reason: Any) -> None:
         if link not in self.links:

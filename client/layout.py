@@ -146,11 +146,12 @@ def _sides(k: int) -> list[str]:
     }[k]
 
 
-def table_layout(view: Mapping[str, Any], size: tuple[int, int]) -> TableLayout:
-    """The layout of ``view`` (an Omerta view dict) in a ``size`` = (w, h) px window."""
+def table_layout(view: Mapping[str, Any], size: tuple[int, int], perspective: int | None = None) -> TableLayout:
+    """The layout of ``view`` (an Omerta view dict) in a ``size`` = (w, h) px window,
+    seen from ``perspective`` (default: the view's own seat; a spectator sees seat 0)."""
     w, h = max(320, int(size[0])), max(240, int(size[1]))
     n = int(view.get("seats", len(view.get("players", [])) or 4))
-    me = view.get("seat")
+    me = view.get("seat") if perspective is None else perspective
     persp = me if isinstance(me, int) and 0 <= me < n else 0
     players = {p["seat"]: [s["slot"] for s in p.get("slots", [])] for p in view.get("players", [])}
 

@@ -1,0 +1,167 @@
+"""Couch game: several players on one screen, each a player of their own.
+
+Every local player gets their own connection to the server (so the server sees separate
+players, each with its own private information) and their own controls: a keyboard zone
+(different snap keys) or a game controller. The shared screen itself watches through a
+spectator connection, so it never shows anyone's private cards; those appear on the
+hand-over screen when their owner presses their reveal key. Empty seats take bots.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from client import felt
+from client.i18n import tr
+from client.input import ZONE_PRESETS, Binding, binding_for
+from client.scenes.base import Scene
+from client.scenes.menu import draw_title
+from client.scenes.settings import zone_keys
+from client.scenes.widgets import button, entry, label, panel
+
+MAX_LOCAL = 4
+
+
+def control_options(app: Any) -> list[tuple[str, str]]:
+    """(label, id) of every way to play: keyboard zones, then connected controllers."""
+    out = [(tr(f"zone.{z}"), f"zone:{z}") for z in ZONE_PRESETS]
+    for iid, js in sorted(app.joysticks.items()):
+        out.append((tr("couch.controller", n=str(iid + 1), name=js.get_name()[:24]), f"joy:{iid}"))
+    return out
+
+
+def binding_from(option: str) -> Binding:
+    kind, _, value = option.partition(":")
+    if kind == "joy":
+        return binding_for("controller", joystick=int(value))
+    return binding_for(value)
+
+
+def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, options: dict | None = None):
+    """Create an Omerta table for ``players`` (name, binding) plus bots, each player on its
+    own connection, and a spectator connection for the shared screen. Returns a Deferred
+    firing with the table id once every seat is filled."""
+    from twisted.internet import defer
+
+    main = app.main_link
+    address = main.address
+
+    @defer.inlineCallbacks
+    def run():
+        reply = yield main.request("create_table", game="omerta", seats=seats, name=tr("couch.table_name"),
+                                   options=options or {})
+        tid = reply["table"]["id"]
+        app.tables[tid] = reply["table"]
+        screen = yield app.open_link(tr("couch.screen_name"), address)
+        app.couch_groups[tid] = {"display": screen, "stash": []}
+        yield screen.request("join", table=tid, spectate=True)
+        for i, (name, binding) in enumerate(players):
+            link = yield app.open_link(name, address)
+            app.pending_bindings[link] = binding
+            yield link.request("join", table=tid, seat=i)
+        for _ in range(seats - len(players)):
+            yield main.request("add_bot", table=tid)
+        return tid
+
+    return run()
+
+
+class CouchScene(Scene):
+    def __init__(self, app: Any):
+        super().__init__(app)
+        self.count = 2
+        self.seats = 4
+        base = app.settings.player_name()
+        self.names = [base] + [tr("couch.player", n=str(i + 1)) for i in range(1, MAX_LOCAL)]
+        zones = list(app.settings.zones) + ["keyboard"] * MAX_LOCAL
+        self.controls = [f"zone:{z}" for z in zones[:MAX_LOCAL]]
+        self.busy = False
+
+    def build(self, size: tuple[int, int]) -> None:
+        w, h = size
+        s = self.app.ui_scale
+        box = pygame.Rect(0, 0, int(w * 0.74), int(h * 0.62))
+        box.midtop = (w // 2, int(h * 0.33))
+        panel(self, box)
+        pad, rh, gap = int(20 * s), int(38 * s), int(8 * s)
+        x0 = box.x + pad
+        y = box.y + pad
+        label(self, pygame.Rect(box.x, y, box.w, int(40 * s)), "couch.title", object_id="#heading", align="center")
+        y += int(44 * s)
+        half = (box.w - 3 * pad) // 2
+        label(self, pygame.Rect(x0, y, int(half * 0.55), rh), "couch.players")
+        self.dd_count = self.add(pygame_gui.elements.UIDropDownMenu(
+            [str(n) for n in range(2, MAX_LOCAL + 1)], str(self.count),
+            pygame.Rect(x0 + int(half * 0.55), y, int(half * 0.45), rh), self.app.manager))
+        x1 = x0 + half + pad
+        label(self, pygame.Rect(x1, y, int(half * 0.55), rh), "couch.seats")
+        self.dd_seats = self.add(pygame_gui.elements.UIDropDownMenu(
+            [str(n) for n in range(max(3, self.count), 6)], str(max(self.seats, self.count, 3)),
+            pygame.Rect(x1 + int(half * 0.55), y, int(half * 0.45), rh), self.app.manager))
+        y += rh + 2 * gap
+        opts = control_options(self.app)
+        self.e_names, self.dd_controls = [], []
+        for i in range(self.count):
+            label(self, pygame.Rect(x0, y, int(box.w * 0.12), rh), tr("settings.local_seat", n=str(i + 1)), raw=True)
+            e = entry(self, pygame.Rect(x0 + int(box.w * 0.12), y, int(box.w * 0.22), rh), self.names[i])
+            e.set_text_length_limit(24)
+            self.e_names.append(e)
+            current = next((o for o in opts if o[1] == self.controls[i]), opts[0])
+            dd = self.add(pygame_gui.elements.UIDropDownMenu(
+                opts, current, pygame.Rect(x0 + int(box.w * 0.35), y, int(box.w * 0.25), rh), self.app.manager))
+            self.dd_controls.append(dd)
+            keys = zone_keys(self.controls[i].split(":", 1)[1]) if self.controls[i].startswith("zone:") \
+                else tr("couch.controller_keys")
+            label(self, pygame.Rect(x0 + int(box.w * 0.61), y, box.right - pad - (x0 + int(box.w * 0.61)), rh),
+                  keys, raw=True, object_id="#hint")
+            y += rh + gap
+        label(self, pygame.Rect(x0, y + gap, box.w - 2 * pad, int(28 * s)), "couch.handover_hint", object_id="#hint")
+        by = box.bottom - pad - int(48 * s)
+        button(self, pygame.Rect(x0, by, int(180 * s), int(48 * s)), "common.back", command=self.app.pop)
+        button(self, pygame.Rect(box.right - pad - int(240 * s), by, int(240 * s), int(48 * s)), "couch.start",
+               object_id="#primary", command=self.start)
+
+    def _read_names(self) -> None:
+        for i, e in enumerate(getattr(self, "e_names", [])):
+            self.names[i] = e.get_text().strip()[:24] or tr("couch.player", n=str(i + 1))
+
+    def start(self) -> None:
+        if self.busy or self.app.main_link is None:
+            return
+        self._read_names()
+        if len(set(self.names[:self.count])) < self.count:
+            self.app.notify(tr("couch.same_names"))
+            return
+        self.busy = True
+        players = [(self.names[i], binding_from(self.controls[i])) for i in range(self.count)]
+
+        def failed(f) -> None:
+            self.busy = False
+            self.app.notify(tr("error.request", reason=getattr(f.value, "message", str(f.value))))
+
+        start_couch(self.app, players, max(self.seats, self.count, 3)).addErrback(failed)
+
+    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+        if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            self._read_names()
+            if event.ui_element is self.dd_count:
+                self.count = int(event.text)
+                self.seats = max(self.seats, self.count, 3)
+                self.rebuild()
+            elif event.ui_element is self.dd_seats:
+                self.seats = int(event.text)
+            elif event.ui_element in self.dd_controls:
+                self.controls[self.dd_controls.index(event.ui_element)] = event.selected_option_id
+                self.rebuild()
+        elif event.type in (pygame.JOYDEVICEADDED, pygame.JOYDEVICEREMOVED):
+            self._read_names()
+            self.rebuild()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.pop()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        surface.blit(felt.menu_surface(w, h), (0, 0))
+        draw_title(surface, self.app, 0.0, top=0.0)

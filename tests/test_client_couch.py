@@ -1,0 +1,138 @@
+"""Couch play and the TV view: two local seats with their own snap keys each claim for
+their own seat; the shared screen shows no private card; the hand-over screen does;
+a whole couch table starts on the real embedded server; LAN discovery lists it."""
+from __future__ import annotations
+
+import pygame
+import pytest_twisted
+
+from client.input import InputSampler, binding_for
+from tests.test_client_app import (FakeLink, StampClock, key, make_app, snap_window_state, until)
+from shared.games import omerta
+from shared.rules import events_for
+
+
+def couch_table(app, state, events, seats=(0, 1), zones=("left", "right")):
+    """A table whose screen is a spectator link, with local ``seats`` on their own links."""
+    from client.scenes.omerta_table import OmertaTableScene
+
+    screen = FakeLink(None)
+    started = {"type": "match_started", "table": 9, "game": "omerta", "seat": None,
+               "view": omerta.view(state, None), "legal": []}
+    scene = app.reset(OmertaTableScene(app, screen, started))
+    links = {}
+    for seat, zone in zip(seats, zones):
+        link = FakeLink(seat)
+        links[seat] = link
+        app.pending_bindings[link] = binding_for(zone)
+        scene.on_message({"type": "match_started", "table": 9, "game": "omerta", "seat": seat,
+                          "view": omerta.view(state, seat),
+                          "legal": [a.to_dict() for a in omerta.legal_actions(state, seat)]}, link)
+    if events:
+        scene.on_message({"type": "update", "table": 9, "events": events_for(events, None),
+                          "view": omerta.view(state, None), "legal": []}, screen)
+        for seat, link in links.items():
+            scene.on_message({"type": "update", "table": 9, "events": events_for(events, seat),
+                              "view": omerta.view(state, seat),
+                              "legal": [a.to_dict() for a in omerta.legal_actions(state, seat)]}, link)
+    return scene, screen, links
+
+
+def test_two_local_seats_claim_with_their_own_keys(tmp_path):
+    app = make_app(tmp_path)
+    state, events = snap_window_state()
+    scene, screen, links = couch_table(app, state, events)
+    assert scene.public and scene.local_seats == {0, 1} and scene.perspective == 0
+    for _ in range(30):
+        app.render(1 / 60, flip=False)
+    clock = StampClock()
+    app.sampler = InputSampler(clock=clock)
+    key(pygame.K_d)  # seat 0 ("left" keys): next card -> its first card
+    key(pygame.K_s)  # seat 0 snaps
+    app.sample()
+    t0 = clock.stamps[-1]
+    key(pygame.K_RIGHT)  # seat 1 ("arrows"): next card
+    key(pygame.K_RIGHT)  # ... its second card
+    key(pygame.K_DOWN)  # seat 1 snaps
+    app.sample()
+    t1 = clock.stamps[-1]
+    assert [s["action"] for s in links[0].conn.sent] == [{"type": "snap", "slot": 0}]
+    assert [s["action"] for s in links[1].conn.sent] == [{"type": "snap", "slot": 5}]
+    assert links[0].conn.sent[0]["t_press"] == t0 and links[1].conn.sent[0]["t_press"] == t1
+    assert screen.conn.sent == []  # the shared screen never acts
+
+
+def test_shared_screen_hides_private_cards_and_handover_shows_them(tmp_path):
+    from client.scenes.handover import HandoverScene
+
+    app = make_app(tmp_path)
+    s = omerta.new_match({"seats": 3, "first_player": 0}, 5)
+    scene, screen, links = couch_table(app, s, [])
+    # seat 1 peeks at two cards by clicking them
+    mine = scene.own_slots(1)
+    s2, events = omerta.apply(s, 1, omerta.Peek((mine[0], mine[1])))
+    scene.on_message({"type": "update", "table": 9, "events": events_for(events, None),
+                      "view": omerta.view(s2, None), "legal": []}, screen)
+    scene.on_message({"type": "update", "table": 9, "events": events_for(events, 1),
+                      "view": omerta.view(s2, 1), "legal": []}, links[1])
+    assert not [e for e in scene.anim.effects if getattr(e, "private", False)]  # nothing on the TV
+    assert scene.private_info(1)["look"]["slots"] == [mine[0], mine[1]]
+    key(pygame.K_RSHIFT)  # seat 1's reveal key ("arrows" zone): the cover first
+    app.sample()
+    assert isinstance(app.top, HandoverScene) and not app.top.showing
+    key(pygame.K_RSHIFT)  # again: show
+    app.sample()
+    assert app.top.showing and app.top.info["look"]["cards"] == [c for c in events[0].secret["cards"]]
+    app.render(1 / 60, flip=False)
+    assert scene.private_info(1)["look"] is None  # shown once: the game keeps no memory
+    key(pygame.K_RSHIFT)
+    app.sample()
+    assert app.top is scene
+
+
+@pytest_twisted.inlineCallbacks
+def test_couch_game_starts_with_one_connection_per_player(tmp_path):
+    from client.scenes.couch import start_couch
+    from client.scenes.omerta_table import OmertaTableScene
+
+    from client.scenes.menu import MenuScene
+
+    app = make_app(tmp_path)
+    app.push(MenuScene(app))
+    try:
+        yield app.start()
+        tid = yield start_couch(app, [("Ann", binding_for("left")), ("Bob", binding_for("right"))], 3)
+        yield until(app, lambda: isinstance(app.top, OmertaTableScene) and len(app.top.local_seats) == 2)
+        table = app.top
+        assert table.table_id == tid and table.public
+        assert {table.links[0].name, table.links[1].name} == {"Ann", "Bob"}
+        assert table.links[0] is not table.links[1] is not table.display
+        assert table.bindings[0].snap == pygame.K_s and table.bindings[1].snap == pygame.K_DOWN
+        assert table.view["seat"] is None  # the screen is a spectator
+    finally:
+        for link in list(app.links):
+            app.close_link(link)
+
+
+@pytest_twisted.inlineCallbacks
+def test_join_screen_lists_a_server_found_on_loopback(tmp_path):
+    import socket
+
+    from client.scenes.join import JoinScene
+
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    port = udp.getsockname()[1]
+    udp.close()
+    app = make_app(tmp_path)
+    app.config["server"]["discovery_port"] = port
+    try:
+        yield app.start()
+        join = app.push(JoinScene(app))
+        yield until(app, lambda: join.servers, timeout=5)
+        assert any(s["tcp_port"] == app.server_port for s in join.servers)
+        lines = [item["text"] for item in join.l_servers.item_list]
+        assert any(f":{app.server_port}" in line for line in lines)
+    finally:
+        for link in list(app.links):
+            app.close_link(link)
