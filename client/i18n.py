@@ -55,7 +55,7 @@ def current() -> str:
     return _current
 
 
-def tr(key: str, **fields: object) -> str:
+def tr(key: str, /, **fields: object) -> str:
     """The translation of ``mafia.<key>`` in the current language, ``%{x}`` filled."""
     return _i18n.t(f"{NAMESPACE}.{key}", **fields)
 
