@@ -20,9 +20,10 @@ DelayFn = Callable[[], float]
 class _Pipe:
     """One direction: writes chunks to ``transport`` after their delay, in order."""
 
-    def __init__(self, reactor: Any, delay_ms: DelayFn):
+    def __init__(self, reactor: Any, delay_ms: DelayFn, observe: Callable[[bytes], None] | None = None):
         self.reactor = reactor
         self.delay_ms = delay_ms
+        self.observe = observe
         self.transport: Any = None
         self.waiting: list[bytes] = []  # chunks that arrived before the other leg
         self.last_due = 0.0
@@ -31,13 +32,15 @@ class _Pipe:
     def send(self, data: bytes) -> None:
         due = max(time.monotonic() + max(0.0, self.delay_ms()) / 1000.0, self.last_due)
         self.last_due = due
-        self.reactor.callLater(due - time.monotonic(), self._deliver, data)
+        self.reactor.callLater(max(0.0, due - time.monotonic()), self._deliver, data)
 
     def _deliver(self, data: bytes) -> None:
         if self.transport is None:
             self.waiting.append(data)
         elif not self.closing:
             self.transport.write(data)
+            if self.observe is not None:
+                self.observe(data)
 
     def attach(self, transport: Any) -> None:
         self.transport = transport
@@ -73,7 +76,7 @@ class _Inbound(protocol.Protocol):
     def connectionMade(self) -> None:
         relay: DelayRelay = self.factory
         self.transport.setTcpNoDelay(True)
-        self.up = _Pipe(relay.reactor, relay.up_ms)
+        self.up = _Pipe(relay.reactor, relay.up_ms, relay.observe_up)
         self.down = _Pipe(relay.reactor, relay.down_ms)
         self.down.attach(self.transport)
         creator = protocol.ClientCreator(relay.reactor, _Outbound, self)
@@ -92,11 +95,15 @@ class DelayRelay(protocol.ServerFactory):
 
     ``up_ms`` / ``down_ms``: callables returning the one-way delay in ms of the next
     chunk client -> server / server -> client (e.g. ``lambda: 40 + rng.uniform(-10, 10)``).
+    ``observe_up(data)``, if given, is called as each client -> server chunk is handed to
+    the server's socket (its arrival time, for benchmarks).
     """
 
     protocol = _Inbound
 
-    def __init__(self, reactor: Any, host: str, port: int, up_ms: DelayFn, down_ms: DelayFn):
+    def __init__(self, reactor: Any, host: str, port: int, up_ms: DelayFn, down_ms: DelayFn,
+                 observe_up: Callable[[bytes], None] | None = None):
+        self.observe_up = observe_up
         self.reactor = reactor
         self.host = host
         self.port = port

@@ -89,3 +89,25 @@ def test_bot_reports_a_server_it_cannot_reach():
     done = _bot(_free_port(), "--create", "omerta", "--players", "3", timeout=30)
     assert done.returncode != 0
     assert b"cannot connect" in done.stderr and not done.stdout
+
+
+def test_bots_fill_the_free_seats_of_an_existing_table(server_port, fast_bots):
+    with socket.create_connection(("127.0.0.1", server_port), timeout=10) as sock:
+        stream = sock.makefile("rwb")
+
+        def request(seq: int, **msg) -> dict:
+            stream.write(json.dumps({"seq": seq, **msg}).encode() + b"\n")
+            stream.flush()
+            while True:
+                reply = json.loads(stream.readline())
+                if reply.get("re") == seq:
+                    return reply
+
+        request(1, type="hello", name="host")
+        table = request(2, type="create_table", game="omerta", seats=4,
+                        options={"seed": 3, "bot_think_ms": 0, "rounds": 1})["table"]["id"]
+        assert request(3, type="add_bot", table=table)["type"] == "table"
+        done = _bot(server_port, "--join", str(table), "--config", fast_bots)
+    assert done.returncode == 0, done.stderr.decode()
+    result = json.loads(done.stdout)
+    assert result["seed"] == 3 and result["rounds"] == 1 and len(result["scores"]) == 4
