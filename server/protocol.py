@@ -62,6 +62,7 @@ class ServerProtocol(LineReceiver):
         self._queued = 0
         self._slow_call: Any = None
         self._closing = False
+        self._matches = 0  # running matches this connection sits in
 
     # -- connection -----------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -111,9 +112,11 @@ class ServerProtocol(LineReceiver):
         return self.clocksync.rtt_bound_ms()
 
     def set_playing(self, playing: bool) -> None:
-        """Ping faster while a match of this connection runs."""
+        """A match of this connection started (True) or ended for it (False): ping
+        faster while at least one runs."""
+        self._matches = max(0, self._matches + (1 if playing else -1))
         if self.clocksync is not None:
-            self.clocksync.set_playing(playing)
+            self.clocksync.set_playing(self._matches > 0)
 
     # -- receiving ------------------------------------------------------------------
     def lineLengthExceeded(self, line: bytes) -> None:

@@ -3,8 +3,9 @@ arbiter, timers and in-process bots (ARCHITECTURE §3, §5; docs/PROTOCOL.md).
 
 A *connection* here is anything with ``conn_id``, ``name``, ``push(msg_type, **fields)``,
 ``clock_offset_ms`` (server ms - client ms, or None), ``rtt_bound_ms()`` and
-``set_playing(bool)`` -- :class:`server.protocol.ServerProtocol` in production, a fake
-in the tests. The seat always comes from the connection, never from a message.
+``set_playing(bool)`` (called True when a match of this connection's seat starts, False
+once when it ends or the seat is given up) -- :class:`server.protocol.ServerProtocol` in
+production, a fake in the tests. The seat always comes from the connection, never from a message.
 
 Secrets are filtered here, at the source: each seated connection gets ``view(state,
 seat)``, ``events_for(events, seat)`` and its own legal actions; spectators get seat None
@@ -260,10 +261,10 @@ class Table:
             if self.status == "waiting":
                 self.seats[index] = Seat(index)
             elif self.status == "playing":
+                conn.set_playing(False)
                 self._bot_takes_over(seat)
             else:
                 seat.conn = None
-            conn.set_playing(False)
         if not self.connections():
             self.close()
             self.on_empty(self)

@@ -304,3 +304,14 @@ def test_max_connections():
     assert factory.buildProtocol(None) is None
     first.connectionLost(None)
     assert factory.buildProtocol(None) is not None
+
+
+def test_pings_are_faster_while_a_match_runs(lobby):
+    table, (ann, bob, cy) = three_at_a_table(lobby, {"seed": 8})
+    other = ann.request("create_table", game="omerta", seats=3)["table"]["id"]
+    ann.request("join", table=other)
+    assert ann.proto.clocksync._playing and bob.proto.clocksync._playing
+    ann.request("leave", table=other)  # a waiting table: still playing the first one
+    assert ann.proto.clocksync._playing
+    ann.request("leave", table=table)
+    assert not ann.proto.clocksync._playing and bob.proto.clocksync._playing
