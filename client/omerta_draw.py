@@ -180,7 +180,8 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
     surf.blit(left, left.get_rect(midleft=(bar.x + bar.h * 0.6, bar.centery)))
     mid = text.render(sc.table_name, fs, CREAM)
     surf.blit(mid, mid.get_rect(center=bar.center))
-    right = text.render(sc.help_line, int(fs * 0.85), DIM)
+    room = bar.right - bar.h * 0.6 - (bar.centerx + mid.get_width() // 2 + bar.h)
+    right = text.render(text.elide(sc.help_line, int(room), int(fs * 0.85)), int(fs * 0.85), DIM)
     surf.blit(right, right.get_rect(midright=(bar.right - bar.h * 0.6, bar.centery)))
 
 

@@ -122,7 +122,7 @@ def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
         elif cards is None:
             t0 = slot(150)
             for sid in slots:
-                a.add(Lift(t0, t0 + 1300, place=("slot", sid), height=ctx.rect(sid).h * 0.18))
+                a.add(Lift(t0, t0 + 1300, place=("slot", sid), height=ctx.rect(sid).h * 0.07))
     elif kind == "draw":
         src_disc = ev.get("source") == "discard"
         card = ev.get("card")

@@ -34,11 +34,11 @@ class SettingsScene(Scene):
     def build(self, size: tuple[int, int]) -> None:
         w, h = size
         sc = self.app.ui_scale
-        box = pygame.Rect(0, 0, int(w * 0.70), int(h * 0.90))
+        box = pygame.Rect(0, 0, int(w * 0.80), int(h * 0.92))
         box.center = (w // 2, h // 2)
         panel(self, box)
         pad, rh, gap = int(24 * sc), int(40 * sc), int(10 * sc)
-        x0, x1 = box.x + pad, box.x + int(box.w * 0.36)
+        x0, x1 = box.x + pad, box.x + int(box.w * 0.27)
         fw = box.right - pad - x1
         y = box.y + pad
         label(self, pygame.Rect(box.x, y, box.w, int(44 * sc)), "settings.title", object_id="#heading",
@@ -73,7 +73,7 @@ class SettingsScene(Scene):
         self.dd_zones = []
         for i in range(MAX_LOCAL_SEATS):
             z = self.s.zones[i] if i < len(self.s.zones) else "keyboard"
-            r = row_rect = pygame.Rect(x1, y, int(fw * 0.42), rh)
+            r = row_rect = pygame.Rect(x1, y, int(fw * 0.30), rh)
             label(self, pygame.Rect(x0, y, x1 - x0 - gap, rh), tr("settings.local_seat", n=str(i + 1)), raw=True)
             dd = self.add(pygame_gui.elements.UIDropDownMenu(
                 zones, next(x for x in zones if x[1] == z), r, self.app.manager))

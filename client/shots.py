@@ -1,0 +1,254 @@
+"""Screenshots of the real client, driven like a player would drive it.
+
+Runs ``mafia-table``'s :class:`~client.app.App` in this process on the current display
+(Xvfb in ``docs/screenshots/take_screenshots.sh``), with its embedded server (a stacked
+deck, so a snap happens on cue), posts mouse and key events into pygame's queue, and
+captures the X screen with ImageMagick's ``import`` (falls back to pygame's own copy of
+the window). Shots: menu, lobby, join (a server found by LAN discovery), the peek, a
+drawn card, a snap flying to the discard pile, the table mid-round, round results,
+settings, couch setup, the couch table (its shared screen is a TV view: public
+information only) and the hand-over screen (cover, then the seat's cards).
+
+    python -m client.shots --out shots/1280 --size 1280x720
+    python -m client.shots --out shots/1920 --fullscreen
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Callable
+
+import pygame
+
+#: Seat 0 holds a 7 in its second slot and the first card of the draw pile is a 7.
+DECK = ["1", "7", "2", "3", "4", "5", "6", "8", "9", "10", "1", "2", "3", "4", "5", "6", "8", "9", "10", "1", "7"]
+
+
+class Driver:
+    def __init__(self, app: Any, out: str):
+        from twisted.internet import reactor
+
+        self.app, self.out, self.reactor = app, out, reactor
+        self.last = time.perf_counter()
+
+    def pump(self, seconds: float, until: Callable[[], bool] | None = None) -> bool:
+        """Run the client (network, input, frames) for ``seconds`` or until ``until()``."""
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            if until is not None and until():
+                return True
+            self.reactor.iterate(0.002)
+            self.app.sample()
+            now = time.perf_counter()
+            if now - self.last >= 1 / 60:
+                self.app.render(min(0.05, now - self.last))
+                self.last = now
+        return until() if until is not None else True
+
+    def click(self, pos: tuple[int, int], button: int = 1) -> None:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+        self.pump(0.05)
+
+    def key(self, k: int) -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0))
+        self.pump(0.05)
+
+    def button(self, text_key: str) -> bool:
+        for b in list(self.app.top.ui):
+            if getattr(b, "text", None) in (f"mafia.{text_key}", text_key) and b.is_enabled:
+                self.click(b.rect.center)
+                return True
+        return False
+
+    def shot(self, name: str) -> str:
+        self.app.render(1 / 60)
+        self.pump(0.03)
+        path = os.path.join(self.out, f"{name}.png")
+        if shutil.which("import") and os.environ.get("DISPLAY"):
+            subprocess.run(["import", "-window", "root", path], check=False)
+        if not os.path.exists(path):
+            pygame.image.save(self.app.screen, path)
+        print("shot", path, flush=True)
+        return path
+
+
+def run(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="shots")
+    ap.add_argument("--size", default="1280x720")
+    ap.add_argument("--fullscreen", action="store_true")
+    ap.add_argument("--language", default="en")
+    ap.add_argument("--port", type=int, default=7860)
+    args = ap.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    from twisted.internet import reactor
+
+    from client.app import App
+    from client.input import binding_for
+    from client.scenes.couch import CouchScene, start_couch
+    from client.scenes.join import JoinScene
+    from client.scenes.lobby import LobbyScene
+    from client.scenes.menu import MenuScene
+    from client.scenes.omerta_table import OmertaTableScene
+    from client.scenes.results import ResultsScene
+    from client.scenes.settings import SettingsScene
+    from client.settings import Settings
+    from shared.config import merge
+
+    w, h = (int(x) for x in args.size.split("x"))
+    config = merge({"server": {"host": "0.0.0.0", "port": args.port, "discovery_port": args.port + 1,
+                               "testing": True, "name": "Living room"},
+                    "bots": {"think_ms": 450}})
+    settings = Settings(name="Alice", width=w, height=h, fullscreen=args.fullscreen, language=args.language)
+    app = App(config, settings, reactor, settings_path=os.path.join(tempfile.mkdtemp(), "settings.json"))
+    app.open_window()
+    app.push(MenuScene(app))
+    app.running = True
+    d = Driver(app, args.out)
+    box: dict[str, Any] = {}
+    app.start().addCallbacks(lambda link: box.setdefault("link", link), lambda f: box.setdefault("error", f))
+    d.pump(5, lambda: bool(box))
+    if "error" in box:
+        print("cannot start:", box["error"].value, file=sys.stderr)
+        return 1
+    link = box["link"]
+    d.pump(0.5)
+    d.shot("01_menu")
+
+    # lobby of a hosted table with one bot
+    got: dict[str, Any] = {}
+    link.request("create_table", game="omerta", seats=4, name="Alice's table",
+                 options={"deck": DECK, "first_player": 0, "seed": 7}).addCallback(lambda r: got.setdefault("t", r))
+    d.pump(3, lambda: "t" in got)
+    table = got["t"]["table"]
+    link.request("join", table=table["id"], seat=0).addCallback(lambda r: got.setdefault("j", r))
+    d.pump(3, lambda: "j" in got)
+    app.tables[table["id"]] = table
+    lobby = app.replace(LobbyScene(app, link, table, host=True))
+    lobby.add_bot(2)
+    d.pump(1.0)
+    d.shot("02_lobby")
+
+    # the join screen finds this server by LAN discovery
+    join = app.push(JoinScene(app))
+    d.pump(4, lambda: bool(join.servers) and bool(join.tables))
+    d.pump(0.3)
+    d.shot("03_join")
+    app.pop()
+    d.pump(0.3)
+
+    # fill with bots: the match starts; peek at two cards
+    app.top.fill_bots()
+    d.pump(5, lambda: isinstance(app.top, OmertaTableScene))
+    sc = app.top
+    d.pump(0.8)
+    mine = sc.own_slots(0)
+    d.click(sc.layout.slot_rect(mine[0]).center)
+    d.click(sc.layout.slot_rect(mine[1]).center)
+    d.pump(1.2)
+    d.shot("04_peek")
+    # our turn: draw the 7, discard it, snap with our own 7
+    d.pump(15, lambda: "draw_deck" in sc.legal_types(0))
+    d.pump(0.3)
+    d.click(sc.layout.draw_pile.center)
+    d.pump(3, lambda: "discard_drawn" in sc.legal_types(0))
+    d.pump(0.6)
+    d.shot("05_drawn")
+    d.click(sc.layout.discard.center)
+    d.pump(3, lambda: "snap" in sc.legal_types(0))
+    d.pump(0.25)
+    d.key(pygame.K_2)
+    d.key(pygame.K_SPACE)
+
+    def snapping() -> bool:
+        return any(getattr(e, "glow", None) == (255, 214, 102) and e.active(sc.t) and
+                   sc.t - e.t0 > 120 for e in sc.anim.effects)
+
+    if d.pump(3, snapping):
+        d.shot("06_snap")
+    # a few turns go by; the bots play; then we declare Omerta
+    def step(take_shot: bool = False) -> None:
+        """Answer whatever seat 0 must answer now, like a cautious player."""
+        t = sc.legal_types(0)
+        if "draw_deck" in t and "declare_omerta" in t and turns[0] >= 3:
+            d.button("act.declare_omerta")
+        elif "draw_deck" in t:
+            turns[0] += 1
+            d.click(sc.layout.draw_pile.center)
+            d.pump(3, lambda: "discard_drawn" in sc.legal_types(0))
+            d.pump(0.5)
+            if take_shot:
+                d.shot("07_table_mid_round")
+            d.click(sc.layout.discard.center)
+        elif t & {"snap_pass", "hitwoman_pass"}:
+            d.key(pygame.K_RETURN)
+        elif "decline" in t:
+            d.button("act.decline_power") or d.button("act.keep")
+        elif "end_turn" in t:
+            d.button("act.end_turn")
+        elif "safecracker" in t:
+            d.click(sc.layout.safe[0].center)
+        d.pump(0.4)
+
+    turns = [0]
+    shot_taken = False
+    for _ in range(40):
+        if isinstance(app.top, ResultsScene):
+            break
+        d.pump(20, lambda: bool(sc.legal_types(0)) or isinstance(app.top, ResultsScene))
+        if isinstance(app.top, ResultsScene):
+            break
+        want = turns[0] == 1 and not shot_taken and "draw_deck" in sc.legal_types(0)
+        step(want)
+        shot_taken = shot_taken or want
+    d.pump(6, lambda: isinstance(app.top, ResultsScene))
+    d.pump(1.0)
+    d.shot("08_results")
+
+    # settings and couch setup screens
+    sc.leave_table()
+    d.pump(1.0)
+    app.push(SettingsScene(app))
+    d.pump(0.5)
+    d.shot("09_settings")
+    app.pop()
+    app.push(CouchScene(app))
+    d.pump(0.5)
+    d.shot("10_couch_setup")
+    app.pop()
+
+    # couch play: two players on this screen; Ann peeks, then uses the hand-over screen
+    start_couch(app, [("Ann", binding_for("left")), ("Bob", binding_for("right"))], 4)
+    d.pump(8, lambda: isinstance(app.top, OmertaTableScene) and len(app.top.local_seats) == 2)
+    sc = app.top
+    d.pump(1.5)
+    for seat in (0, 1):
+        mine = sc.own_slots(seat)
+        d.click(sc.layout.slot_rect(mine[0]).center)
+        d.click(sc.layout.slot_rect(mine[2]).center)
+    d.pump(1.0)
+    d.shot("11_couch_table")
+    d.key(pygame.K_q)  # Ann's reveal key ("left" zone): the cover
+    d.pump(0.4)
+    d.shot("12_handover_cover")
+    d.key(pygame.K_q)  # again: her cards
+    d.pump(0.5)
+    d.shot("13_handover_cards")
+    d.key(pygame.K_q)
+    d.pump(0.3)
+    for link in list(app.links):
+        app.close_link(link)
+    pygame.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run())
