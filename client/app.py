@@ -113,6 +113,7 @@ class App:
         self.running = False
         self.start_error: str | None = None
         self.joysticks: dict[int, Any] = {}  # instance id -> pygame.joystick.Joystick
+        self.tv = False  # --tv: watch a table as soon as connected
 
     # -- window -----------------------------------------------------------------------
     def open_window(self) -> None:
@@ -518,6 +519,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--windowed", metavar="WxH", help="start in a window of this size, e.g. 1920x1080")
     p.add_argument("--language", choices=["auto", "en", "fr"], help="language of the interface")
     p.add_argument("--settings", help="settings file (default: in your user config directory)")
+    p.add_argument("--tv", action="store_true",
+                   help="TV view: watch a table of the server as a spectator (public information only)")
     return p.parse_args(argv)
 
 
@@ -544,7 +547,9 @@ def build_app(argv: list[str] | None, reactor: Any) -> App:
             connect_to = parse_address(args.connect, int(config["server"]["port"]))
         except ValueError:
             raise SystemExit(f"mafia-table: --connect expects HOST:PORT, got {args.connect!r}")
-    return App(config, settings, reactor, connect_to, args.settings)
+    app = App(config, settings, reactor, connect_to, args.settings)
+    app.tv = args.tv
+    return app
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -557,7 +562,13 @@ def main(argv: list[str] | None = None) -> int:
     app.push(MenuScene(app))
     app.running = True
     app.start_loops()
-    reactor.callWhenRunning(lambda: app.start().addErrback(app.start_failed))
+    def started(link: Link) -> None:
+        if app.tv:
+            from client.scenes.join import watch_any
+
+            watch_any(app, link)
+
+    reactor.callWhenRunning(lambda: app.start().addCallbacks(started, app.start_failed))
     reactor.run()
     pygame.quit()
     return 0

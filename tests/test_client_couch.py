@@ -136,3 +136,36 @@ def test_join_screen_lists_a_server_found_on_loopback(tmp_path):
     finally:
         for link in list(app.links):
             app.close_link(link)
+
+
+@pytest_twisted.inlineCallbacks
+def test_tv_view_watches_a_running_table_with_public_information_only(tmp_path):
+    from client.scenes.join import watch_any
+    from client.scenes.menu import MenuScene, quick_game
+    from client.scenes.omerta_table import OmertaTableScene
+
+    player = make_app(tmp_path)  # somebody plays a quick game on this server...
+    player.push(MenuScene(player))
+    tv = None
+    try:
+        yield player.start()
+        yield quick_game(player.main_link)
+        yield until(player, lambda: isinstance(player.top, OmertaTableScene))
+        from client.app import App
+        from client.settings import Settings
+
+        tv = App(player.config, Settings(name="TV"), player.reactor, connect_to=player.server_address,
+                 settings_path=str(tmp_path / "tv.json"))
+        tv.open_window = lambda: None  # one window per process: the TV shares it
+        tv.screen, tv.manager, tv.art, tv.sound, tv.size = player.screen, player.manager, player.art, None, player.size
+        tv.running = True
+        link = yield tv.start()
+        watch_any(tv, link)
+        yield until(player, lambda: bool(tv.scenes) and isinstance(tv.top, OmertaTableScene))
+        table = tv.top
+        assert table.public and not table.local_seats and table.view["seat"] is None
+        assert table.view["safe_cards"] is None and table.help_line.startswith("Watching")
+    finally:
+        for app in (player, tv):
+            for link in list(getattr(app, "links", [])):
+                app.close_link(link)

@@ -28,6 +28,35 @@ def server_line(s: dict[str, Any]) -> str:
               tables=str(len(s.get("tables", []))))
 
 
+def watch_any(app: Any, link: Any, retry_s: float = 3.0) -> None:
+    """TV view: watch a table of ``link``'s server as a spectator -- a match in play if
+    there is one, else a table still waiting; tries again every ``retry_s`` s until one
+    exists. The table then shows public information only."""
+
+    def listed(reply: dict) -> None:
+        tables = [t for t in reply.get("tables", []) if t.get("status") in ("playing", "waiting")]
+        tables.sort(key=lambda t: (t.get("status") != "playing", t.get("id")))
+        if not tables:
+            app.notify(tr("join.tv_waiting"), retry_s + 1, error=False)
+            app.reactor.callLater(retry_s, watch_any, app, link, retry_s)
+            return
+        table = tables[0]
+        app.tables[table["id"]] = table
+
+        def joined(_reply: dict) -> None:
+            if table.get("status") == "waiting":
+                from client.scenes.lobby import LobbyScene
+
+                app.reset(LobbyScene(app, link, table, my_seat=None, spectator=True))
+
+        link.request("join", table=table["id"], spectate=True).addCallbacks(
+            joined, lambda f: app.notify(tr("error.request", reason=getattr(f.value, "message", str(f.value)))))
+
+    if link is None or link.conn is None:
+        return
+    link.request("list_tables").addCallback(listed)
+
+
 class JoinScene(Scene):
     def __init__(self, app: Any):
         super().__init__(app)
