@@ -232,3 +232,19 @@ def test_table_draws_at_several_sizes_and_resizes(tmp_path, size):
     app.resize((1600, 900))
     assert scene.layout.size == (1600, 900)
     app.render(1 / 60, flip=False)
+
+
+def test_f11_toggles_fullscreen_and_back_to_the_window_size(tmp_path):
+    from client.scenes.menu import MenuScene
+
+    app = make_app(tmp_path, (1280, 720))
+    app.push(MenuScene(app))
+    key(pygame.K_F11)
+    app.sample()
+    assert app.fullscreen and app.settings.fullscreen
+    assert pygame.display.get_surface().get_flags() & pygame.FULLSCREEN
+    app.render(1 / 60, flip=False)
+    key(pygame.K_F11)
+    app.sample()
+    assert not app.fullscreen and app.size == (1280, 720) == pygame.display.get_surface().get_size()
+    assert app.top.ui  # the menu rebuilt its buttons for the new size
