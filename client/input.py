@@ -100,17 +100,28 @@ class Binding:
         return None
 
     def describe(self) -> dict[str, str]:
-        """Key names for the help line: ``{"snap": "Space", ...}``."""
+        """Key names for the help line, in the player's language: ``{"snap": "Space", ...}``."""
         out = {}
         for cmd, k in (("snap", self.snap), ("pass", self.pass_), ("reveal", self.reveal),
                        ("prev", self.prev), ("next", self.next), ("confirm", self.confirm)):
             if k is not None:
-                out[cmd] = pygame.key.name(k).title()
+                out[cmd] = key_label(k)
         if self.slot_keys:
-            out["select"] = f"{pygame.key.name(self.slot_keys[0])}-{pygame.key.name(self.slot_keys[-1])}"
+            out["select"] = f"{key_label(self.slot_keys[0])}-{key_label(self.slot_keys[-1])}"
         if self.joystick is not None:
             out["controller"] = str(self.joystick)
         return out
+
+
+def key_label(key: int) -> str:
+    """A key's name as the player reads it ("Space" / "Espace", "Keypad 5"...)."""
+    from client.i18n import NAMESPACE, tr
+
+    name = pygame.key.name(key)
+    if name.startswith("[") and name.endswith("]"):  # keypad keys: "[5]"
+        return tr("keyname.keypad", n=name[1:-1])
+    label = tr(f"keyname.{name.replace(' ', '_')}")
+    return name.upper() if len(name) == 1 else (name.title() if label.startswith(NAMESPACE + ".") else label)
 
 
 def default_binding() -> Binding:

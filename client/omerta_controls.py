@@ -26,6 +26,8 @@ BUTTONS = {
     "hitwoman_pass": ("act.hitwoman_pass", None),
     "decline": ("act.decline", None),
 }
+#: Choices made of several picks: they get a "Clear selection" button.
+MULTI_PICK = frozenset({"peek", "henchman", "snitch", "driver", "safe_swap"})
 CLAIM_BUTTONS = {"snap": ("act.snap", "#primary"), "hitwoman": ("act.hitwoman", "#danger")}
 
 
@@ -51,8 +53,8 @@ def button_specs(sc: Any) -> list[tuple[str, str, str | None, Any, bool, int | N
         if picker is not None and picker.kind == "driver":
             specs.insert(0, (f"{seat}:confirm", "act.confirm_driver", "#primary", "confirm",
                              picker.complete() is not None, seat))
-        if picker is not None and picker.selection:
-            specs.append((f"{seat}:clear", "act.clear", None, "clear", True, seat))
+        if picker is not None and picker.kind in MULTI_PICK:  # always there: buttons never jump
+            specs.append((f"{seat}:clear", "act.clear", None, "clear", bool(picker.selection), seat))
     return specs
 
 

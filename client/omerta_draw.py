@@ -50,6 +50,13 @@ def _plate(w: int, h: int, active: bool) -> pygame.Surface:
     return s
 
 
+def _fade(colour: tuple[int, int, int], k: float) -> tuple[int, int, int]:
+    """``colour`` darkened towards the felt by ``1 - k`` (drawing on the opaque screen
+    ignores alpha, so a breathing outline changes brightness instead)."""
+    felt_c = (20, 70, 44)
+    return tuple(int(f + (c - f) * k) for c, f in zip(colour, felt_c))  # type: ignore[return-value]
+
+
 def pulse(t_ms: float, period_ms: float = 900.0) -> float:
     """0..1..0 breathing value for highlights."""
     return 0.5 + 0.5 * math.sin(t_ms / period_ms * 2 * math.pi)
@@ -236,10 +243,15 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
     player = view["players"][p]
     if _active(view, p):
         radius = max(6, area.card[0] // 6)
-        glow = int(120 + 100 * f.pulse)
-        pygame.draw.rect(surf, (*TURN, glow), area.zone, max(2, area.zone.h // 90), border_radius=radius)
+        pygame.draw.rect(surf, _fade(TURN, 0.5 + 0.5 * f.pulse), area.zone, max(2, area.zone.h // 90),
+                         border_radius=radius)
     if player.get("mamma") is not None and not f.hidden[("mamma", p)]:
         surf.blit(art.token("mamma", area.mamma.w), area.mamma.topleft)
+    who = ("player", p)
+    if who in f.picked or who in f.offered:  # a player to choose (Lady, Mamma, Snitch)
+        plate = area.plate
+        colour = PICKED if who in f.picked else _fade(OFFERED, 0.35 + 0.65 * f.pulse)
+        pygame.draw.rect(surf, colour, plate.inflate(6, 6), max(2, plate.h // 9), border_radius=plate.h // 2 + 3)
     cw, ch = area.card
     local = p in sc.local_seats and sc.show_slot_numbers
     back, bm = art.shadowed(None, cw, ch)
@@ -402,7 +414,7 @@ def _banner(surf: pygame.Surface, sc: Any) -> None:
     box = img.get_rect(center=(b.centerx, b.top + b.h * (0.32 if sub else 0.5)))
     if urgent:
         surf.blit(_panel(b.w, b.h, b.h // 4, 150), b.topleft)
-        pygame.draw.rect(surf, (*TURN, int(150 + 100 * pulse(sc.t, 500))), b, 2, border_radius=b.h // 4)
+        pygame.draw.rect(surf, _fade(TURN, 0.6 + 0.4 * pulse(sc.t, 500)), b, 2, border_radius=b.h // 4)
     surf.blit(img, box)
     if sub:
         ss = text.fit_size(sub, int(b.w * 0.96), int(fs * 0.72))

@@ -34,6 +34,7 @@ DYNAMIC = {  # keys built at run time: prefix -> the values the code may append
     "settings.lang_": ["auto", "en", "fr"],
     "join.status_": ["waiting", "playing", "over"],
     "game.": ["omerta"],
+    "keyname.": ["space", "return", "tab", "left", "right", "up", "down", "right_shift", "escape", "keypad"],
 }
 
 
@@ -71,6 +72,21 @@ def test_tr_fills_placeholders_in_both_languages():
         assert i18n.tr("claim.too_slow", ms="14") == "Trop lent de 14 ms."
         i18n.setup("en")
         assert i18n.tr("claim.too_slow", ms="14") == "Too slow by 14 ms."
+    finally:
+        i18n.setup("en")
+
+
+def test_key_names_follow_the_language():
+    from client.input import binding_for
+
+    i18n.setup("fr")
+    try:
+        assert binding_for("keyboard").describe()["snap"] == "Espace"
+        assert binding_for("numpad").describe()["snap"] == "Pavé 5"
+        assert binding_for("left").describe()["snap"] == "S"
+        i18n.setup("en")
+        assert binding_for("keyboard").describe()["pass"] == "Enter"
+        assert binding_for("right").describe()["reveal"] == "Right Shift"
     finally:
         i18n.setup("en")
 
