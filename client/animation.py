@@ -258,18 +258,7 @@ class Animator:
     def hidden(self, t: float) -> Counter:
         """How many effects hide each place (several cards may be flying to the
         discard pile at once)."""
-        out: Counter = Counter()
-        for e in self.effects:
-            out.update(e.hides(t))
-        return out
-
-    def offset(self, place: Place, t: float) -> tuple[float, float]:
-        dx = dy = 0.0
-        for e in self.effects:
-            ox, oy = e.offset(place, t)
-            dx += ox
-            dy += oy
-        return (dx, dy)
+        return self.index(t)[0]
 
     def index(self, t: float) -> tuple[Counter, dict[Place, tuple[float, float]], dict[Place, "Reveal"]]:
         """One pass over the effects for a frame: ``(hidden, offsets, reveals)`` --
@@ -287,14 +276,6 @@ class Animator:
             elif isinstance(e, Reveal) and e.active(t):
                 reveals[e.place] = e
         return hidden, offsets, reveals
-
-    def reveal(self, place: Place, t: float) -> Reveal | None:
-        """The latest active reveal of ``place``."""
-        found = None
-        for e in self.effects:
-            if isinstance(e, Reveal) and e.place == place and e.active(t):
-                found = e
-        return found
 
     def slot(self, t: float, duration: float, max_backlog: float = 600.0, urgent: bool = False) -> float:
         """Start time for the next event's animation: after the previous one, but never
