@@ -106,7 +106,7 @@ def main(argv=None) -> int:
     for i in range(args.frames + 60):
         if i % 40 == 0:
             scene.anim.finish()
-            scene.on_message(dict(update, events=busy), _Link.conn and scene.primary)
+            scene.on_message(dict(update, events=busy), scene.display)
         t0, c0 = time.perf_counter(), time.thread_time()
         app.render(dt)
         times.append((time.perf_counter() - t0) * 1000.0)

@@ -248,3 +248,16 @@ def test_f11_toggles_fullscreen_and_back_to_the_window_size(tmp_path):
     app.sample()
     assert not app.fullscreen and app.size == (1280, 720) == pygame.display.get_surface().get_size()
     assert app.top.ui  # the menu rebuilt its buttons for the new size
+
+
+def test_frame_time_benchmark_runs(capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "frame_time.py"
+    spec = importlib.util.spec_from_file_location("frame_time", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--frames", "30", "--size", "1280x720"]) == 0
+    out = capsys.readouterr().out
+    assert "p50" in out and "p99" in out
