@@ -15,8 +15,8 @@ from typing import Any, Mapping
 
 import platformdirs
 
-#: Keyboard zones (client.input.ZONE_PRESETS) offered to local seats, in order.
-DEFAULT_ZONES = ["keyboard", "left", "right", "middle", "numpad"]
+#: Keyboard zones (client.input.ZONE_PRESETS) of couch players 1, 2, ...: no two share a key.
+DEFAULT_ZONES = ["left", "right", "middle", "numpad"]
 
 
 @dataclass

@@ -39,6 +39,16 @@ def binding_from(option: str) -> Binding:
     return binding_for(value)
 
 
+def shared_controls(bindings: list[Binding]) -> tuple[int, int] | None:
+    """The first two players whose controls overlap (a shared key or controller)."""
+    for i in range(len(bindings)):
+        for j in range(i + 1, len(bindings)):
+            a, b = bindings[i], bindings[j]
+            if a.keys() & b.keys() or (a.joystick is not None and a.joystick == b.joystick):
+                return i, j
+    return None
+
+
 def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, options: dict | None = None):
     """Create an Omerta table for ``players`` (name, binding) plus bots, each player on its
     own connection, and a spectator connection for the shared screen. Returns a Deferred
@@ -75,7 +85,7 @@ class CouchScene(Scene):
         self.seats = 4
         base = app.settings.player_name()
         self.names = [base] + [tr("couch.player", n=str(i + 1)) for i in range(1, MAX_LOCAL)]
-        zones = list(app.settings.zones) + ["keyboard"] * MAX_LOCAL
+        zones = list(app.settings.zones) + ["middle", "numpad", "left", "right"]
         self.controls = [f"zone:{z}" for z in zones[:MAX_LOCAL]]
         self.busy = False
 
@@ -134,8 +144,13 @@ class CouchScene(Scene):
         if len(set(self.names[:self.count])) < self.count:
             self.app.notify(tr("couch.same_names"))
             return
-        self.busy = True
         players = [(self.names[i], binding_from(self.controls[i])) for i in range(self.count)]
+        clash = shared_controls([b for _, b in players])
+        if clash is not None:
+            i, j = clash
+            self.app.notify(tr("couch.same_keys", a=self.names[i], b=self.names[j]))
+            return
+        self.busy = True
 
         def failed(f) -> None:
             self.busy = False
