@@ -115,16 +115,16 @@ class CouchScene(Scene):
         self.e_names, self.dd_controls = [], []
         for i in range(self.count):
             label(self, pygame.Rect(x0, y, int(box.w * 0.11), rh), tr("settings.local_seat", n=str(i + 1)), raw=True)
-            e = entry(self, pygame.Rect(x0 + int(box.w * 0.11), y, int(box.w * 0.19), rh), self.names[i])
+            e = entry(self, pygame.Rect(x0 + int(box.w * 0.11), y, int(box.w * 0.15), rh), self.names[i])
             e.set_text_length_limit(24)
             self.e_names.append(e)
             current = next((o for o in opts if o[1] == self.controls[i]), opts[0])
             dd = self.add(pygame_gui.elements.UIDropDownMenu(
-                opts, current, pygame.Rect(x0 + int(box.w * 0.31), y, int(box.w * 0.24), rh), self.app.manager))
+                opts, current, pygame.Rect(x0 + int(box.w * 0.27), y, int(box.w * 0.22), rh), self.app.manager))
             self.dd_controls.append(dd)
             keys = zone_keys(self.controls[i].split(":", 1)[1]) if self.controls[i].startswith("zone:") \
                 else tr("couch.controller_keys")
-            label(self, pygame.Rect(x0 + int(box.w * 0.56), y, box.right - pad - (x0 + int(box.w * 0.56)), rh),
+            label(self, pygame.Rect(x0 + int(box.w * 0.50), y, box.right - pad - (x0 + int(box.w * 0.50)), rh),
                   keys, raw=True, object_id="#hint")
             y += rh + gap
         label(self, pygame.Rect(x0, y + gap, box.w - 2 * pad, int(28 * s)), "couch.handover_hint", object_id="#hint")
