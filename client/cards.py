@@ -1,13 +1,17 @@
 """Card art drawn by code: backs, bottle and character faces, marker tokens, shadows.
 
-A card is the wire dict ``{"kind": "bottle"|"character", "name", "value", "points"}``.
-Every surface is drawn once per ``(card, width, height, options)`` at twice the size and
+An Omerta card is the wire dict ``{"kind": "bottle"|"character", "name", "value",
+"points"}``; a Famiglia card ``{"id", "code", "family", "value", "vp"}`` (family
+``"famiglia"|"accountant"|"brute"|"mercenary"``). Every surface is drawn once per ``(card, width, height, options)`` at twice the size and
 smooth-scaled down (cheap anti-aliasing), converted once, then cached: a frame only
 blits. Sizes are pixels.
 
 Bottles show their value huge in the middle (it is what a snap is about); characters
-show their name, an emblem and their points. ``colour_blind`` switches to the
-Okabe-Ito palette and adds a value strip of pips so no value depends on hue.
+show their name, an emblem and their points. Famiglia cards show their family's
+colour and emblem, the value large (and again in the top-left corner, which stays
+visible when cards overlap) and their victory points in the bottom-left corner.
+``colour_blind`` switches to the Okabe-Ito palette and adds a value strip of pips (Omerta)
+or the family's letter (Famiglia), so nothing depends on hue alone.
 """
 from __future__ import annotations
 
@@ -53,6 +57,22 @@ CHARACTER_COLOURS: dict[str, Colour] = {
 }
 
 
+#: Famiglia families (wire name): colour, colour-blind-safe colour, letter.
+FAMILY_COLOURS: dict[str, Colour] = {
+    "famiglia": (176, 32, 40),      # red
+    "accountant": (36, 84, 170),    # blue
+    "brute": (226, 178, 30),        # yellow
+    "mercenary": (34, 130, 72),     # green
+}
+FAMILY_COLOURS_CB: dict[str, Colour] = {
+    "famiglia": (213, 94, 0),       # vermillion
+    "accountant": (0, 114, 178),    # blue
+    "brute": (240, 228, 66),        # yellow
+    "mercenary": (0, 158, 115),     # bluish green
+}
+FAMILY_LETTERS: dict[str, str] = {"famiglia": "F", "accountant": "A", "brute": "B", "mercenary": "M"}
+
+
 def _mix(a: Colour, b: Colour, t: float) -> Colour:
     """Colour ``t`` of the way from ``a`` to ``b`` (drawing with alpha on an alpha
     surface replaces pixels instead of blending, so tints are mixed by hand)."""
@@ -60,8 +80,21 @@ def _mix(a: Colour, b: Colour, t: float) -> Colour:
 
 
 def card_key(card: Mapping[str, Any]) -> str:
-    """Short identity of a card face: ``"7"`` or ``"henchman"``."""
+    """Short identity of a card face: ``"7"``, ``"henchman"`` or (Famiglia) ``"fam:B3"``."""
+    if "family" in card:
+        return f"fam:{FAMILY_LETTERS.get(str(card.get('family')), '?')}{card.get('value')}"
     return str(card.get("value")) if card.get("kind") == "bottle" else str(card.get("name"))
+
+
+def family_name(family: str) -> str:
+    """The player-facing (translated) name of a Famiglia family, singular."""
+    return tr(f"family.{family}")
+
+
+def family_colour(family: str, colour_blind: bool = False) -> Colour:
+    """A Famiglia family's colour (the colour-blind-safe one when asked)."""
+    table = FAMILY_COLOURS_CB if colour_blind else FAMILY_COLOURS
+    return table.get(family, (90, 90, 90))
 
 
 def character_name(name: str) -> str:
@@ -254,7 +287,9 @@ class CardArt:
         return palette[(value - 1) % len(palette)]
 
     def _draw_face(self, s: pygame.Surface, card: Mapping[str, Any]) -> None:
-        if card.get("kind") == "bottle":
+        if "family" in card:
+            self._draw_famiglia(s, str(card.get("family")), int(card.get("value", 0)), int(card.get("vp", 0)))
+        elif card.get("kind") == "bottle":
             self._draw_bottle(s, int(card.get("value", 0)))
         else:
             self._draw_character(s, str(card.get("name")), int(card.get("points", 0)))
@@ -323,6 +358,46 @@ class CardArt:
         pts = text.font(int(rad * 1.25), True).render(str(points), True, INK)
         _blit_center(s, pts, centre)
 
+    def _draw_famiglia(self, s: pygame.Surface, family: str, value: int, vp: int) -> None:
+        """A Famiglia card: family-coloured header with the value index (top-left, the part
+        that shows when cards overlap), the family's name, the value large in the middle
+        over the family emblem, and the VP badge in the bottom-left corner."""
+        w, h = s.get_size()
+        col = family_colour(family, self.colour_blind)
+        light = sum(col) > 480  # yellow: dark ink on it
+        fg = INK if light else (255, 255, 255)
+        r, radius = self._frame(s, PAPER)
+        head = pygame.Rect(int(w * 0.06), int(w * 0.06), int(w * 0.88), int(h * 0.21))
+        _rounded(s, head, col, radius // 2)
+        idx = text.font(int(h * 0.19), True).render(str(value), True, fg)
+        s.blit(idx, idx.get_rect(midleft=(int(head.x + w * 0.05), head.centery)))
+        label = family_name(family)
+        if self.colour_blind:
+            label = f"{FAMILY_LETTERS.get(family, '?')} · {label}"
+        room = head.right - int(w * 0.04) - (head.x + int(w * 0.05) + idx.get_width() + int(w * 0.04))
+        size = text.fit_size(label, max(10, room), int(h * 0.075), bold=True)
+        lab = text.font(size, True).render(label, True, fg)
+        s.blit(lab, lab.get_rect(midright=(head.right - int(w * 0.04), head.centery)))
+        # the emblem, faint, behind the big value
+        box = pygame.Rect(0, 0, int(w * 0.70), int(h * 0.44))
+        box.center = (int(w / 2), int(h * 0.55))
+        pygame.draw.ellipse(s, _mix(PAPER, col, 0.14), box.inflate(int(w * 0.06), int(w * 0.06)))
+        _family_emblem(s, family, box, _mix(PAPER, col, 0.55))
+        big = text.font(int(h * 0.40), True).render(str(value), True, _mix(col, INK, 0.55 if light else 0.15))
+        _blit_center(s, big, (w / 2, h * 0.55))
+        # victory points, bottom-left (visible in a fan)
+        rad = int(w * 0.15)
+        centre = (int(w * 0.06 + rad + w * 0.02), int(h - w * 0.06 - rad - h * 0.01))
+        pygame.draw.circle(s, GOLD, centre, rad)
+        pygame.draw.circle(s, INK, centre, rad, max(2, w // 60))
+        pts = text.font(int(rad * (1.15 if vp < 10 else 0.95)), True).render(str(vp), True, INK)
+        _blit_center(s, pts, (centre[0], centre[1] - rad * 0.12))
+        vp_lab = text.font(max(6, int(rad * 0.52)), True).render(tr("family.vp"), True, INK)
+        _blit_center(s, vp_lab, (centre[0], centre[1] + rad * 0.55))
+        if self.colour_blind:  # the family letter again, bottom-right
+            let = text.font(int(h * 0.13), True).render(FAMILY_LETTERS.get(family, "?"), True, INK)
+            s.blit(let, let.get_rect(bottomright=(int(w * 0.91), int(h * 0.95))))
+
     def _draw_token(self, s: pygame.Surface, kind: str) -> None:
         d = s.get_width()
         c = d // 2
@@ -333,6 +408,45 @@ class CardArt:
         box = pygame.Rect(0, 0, int(d * 0.56), int(d * 0.56))
         box.center = (c, c)
         _emblem(s, kind, box, (255, 255, 255), light=True)
+
+
+def _family_emblem(s: pygame.Surface, family: str, box: pygame.Rect, ink: Colour) -> None:
+    """A distinct shape per Famiglia family inside ``box`` (so families differ by shape
+    too): a crown (La Famiglia), a ledger (Accountants), a knuckle-duster (Brutes), a star
+    (Mercenaries)."""
+    cx, cy = box.center
+    w, h = box.size
+    lw = max(3, w // 16)
+    if family == "famiglia":
+        base = cy + h * 0.30
+        pts = [(cx - w * 0.42, base), (cx - w * 0.42, cy - h * 0.20), (cx - w * 0.21, cy + h * 0.02),
+               (cx, cy - h * 0.38), (cx + w * 0.21, cy + h * 0.02), (cx + w * 0.42, cy - h * 0.20),
+               (cx + w * 0.42, base)]
+        pygame.draw.polygon(s, ink, pts)
+    elif family == "accountant":
+        book = pygame.Rect(0, 0, int(w * 0.78), int(h * 0.78))
+        book.center = (cx, cy)
+        _rounded(s, book, ink, max(4, w // 14), lw)
+        pygame.draw.line(s, ink, (cx, book.top), (cx, book.bottom), lw)
+        for i in range(1, 4):
+            y = book.top + book.h * i / 4
+            pygame.draw.line(s, ink, (book.left + w * 0.07, y), (cx - w * 0.06, y), max(2, lw // 2))
+            pygame.draw.line(s, ink, (cx + w * 0.06, y), (book.right - w * 0.07, y), max(2, lw // 2))
+    elif family == "brute":
+        rad = int(min(w * 0.11, h * 0.17))
+        for i in range(4):
+            pygame.draw.circle(s, ink, (int(cx - w * 0.33 + i * w * 0.22), int(cy - h * 0.12)), rad, lw)
+        bar = pygame.Rect(0, 0, int(w * 0.86), int(h * 0.26))
+        bar.midtop = (cx, int(cy + h * 0.08))
+        _rounded(s, bar, ink, bar.h // 2)
+    else:  # mercenary
+        rad = min(w, h) * 0.48
+        pts = []
+        for i in range(10):
+            a = math.radians(-90 + i * 36)
+            rr = rad if i % 2 == 0 else rad * 0.42
+            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+        pygame.draw.polygon(s, ink, pts)
 
 
 def _emblem(s: pygame.Surface, name: str, box: pygame.Rect, col: Colour, light: bool = False) -> None:
