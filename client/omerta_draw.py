@@ -21,7 +21,9 @@ import pygame
 
 from client import felt, text
 from client.i18n import tr
+from client.input import now_ms
 from client.omerta_fx import token_rect
+from client.table_draw import draw_messages, draw_reconnecting, pill, timer_text
 
 CREAM = (243, 232, 207)
 GOLD = (240, 207, 121)
@@ -78,12 +80,15 @@ class Frame:
         self.hover = sc.hover
         self.marked = self.picked | self.offered | self.cursor
         self.pulse = pulse(sc.t)
+        # cards the view gives face up (a finished match's replay: full_view slots carry "card")
+        self.faces: dict[int, dict] = {s["slot"]: s["card"] for p in self.view.get("players", [])
+                                       for s in p.get("slots", []) if s.get("card")}
         # face-down cards lying still at their place: painted once into the static layer
         self.resting: dict[int, tuple[int, int]] = {}
         for area in self.layout.seats.values():
             for sid, rect in area.slots.items():
                 place = ("slot", sid)
-                if self.hidden[place] or place in self.offsets or place in self.reveals:
+                if self.hidden[place] or place in self.offsets or place in self.reveals or sid in self.faces:
                     continue
                 pos = sc.slot_pos(sid, rect)
                 if pos[0] == rect.x and pos[1] == rect.y:
@@ -99,8 +104,12 @@ def draw_table(surf: pygame.Surface, sc: Any) -> None:
     _piles(surf, f)
     _hand(surf, f)
     sc.anim.draw(surf, f.art, f.t)
+    _timer(surf, sc)
     _banner(surf, sc)
     _messages(surf, sc)
+    attempt = sc.reconnecting
+    if attempt is not None:
+        draw_reconnecting(surf, attempt, attempt.clock_s())
 
 
 # -- the static layer ------------------------------------------------------------------
@@ -122,7 +131,7 @@ def _chrome_key(sc: Any) -> tuple:
                       sc.seat_status(p) if p not in sc.local_seats else "", player.get("mamma") is not None,
                       tuple(area.zone), tuple(area.plate)))
     return (lay.size, tuple(seats), v.get("round"), v.get("rounds"), sc.table_name, sc.help_line,
-            text.cache_epoch())
+            sc.spectator_line(), text.cache_epoch())
 
 
 def _chrome_layer(sc: Any) -> pygame.Surface:
@@ -185,7 +194,8 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
     left = text.render(tr("table.round", round=str(view.get("round", 1)), rounds=str(view.get("rounds", 1))),
                        fs, GOLD, bold=True)
     surf.blit(left, left.get_rect(midleft=(bar.x + bar.h * 0.6, bar.centery)))
-    mid = text.render(sc.table_name, fs, CREAM)
+    name = " · ".join(x for x in (sc.table_name, sc.spectator_line()) if x)
+    mid = text.render(name, fs, CREAM)
     surf.blit(mid, mid.get_rect(center=bar.center))
     room = bar.right - bar.h * 0.6 - (bar.centerx + mid.get_width() // 2 + bar.h)
     right = text.render(text.elide(sc.help_line, int(room), int(fs * 0.85)), int(fs * 0.85), DIM)
@@ -223,11 +233,6 @@ def _seat_static(surf: pygame.Surface, sc: Any, area: Any) -> None:
         pygame.draw.rect(surf, (30, 20, 16), pill, border_radius=pill.h // 2)
         pygame.draw.rect(surf, (150, 120, 70), pill, 1, border_radius=pill.h // 2)
         surf.blit(st, r)
-
-
-@lru_cache(maxsize=256)
-def _elided(message: str, width: int, size: int) -> str:
-    return text.elide(message, width, size)
 
 
 def _label_under(surf: pygame.Surface, rect: pygame.Rect, label: str, size: int) -> None:
@@ -279,6 +284,9 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
             if rev.private and face is not None:
                 g = art.outline(cw, ch, GOLD, max(3, cw // 18))
                 surf.blit(g, g.get_rect(center=(x + cw // 2, y + ch // 2)))
+        elif sid in f.faces:
+            img, m = art.shadowed(f.faces[sid], cw, ch)
+            surf.blit(img, (x - m, y - m))
         elif sid not in baked:
             surf.blit(back, (x - bm, y - bm))
         if place in f.marked:
@@ -427,13 +435,19 @@ def _banner(surf: pygame.Surface, sc: Any) -> None:
 
 
 def _messages(surf: pygame.Surface, sc: Any) -> None:
+    """The message column: every line wrapped to the column, none cut short."""
     lay = sc.layout
-    box = lay.info
-    fs = max(11, int(lay.font * 0.82))
-    y = box.bottom
-    for message, colour, _until in reversed(sc.visible_messages()):
-        img = text.render(_elided(message, box.w - 8, fs), fs, colour, shadow=True)
-        y -= img.get_height() + 2
-        if y < box.top:
-            break
-        surf.blit(img, (box.x + 4, y))
+    draw_messages(surf, lay.info, sc.visible_messages(), max(11, int(lay.font * 0.82)))
+
+
+def _timer(surf: pygame.Surface, sc: Any) -> None:
+    """The turn timer's countdown on the plate of the seat on the clock."""
+    left = sc.timer_left()
+    if left is None or left[0] not in sc.layout.seats:
+        return
+    seat, seconds = left
+    pr = sc.layout.seats[seat].plate
+    urgent = seconds < 10
+    bg = (150, 30, 30) if urgent and pulse(now_ms(), 600) > 0.5 else (30, 20, 16)
+    pill(surf, tr("table.timer", time=timer_text(seconds)), (pr.centerx, pr.top), max(10, int(pr.h * 0.5)),
+         fg=(255, 255, 255) if urgent else (255, 226, 140), bg=bg)

@@ -33,7 +33,12 @@ DYNAMIC = {  # keys built at run time: prefix -> the values the code may append
     "zone.": ["keyboard", "left", "right", "middle", "numpad"],
     "settings.lang_": ["auto", "en", "fr"],
     "join.status_": ["waiting", "playing", "over"],
-    "game.": ["omerta"],
+    "game.": ["omerta", "famiglia"],
+    "family.": ["famiglia", "accountant", "brute", "mercenary", "vp"],
+    "fam.phase": ["1", "2", "3", "4"],
+    "fam.intent.": ["renew", "accountant", "swap", "brute", "brute_card", "take_free", "take_pair"],
+    "fam.can.": ["renew", "accountant", "brute", "recruit", "pass"],
+    "fam.results.tie_": ["vp", "values"],
     "keyname.": ["space", "return", "tab", "left", "right", "up", "down", "right_shift", "escape", "keypad"],
 }
 

@@ -34,41 +34,34 @@ from client.omerta_controls import CLAIMS, PASSES, button_specs, prompt
 from client.omerta_draw import draw_table
 from client.omerta_narrate import BAD, INFO, NOTE, claim_result, narrate
 from client.picker import Picker
-from client.scenes.base import Scene
+from client.scenes.table_base import MSG_MS, TableScene
 from client.scenes.widgets import button, call
 from client.tween import Follower
 
 #: Choices made by picking on the table, in the order they are looked for in ``legal``.
 PICK_ORDER = ("peek", "replace", "safe_swap", "henchman", "lady", "mole", "snitch", "driver", "mamma",
               "police_patrol")
-MSG_MS = 7000.0
 
 
-class OmertaTableScene(Scene):
+class OmertaTableScene(TableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
 
     def __init__(self, app: Any, link: Any, started: dict[str, Any], binding: Binding | None = None):
-        super().__init__(app)
-        self.table_id = started["table"]
+        super().__init__(app, link, started)
         seat = started.get("seat")
-        self.display = link
-        self.public = seat is None  # spectator display: nothing private on this screen
-        self.links: dict[int, Any] = {}
         self.bindings: dict[int, Binding] = {}
         self.legal: dict[int | None, list[dict[str, Any]]] = {}
         self.seat_views: dict[int, dict[str, Any]] = {}
         self.secrets: dict[int, dict[str, Any]] = {}  # seat -> latest private look (hand-over)
         self.perspective: int | None = seat
         self.view: dict[str, Any] = started["view"]
-        self.t = 0.0
         self.anim = Animator()
         self.layout: TableLayout = self._layout()
         self.pos: dict[int, Follower] = {}
         self.pickers: dict[int, Picker] = {}
         self.cursor: dict[int, int] = {}
         self.hover: tuple[str, int] | None = None
-        self.messages: list[tuple[str, tuple[int, int, int], float]] = []
         self.window_face_t: dict[int, float] = {}
         self.window_shown_ms: dict[int, float] = {}
         self.window_open_t: dict[int, float] = {}
@@ -84,6 +77,8 @@ class OmertaTableScene(Scene):
         self._sync_followers()
         self._deal_current()
         self._refresh()
+        if started.get("resumed"):
+            self.resumed_lines(started, self._narrate)
 
     # -- things the drawing reads ----------------------------------------------------
     @property
@@ -105,10 +100,12 @@ class OmertaTableScene(Scene):
 
     @property
     def table_name(self) -> str:
-        return str(self.app.tables.get(self.table_id, {}).get("name") or "")
+        return str(self.table_entry().get("name") or "")
 
     @property
     def help_line(self) -> str:
+        if self.replay:
+            return ""
         if not self.links:
             return tr("table.help_spectator")
         if len(self.links) > 1:
@@ -149,14 +146,10 @@ class OmertaTableScene(Scene):
         """(main line, second line, urgent) for the banner above your cards."""
         return self._prompt
 
-    def seat_name(self, p: int) -> str:
-        seats = self.app.tables.get(self.table_id, {}).get("seats", [])
-        name = next((s.get("name") for s in seats if s.get("seat") == p), None) or tr("table.seat", n=str(p + 1))
-        if p in self.links and len(self.links) == 1:
-            return tr("table.you", name=name)
-        return name
-
     def seat_status(self, p: int) -> str:
+        away = self.seat_away(p)
+        if away:
+            return away
         v = self.view
         player = v["players"][p]
         if v.get("phase") == "peek" and not player.get("peeked"):
@@ -171,9 +164,6 @@ class OmertaTableScene(Scene):
     def slot_pos(self, sid: int, rect: pygame.Rect) -> tuple[float, float]:
         f = self.pos.get(sid)
         return (f.x, f.y) if f is not None else rect.topleft
-
-    def visible_messages(self) -> list[tuple[str, tuple[int, int, int], float]]:
-        return [m for m in self.messages if m[2] > self.t][-8:]
 
     def window_left(self) -> float | None:
         """Fraction of the open window's time left (1 -> 0), None without a window."""
@@ -197,12 +187,11 @@ class OmertaTableScene(Scene):
     def own_slots(self, seat: int) -> list[int]:
         return [s["slot"] for s in self.view["players"][seat]["slots"]]
 
-    def say(self, message: str, colour: tuple[int, int, int] = INFO, ms: float = MSG_MS) -> None:
-        self.messages.append((message, colour, self.t + ms))
-        self.messages = self.messages[-30:]
-
     def _layout(self) -> TableLayout:
-        return table_layout(self.view, self.app.size, perspective=self.perspective)
+        return table_layout(self.view, self.table_size, perspective=self.perspective)
+
+    def _narrate(self, ev: dict[str, Any]):
+        return narrate(ev, self.seat_name, self.local_seats)
 
     # -- life cycle ---------------------------------------------------------------------
     def build(self, size: tuple[int, int]) -> None:
@@ -275,6 +264,8 @@ class OmertaTableScene(Scene):
         if kind == "match_started":
             if seat is None and msg.get("seat") is not None and link is not self.display:
                 self.add_local_seat(link, msg, self.app.pending_bindings.pop(link, None))
+            elif seat is not None or link is self.display:  # back after a lost connection
+                self._resume(msg, link, seat)
             return
         if kind == "update":
             if seat is not None:
@@ -283,6 +274,7 @@ class OmertaTableScene(Scene):
                 if self.public:
                     self._keep_secrets(seat, msg.get("events", []))
             if link is self.display:
+                self.note_timer(msg, link)
                 self._apply_update(msg)
             self._refresh()
         elif kind == "claim_result" and seat is not None:
@@ -291,7 +283,46 @@ class OmertaTableScene(Scene):
             cue and self.app.sound and self.app.sound.play(cue)
         elif kind == "match_over" and (link is self.display or seat is not None):
             self.match_result = msg.get("result")
-            self._show_results()
+            if not self.replay:
+                self._show_results()
+
+    def _resume(self, msg: dict[str, Any], link: Any, seat: int | None) -> None:
+        """A ``match_started`` for a connection already at this table: it came back
+        after a lost connection (``resumed``), or a spectator re-joined."""
+        self.note_seats(msg)
+        if seat is not None:
+            self.legal[seat] = list(msg.get("legal", []))
+            self.seat_views[seat] = msg.get("view", {})
+        if link is self.display:
+            self.note_timer(msg, link)
+            self.jump(msg.get("view") or self.view)
+        if msg.get("resumed"):
+            self.resumed_lines(msg, self._narrate)
+        self.pickers.clear()
+        self._refresh()
+
+    def jump(self, view: dict[str, Any]) -> None:
+        """Show ``view`` at once: effects dropped, every card at its place (a replay's
+        seek, a resumed match)."""
+        self.anim.finish()
+        self.view = view
+        self.on_resize(self.table_size)
+        for seat, sid in list(self.cursor.items()):
+            if sid not in self.layout.slot_owner:
+                del self.cursor[seat]
+        self._refresh()
+
+    def show(self, view: dict[str, Any], events: list[dict[str, Any]], animate: bool = True) -> None:
+        """Show ``view`` after ``events`` (wire dicts): animated and told, or (``animate``
+        false) told only and shown at once (a replay's step)."""
+        if animate:
+            self._apply_update({"view": view, "events": events})
+            return
+        for ev in events:
+            line = self._narrate(ev)
+            if line is not None:
+                self.say(line[0], line[1], MSG_MS)
+        self.jump(view)
 
     def _apply_update(self, msg: dict[str, Any]) -> None:
         prev_view, old = self.view, self.layout
@@ -303,7 +334,7 @@ class OmertaTableScene(Scene):
                 omerta_fx.animate(ctx, ev)
             except (KeyError, IndexError, TypeError, ValueError):  # a malformed event: show the view
                 pass
-            line = narrate(ev, self.seat_name, self.local_seats)
+            line = self._narrate(ev)
             if line is not None:
                 text, colour, cue = line
                 self.say(text, colour, 3000 if ev.get("type") == "turn" else MSG_MS)
@@ -313,7 +344,7 @@ class OmertaTableScene(Scene):
             if sid not in self.layout.slot_owner:
                 del self.cursor[seat]
         lr = self.view.get("last_round")
-        if lr and lr.get("round", 0) > self.results_shown_round:
+        if lr and lr.get("round", 0) > self.results_shown_round and not self.replay:
             self._show_results()
 
     def _keep_secrets(self, seat: int, events: list[dict[str, Any]]) -> None:
@@ -375,6 +406,8 @@ class OmertaTableScene(Scene):
         self._deal_current()
 
     def on_link_lost(self, link: Any) -> None:
+        if getattr(link, "reconnect", None) is not None and link.reconnect.active:
+            return  # the app is bringing it back; the overlay says so
         if link is self.display:
             self.app.go_menu()
             return

@@ -1,0 +1,163 @@
+"""Painting shared by every game table (drawing only: nothing changes).
+
+* :func:`draw_messages` -- the message column, each line wrapped to the column's width
+  (never cut with an ellipsis: every line stays readable at 1280x720), newest at the
+  bottom, as many as fit;
+* :func:`pill` -- a small rounded label (a plate's status, the turn timer);
+* :func:`draw_reconnecting` -- the veil and box shown while a lost connection is being
+  re-opened: "Connection lost — reconnecting… (attempt n, next try in x s)".
+
+Sizes are pixels; wrapped lines are cached per (text, width, size).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import pygame
+
+from client import text
+from client.i18n import tr
+
+CREAM = (243, 232, 207)
+GOLD = (240, 207, 121)
+DIM = (190, 178, 156)
+
+
+@lru_cache(maxsize=512)
+def wrapped(message: str, width: int, size: int) -> tuple[str, ...]:
+    """``message`` broken into lines at most ``width`` px wide at ``size`` px (a word
+    longer than the width is cut with an ellipsis, the only case that is)."""
+    return tuple(line if text.font(size).size(line)[0] <= width else text.elide(line, width, size)
+                 for line in text.wrap(message, width, size))
+
+
+def draw_messages(surf: pygame.Surface, box: pygame.Rect, messages: list[tuple[str, Any, float]],
+                  size: int) -> None:
+    """``messages`` (text, colour, until) in ``box``, wrapped, newest at the bottom. A
+    message's continuation lines are indented a little."""
+    y = box.bottom
+    indent = max(4, size // 2)
+    for message, colour, _until in reversed(messages):
+        lines = wrapped(message, box.w - 8 - indent, size)
+        imgs = [text.render(line, size, colour, shadow=True) for line in lines]
+        height = sum(i.get_height() for i in imgs) + 2
+        if y - height < box.top:
+            break
+        y -= height
+        yy = y
+        for k, img in enumerate(imgs):
+            surf.blit(img, (box.x + 4 + (indent if k else 0), yy))
+            yy += img.get_height()
+
+
+def pill(surf: pygame.Surface, label: str, centre: tuple[int, int], size: int,
+         fg: tuple[int, int, int] = (255, 226, 140), bg: tuple[int, int, int] = (30, 20, 16),
+         edge: tuple[int, int, int] = (150, 120, 70)) -> pygame.Rect:
+    """A rounded label centred on ``centre``; returns its rect."""
+    img = text.render(label, max(8, size), fg)
+    r = img.get_rect(center=centre)
+    box = r.inflate(img.get_height(), 2)
+    pygame.draw.rect(surf, bg, box, border_radius=box.h // 2)
+    pygame.draw.rect(surf, edge, box, 1, border_radius=box.h // 2)
+    surf.blit(img, r)
+    return box
+
+
+def timer_text(seconds: float) -> str:
+    """``"0:42"``: a turn timer's time left."""
+    s = int(seconds + 0.999)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+@lru_cache(maxsize=4)
+def _veil(w: int, h: int) -> pygame.Surface:
+    v = pygame.Surface((w, h), pygame.SRCALPHA)
+    v.fill((0, 0, 0, 150))
+    return v
+
+
+def draw_reconnecting(surf: pygame.Surface, attempt: Any, now_s: float) -> None:
+    """The overlay while ``attempt`` (a :class:`client.reconnect.Reconnector`) runs:
+    the attempt number and the seconds until the next try (``now_s`` = its clock)."""
+    w, h = surf.get_size()
+    surf.blit(_veil(w, h), (0, 0))
+    size = max(14, int(h * 0.034))
+    if attempt.connecting:
+        line = tr("reconnect.trying", n=str(attempt.attempt))
+    else:
+        line = tr("reconnect.waiting", n=str(attempt.attempt), s=f"{max(0.0, attempt.next_at - now_s):.0f}")
+    title = text.render(tr("reconnect.lost"), int(size * 1.3), GOLD, bold=True, shadow=True)
+    sub = text.render(line, size, CREAM, shadow=True)
+    hint = text.render(tr("reconnect.hint"), int(size * 0.8), DIM, shadow=True)
+    bw = max(title.get_width(), sub.get_width(), hint.get_width()) + 3 * size
+    bh = title.get_height() + sub.get_height() + hint.get_height() + 2 * size
+    box = pygame.Rect(0, 0, bw, bh)
+    box.center = (w // 2, int(h * 0.45))
+    pygame.draw.rect(surf, (22, 15, 13), box, border_radius=size)
+    pygame.draw.rect(surf, GOLD, box, 2, border_radius=size)
+    y = box.y + size
+    for img in (title, sub, hint):
+        surf.blit(img, img.get_rect(midtop=(box.centerx, y)))
+        y += img.get_height()
+
+
+TURN = (255, 214, 102)
+FELT = (20, 70, 44)
+
+
+@lru_cache(maxsize=64)
+def panel(w: int, h: int, radius: int, alpha: int = 70) -> pygame.Surface:
+    """A translucent dark rounded panel (w, h px)."""
+    s = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(s, (0, 0, 0, alpha), s.get_rect(), border_radius=radius)
+    return s
+
+
+@lru_cache(maxsize=64)
+def plate(w: int, h: int, active: bool) -> pygame.Surface:
+    """A seat's name plate (w, h px); ``active`` = its turn (red with a gold rim)."""
+    s = pygame.Surface((w, h), pygame.SRCALPHA)
+    r = s.get_rect()
+    bg = (70, 18, 26, 235) if active else (22, 16, 14, 215)
+    pygame.draw.rect(s, bg, r, border_radius=h // 2)
+    pygame.draw.rect(s, (*(TURN if active else (150, 120, 70)), 255), r, max(1, h // 14), border_radius=h // 2)
+    return s
+
+
+def fade(colour: tuple[int, int, int], k: float) -> tuple[int, int, int]:
+    """``colour`` darkened towards the felt by ``1 - k`` (drawing on the opaque screen
+    ignores alpha, so a breathing outline changes brightness instead)."""
+    return tuple(int(f + (c - f) * k) for c, f in zip(colour, FELT))  # type: ignore[return-value]
+
+
+def pulse(t_ms: float, period_ms: float = 900.0) -> float:
+    """0..1..0 breathing value for highlights."""
+    import math
+
+    return 0.5 + 0.5 * math.sin(t_ms / period_ms * 2 * math.pi)
+
+
+def label_under(surf: pygame.Surface, rect: pygame.Rect, label: str, size: int,
+                colour: tuple[int, int, int] = CREAM) -> None:
+    img = text.render(label, size, colour, shadow=True)
+    surf.blit(img, img.get_rect(midtop=(rect.centerx, rect.bottom + 2)))
+
+
+def banner(surf: pygame.Surface, b: pygame.Rect, prompt: tuple[str, str, bool], t_ms: float) -> None:
+    """The prompt strip: main line (gold and framed when ``urgent``), second line dim."""
+    main, sub, urgent = prompt
+    if not main:
+        return
+    fs = max(14, int(b.h * 0.36 if sub else b.h * 0.42))
+    colour = (255, 226, 140) if urgent else CREAM
+    size = text.fit_size(main, int(b.w * 0.96), fs, bold=True)
+    img = text.render(main, size, colour, bold=True, shadow=True)
+    if urgent:
+        surf.blit(panel(b.w, b.h, b.h // 4, 150), b.topleft)
+        pygame.draw.rect(surf, fade(TURN, 0.6 + 0.4 * pulse(t_ms, 500)), b, 2, border_radius=b.h // 4)
+    surf.blit(img, img.get_rect(center=(b.centerx, b.top + b.h * (0.32 if sub else 0.5))))
+    if sub:
+        ss = text.fit_size(sub, int(b.w * 0.96), max(11, int(b.h * 0.27)))
+        simg = text.render(sub, ss, DIM, shadow=True)
+        surf.blit(simg, simg.get_rect(center=(b.centerx, b.top + b.h * 0.72)))
