@@ -449,14 +449,20 @@ class App:
             s.on_message(msg, link)
 
     def _match_started(self, link: Link, msg: dict[str, Any]) -> None:
-        """Open the table (or give a couch seat to the table already open)."""
+        """Open the table of the match's game (or hand the message to the table already
+        open: a couch seat joining, a connection coming back)."""
+        from client.scenes.famiglia_table import FamigliaTableScene
         from client.scenes.omerta_table import OmertaTableScene
+        from client.scenes.table_base import TableScene
 
         tid = msg.get("table")
         for s in self.scenes:
-            if isinstance(s, OmertaTableScene) and s.table_id == tid:
+            if isinstance(s, TableScene) and s.table_id == tid and not s.replay:
                 s.on_message(msg, link)
                 return
+        if msg.get("game") == "famiglia":
+            self.reset(FamigliaTableScene(self, link, msg))
+            return
         if msg.get("game") != "omerta":
             self.notify(tr("error.unknown_game", game=str(msg.get("game"))))
             return

@@ -1,5 +1,5 @@
-"""Host a table: choose the game, the number of seats and the table's name, then wait
-in the lobby for players (or add bots)."""
+"""Host a table: choose the game (Omerta, 3-5 seats; Famiglia, 2 seats), the number of
+seats and the table's name, then wait in the lobby for players (or add bots)."""
 from __future__ import annotations
 
 from typing import Any
@@ -14,7 +14,7 @@ from client.scenes.widgets import button, column, entry, label, panel
 from client import felt
 
 #: Games this client can show, with their seat ranges.
-GAMES = {"omerta": (3, 5)}
+GAMES = {"omerta": (3, 5), "famiglia": (2, 2)}
 
 
 class HostScene(Scene):
@@ -62,11 +62,21 @@ class HostScene(Scene):
             if event.ui_element is getattr(self, "dd_seats", None):
                 self.seats = int(event.text)
             elif event.ui_element is getattr(self, "dd_game", None):
-                self.game = event.selected_option_id if hasattr(event, "selected_option_id") else self.game
+                self.set_game(getattr(event, "selected_option_id", self.game))
         elif event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and event.ui_element is getattr(self, "e_name", None):
             self.name = event.text
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.app.pop()
+
+    def set_game(self, game: str) -> None:
+        """Choose the game; the seat count is brought into its range."""
+        if game not in GAMES:
+            return
+        self.game = game
+        lo, hi = GAMES[game]
+        self.seats = min(max(self.seats, lo), hi) if game != "omerta" or self.seats >= lo else 4
+        if self.app.scenes and self.app.top is self:
+            self.rebuild()
 
     def on_create(self) -> None:
         link = self.app.main_link

@@ -1,0 +1,70 @@
+"""Famiglia events told in words (the message column) and their sound cues.
+
+:func:`narrate` returns ``(text, colour, sound cue or None)`` for one wire event (the
+fields listed in ``shared/games/famiglia.py``'s docstring), or None for events that need
+no line. ``name(seat)`` gives a seat's display name; ``local`` the seats played on this
+screen. Every sentence comes from the i18n files (English and French).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from client.cards import family_name
+from client.i18n import tr
+
+INFO = (243, 232, 207)
+GOOD = (150, 235, 140)
+BAD = (255, 140, 120)
+NOTE = (255, 214, 102)
+
+
+def card_text(card: Any) -> str:
+    """How a Famiglia card is named in messages: ``"the Brute 3"``."""
+    if not isinstance(card, dict):
+        return "?"
+    return tr("fam.card", family=family_name(str(card.get("family"))), value=str(card.get("value")))
+
+
+def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) \
+        -> tuple[str, tuple[int, int, int], str | None] | None:
+    kind = ev.get("type")
+    seat = ev.get("seat")
+    who = name(seat) if isinstance(seat, int) else ""
+    mine = seat in local
+    card = card_text(ev.get("card"))
+    if kind == "turn":
+        if mine:
+            return (tr("msg.your_turn"), NOTE, "turn")
+        return (tr("fam.msg.turn", name=who, n=str(ev.get("turn_no", "?"))), INFO, None)
+    if kind == "renew":
+        key = "fam.msg.renew_deck" if ev.get("to") == "deck_bottom" else "fam.msg.renew"
+        value = (ev.get("card") or {}).get("value", 0)
+        return (tr(key, name=who, card=card, n=str(value)), INFO, "card")
+    if kind == "reshuffle":
+        return (tr("fam.msg.reshuffle", n=str(ev.get("deck", "?"))), NOTE, None)
+    if kind == "end_triggered":
+        return (tr("fam.msg.end", n=str(ev.get("last_turn", "?"))), NOTE, "omerta")
+    if kind == "accountant":
+        return (tr("fam.msg.accountant", name=who, card=card), INFO, "card")
+    if kind == "swap":
+        return (tr("fam.msg.swap", name=who, out=card_text(ev.get("from_gang")), into=card_text(ev.get("from_hand")),
+                   n=str(ev.get("swaps", "?")), max=str(ev.get("max", "?"))), INFO, "card")
+    if kind == "brute":
+        return (tr("fam.msg.brute", name=who, card=card, target=card_text(ev.get("target")),
+                   amount=str(ev.get("amount", "?")), value=str(ev.get("effective", "?"))), NOTE, "penalty")
+    if kind == "recruit":
+        if ev.get("mode") == "free":
+            return (tr("fam.msg.take_free", name=who, card=card), GOOD, "snap_won" if mine else "card")
+        kept = ev.get("kept")
+        if kept is not None:
+            return (tr("fam.msg.take_pair_kept", name=who, card=card, gang=card_text(ev.get("to_gang")),
+                       kept=card_text(kept)), GOOD, "snap_won" if mine else "card")
+        return (tr("fam.msg.take_pair", name=who, card=card, gang=card_text(ev.get("to_gang"))), GOOD,
+                "snap_won" if mine else "card")
+    if kind == "pass":
+        return (tr("fam.msg.pass", name=who), INFO, None)
+    if kind == "refill":
+        return (tr("fam.msg.refill"), INFO, "deal")
+    if kind == "game_over":
+        return (tr("fam.msg.over"), NOTE, "omerta")
+    return None
