@@ -114,6 +114,7 @@ class App:
         self.start_error: str | None = None
         self.joysticks: dict[int, Any] = {}  # instance id -> pygame.joystick.Joystick
         self.tv = False  # --tv: watch a table as soon as connected
+        self.replay_log: Any = None  # --replay: (MatchLog, file name) to open first
 
     # -- window -----------------------------------------------------------------------
     def open_window(self) -> None:
@@ -527,6 +528,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--settings", help="settings file (default: in your user config directory)")
     p.add_argument("--tv", action="store_true",
                    help="TV view: watch a table of the server as a spectator (public information only)")
+    p.add_argument("--replay", metavar="FILE",
+                   help="play back a match log (<data dir>/matches/table-<id>-<seed>.jsonl)")
     return p.parse_args(argv)
 
 
@@ -555,6 +558,13 @@ def build_app(argv: list[str] | None, reactor: Any) -> App:
             raise SystemExit(f"mafia-table: --connect expects HOST:PORT, got {args.connect!r}")
     app = App(config, settings, reactor, connect_to, args.settings)
     app.tv = args.tv
+    if args.replay:
+        from client.scenes.replay import ReplayError, load
+
+        try:
+            app.replay_log = (load(args.replay), os.path.basename(args.replay))
+        except ReplayError as e:
+            raise SystemExit(f"mafia-table: {e}")
     return app
 
 
@@ -566,6 +576,10 @@ def main(argv: list[str] | None = None) -> int:
     from client.scenes.menu import MenuScene
 
     app.push(MenuScene(app))
+    if app.replay_log is not None:
+        from client.scenes.replay import ReplayScene
+
+        app.push(ReplayScene(app, *app.replay_log))
     app.running = True
     app.start_loops()
     def started(link: Link) -> None:

@@ -80,12 +80,12 @@ class FamigliaTableScene(TableScene):
 
     @property
     def table_name(self) -> str:
-        return str(self.table_entry().get("name") or "")
+        return str(self.table_entry().get("name") or self.fallback_name)
 
     @property
     def help_line(self) -> str:
         if self.replay:
-            return ""
+            return tr("replay.keys")
         return tr("fam.help") if self.links else tr("table.help_spectator")
 
     @property
@@ -160,6 +160,7 @@ class FamigliaTableScene(TableScene):
                 self.say(text, colour, 3000 if ev.get("type") == "turn" else MSG_MS)
                 cue and self.app.sound and self.app.sound.play(cue)
         self._sync_followers()
+        self._refresh()
         self._maybe_results()
 
     def jump(self, view: dict[str, Any]) -> None:

@@ -100,12 +100,12 @@ class OmertaTableScene(TableScene):
 
     @property
     def table_name(self) -> str:
-        return str(self.table_entry().get("name") or "")
+        return str(self.table_entry().get("name") or self.fallback_name)
 
     @property
     def help_line(self) -> str:
         if self.replay:
-            return ""
+            return tr("replay.keys")
         if not self.links:
             return tr("table.help_spectator")
         if len(self.links) > 1:
@@ -317,6 +317,7 @@ class OmertaTableScene(TableScene):
         false) told only and shown at once (a replay's step)."""
         if animate:
             self._apply_update({"view": view, "events": events})
+            self._refresh()
             return
         for ev in events:
             line = self._narrate(ev)

@@ -33,6 +33,11 @@ class TableScene(Scene):
     """``link`` received ``started`` (a ``match_started``) and is the *display link*
     (the connection whose updates this screen shows)."""
 
+    #: A replay's table (set on the instance before ``__init__``, see client.scenes.replay).
+    replay = False
+    #: (w, h) px the table is drawn in when it is not the whole window.
+    area: tuple[int, int] | None = None
+
     def __init__(self, app: Any, link: Any, started: dict[str, Any]):
         super().__init__(app)
         self.table_id = started.get("table")
@@ -44,8 +49,7 @@ class TableScene(Scene):
         self.messages: list[tuple[str, tuple[int, int, int], float]] = []
         self.seat_info: dict[int, dict[str, Any]] = {}
         self.timer: tuple[int, float] | None = None  # (seat, deadline in client ms)
-        self.replay = False
-        self.area: tuple[int, int] | None = None
+        self.fallback_name = str(started.get("name") or "")  # a replay's table name
         self.note_seats(started)
         self.note_timer(started, link)
 
