@@ -40,13 +40,23 @@ THEME_BASE_HEIGHT = 720
 
 class Link:
     """One connection to a server, as one player. ``conn`` is the
-    ``client.net.ClientProtocol`` once connected; ``address`` is ``(host, port)``."""
+    ``client.net.ClientProtocol`` once connected (None while it is being re-opened);
+    ``address`` is ``(host, port)``.
+
+    To come back after a lost connection (:mod:`client.reconnect`) it keeps ``tokens``
+    (table id -> the seat's reconnect token from ``joined``), ``watching`` (tables it
+    watches as a spectator) and ``steps`` (table id -> the ``step`` of the last update
+    it received); ``reconnect`` is the running :class:`~client.reconnect.Reconnector`."""
 
     def __init__(self, app: "App", name: str, address: tuple[str, int]):
         self.app = app
         self.name = name
         self.address = address
         self.conn: Any = None
+        self.tokens: dict[int, str] = {}
+        self.watching: set[int] = set()
+        self.steps: dict[int, int] = {}
+        self.reconnect: Any = None
 
     def on_message(self, msg: dict[str, Any]) -> None:
         self.app.route(self, msg)
@@ -55,7 +65,28 @@ class Link:
         self.app.link_lost(self, reason)
 
     def request(self, msg_type: str, **fields: Any):
-        return self.conn.request(msg_type, **fields)
+        """Send a request (Deferred of the reply); the seats it is given are noted."""
+        d = self.conn.request(msg_type, **fields)
+        if msg_type == "join":
+            d.addCallback(self._joined, bool(fields.get("spectate")))
+        elif msg_type == "leave":
+            self.forget(fields.get("table"))
+        return d
+
+    def _joined(self, reply: dict[str, Any], spectate: bool) -> dict[str, Any]:
+        table = reply.get("table")
+        if isinstance(table, int):
+            if reply.get("token"):
+                self.tokens[table] = str(reply["token"])
+            elif spectate:
+                self.watching.add(table)
+        return reply
+
+    def forget(self, table: Any) -> None:
+        """This link no longer sits at (or watches) ``table``."""
+        self.tokens.pop(table, None)
+        self.watching.discard(table)
+        self.steps.pop(table, None)
 
 
 def scaled_theme(scale: float, path: str = THEME_PATH) -> dict[str, Any]:
@@ -113,6 +144,9 @@ class App:
         self.running = False
         self.start_error: str | None = None
         self.joysticks: dict[int, Any] = {}  # instance id -> pygame.joystick.Joystick
+        from client import net
+
+        self.connector = net.connect  # opens connections (a fake one in tests)
         self.tv = False  # --tv: watch a table as soon as connected
         self.replay_log: Any = None  # --replay: (MatchLog, file name) to open first
 
@@ -428,12 +462,14 @@ class App:
                 raise ConnectionError(f.value.message)
             raise ConnectionError(tr("error.cannot_reach", address=f"{host}:{port}"))
 
-        d = net.connect(self.reactor, address[0], address[1], name, listener=link, timeout=5.0)
+        d = self.connector(self.reactor, address[0], address[1], name, listener=link, timeout=5.0)
         return d.addCallbacks(ok, bad)
 
     def close_link(self, link: Link) -> None:
         if link in self.links:
             self.links.remove(link)
+        if link.reconnect is not None:
+            link.reconnect.cancel()
         if link.conn is not None:
             link.conn.listener = None
             link.conn.transport.loseConnection()
@@ -443,6 +479,10 @@ class App:
         kind = msg.get("type")
         if kind == "table" and isinstance(msg.get("table"), dict):
             self.tables[msg["table"]["id"]] = msg["table"]
+        if kind in ("update", "match_started") and isinstance(msg.get("step"), int):
+            link.steps[msg.get("table")] = msg["step"]
+        elif kind == "match_over":
+            link.tokens.pop(msg.get("table"), None)  # nothing to come back to
         if kind == "match_started":
             self._match_started(link, msg)
             return
@@ -478,16 +518,58 @@ class App:
                 scene.on_message(started, other)
             del self.couch_groups[tid]
 
+    def open_tables(self) -> set[int]:
+        """Ids of the tables on screen (live matches, not replays)."""
+        from client.scenes.table_base import TableScene
+
+        return {s.table_id for s in self.scenes if isinstance(s, TableScene) and not s.replay}
+
     def link_lost(self, link: Link, reason: Any) -> None:
+        """A connection closed. During a match it is re-opened by a
+        :class:`~client.reconnect.Reconnector` (the table says so); else the player is
+        told and the screens that used it go back to the menu."""
+        from client.reconnect import Reconnector
+
+        if link.reconnect is not None and link.reconnect.active:
+            link.reconnect.dropped()  # the re-opened connection closed again
+            return
         if link not in self.links:
             return
         self.links.remove(link)
-        if self.running:
-            host, port = link.address
-            self.notify(tr("error.lost", address=f"{host}:{port}"), 10)
+        if not self.running:
+            return
+        link.conn = None
+        tables = self.open_tables()
+        if any(t in tables for t in list(link.tokens) + list(link.watching)):
+            link.reconnect = Reconnector(self, link, self.connector)
             for s in list(self.scenes):
                 if hasattr(s, "on_link_lost"):
                     s.on_link_lost(link)
+            return
+        host, port = link.address
+        self.notify(tr("error.lost", address=f"{host}:{port}"), 10)
+        for s in list(self.scenes):
+            if hasattr(s, "on_link_lost"):
+                s.on_link_lost(link)
+
+    def link_back(self, link: Link) -> None:
+        """``link``'s connection is open again and its seats are back (the server's
+        ``match_started`` with ``resumed: true`` follows)."""
+        if link not in self.links:
+            self.links.append(link)
+        self.notify(tr("reconnect.ok"), 4, error=False)
+
+    def seat_lost(self, link: Link) -> None:
+        """The server will not give ``link``'s seats back: leave those tables."""
+        from client.scenes.table_base import TableScene
+
+        tables = set(link.tokens) | link.watching
+        for t in list(tables):
+            link.forget(t)
+        for s in list(self.scenes):
+            if isinstance(s, TableScene) and s.table_id in tables:
+                s.leave_for_good(link)
+                return
 
 
 def parse_address(value: str, default_port: int = 7777) -> tuple[str, int]:

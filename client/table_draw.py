@@ -11,6 +11,7 @@ Sizes are pixels; wrapped lines are cached per (text, width, size).
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -86,7 +87,7 @@ def draw_reconnecting(surf: pygame.Surface, attempt: Any, now_s: float) -> None:
     if attempt.connecting:
         line = tr("reconnect.trying", n=str(attempt.attempt))
     else:
-        line = tr("reconnect.waiting", n=str(attempt.attempt), s=f"{max(0.0, attempt.next_at - now_s):.0f}")
+        line = tr("reconnect.waiting", n=str(attempt.attempt), s=str(math.ceil(max(0.0, attempt.next_at - now_s))))
     title = text.render(tr("reconnect.lost"), int(size * 1.3), GOLD, bold=True, shadow=True)
     sub = text.render(line, size, CREAM, shadow=True)
     hint = text.render(tr("reconnect.hint"), int(size * 0.8), DIM, shadow=True)
@@ -133,8 +134,6 @@ def fade(colour: tuple[int, int, int], k: float) -> tuple[int, int, int]:
 
 def pulse(t_ms: float, period_ms: float = 900.0) -> float:
     """0..1..0 breathing value for highlights."""
-    import math
-
     return 0.5 + 0.5 * math.sin(t_ms / period_ms * 2 * math.pi)
 
 

@@ -220,7 +220,8 @@ class FamigliaTableScene(TableScene):
 
     def on_link_lost(self, link: Any) -> None:
         if getattr(link, "reconnect", None) is not None and link.reconnect.active:
-            return  # the app is bringing it back; the overlay says so
+            self._refresh()  # no buttons while the app brings it back; the overlay says so
+            return
         if link is self.display or self.seat_of(link) is not None:
             self.app.go_menu()
 
@@ -260,7 +261,7 @@ class FamigliaTableScene(TableScene):
             self._build_buttons()
 
     def _build_buttons(self) -> None:
-        specs = button_specs(self)
+        specs = [] if self.reconnecting is not None else button_specs(self)
         sig = (tuple((s[0], tuple(sorted(s[2].items()))) for s in specs), self.app.size)
         if sig == self._buttons_sig:
             return

@@ -408,7 +408,8 @@ class OmertaTableScene(TableScene):
 
     def on_link_lost(self, link: Any) -> None:
         if getattr(link, "reconnect", None) is not None and link.reconnect.active:
-            return  # the app is bringing it back; the overlay says so
+            self._refresh()  # no buttons while the app brings it back; the overlay says so
+            return
         if link is self.display:
             self.app.go_menu()
             return
@@ -487,7 +488,7 @@ class OmertaTableScene(TableScene):
             self._build_buttons()
 
     def _build_buttons(self) -> None:
-        specs = button_specs(self)
+        specs = [] if self.reconnecting is not None else button_specs(self)
         sig = (tuple((s[0], s[1], s[4]) for s in specs), self.app.size)
         if sig == self._buttons_sig:
             return

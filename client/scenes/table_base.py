@@ -151,6 +151,9 @@ class TableScene(Scene):
         self.say(tr("reconnect.back", n=str(len(missed))), GOOD, 6000)
 
     def leave_for_good(self, link: Any) -> None:
-        """The server will not give this connection's seat back (grace period over)."""
+        """The server will not give this connection's seat back (grace period over): back
+        to the menu, unless other players of this screen go on (couch play)."""
         if link is self.display or not self.links or set(self.links.values()) == {link}:
             self.app.go_menu()
+        elif hasattr(self, "on_link_lost"):
+            self.on_link_lost(link)

@@ -1,0 +1,154 @@
+"""Coming back after a lost connection (PROTOCOL.md "Reconnection, spectators and the
+turn timer", client side).
+
+Each :class:`~client.app.Link` keeps the reconnect ``token`` of every seat it was given
+(``joined.token``), the tables it watches as a spectator, and the ``step`` of the last
+update it applied per table. When its connection drops during a match, the app starts a
+:class:`Reconnector`: it opens a new connection after 0.5 s, 1 s, 2 s, 4 s ... (at most
+10 s between tries, :func:`delay`), says ``hello`` under the same name, then asks for
+each seat back with ``reconnect {token, step}`` (and re-joins watched tables as a
+spectator). The server answers ``joined`` and pushes ``match_started`` with ``resumed:
+true`` and the ``missed`` events: the table scene tells them and shows the new view.
+
+While it runs, the table scenes draw "Connection lost — reconnecting… (attempt n, next
+try in x s)" over the table. When the server answers ``bad_token`` the grace period is
+over (a bot now plays the seat for good): the player is told so and goes back to the
+menu. After :data:`GIVE_UP_S` seconds without reaching the server at all it gives up the
+same way. Times are seconds on the reactor's clock.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from twisted.internet import defer
+
+from client.i18n import tr
+
+#: First delay before a try (s); each next one doubles, up to :data:`MAX_DELAY_S`.
+FIRST_DELAY_S = 0.5
+MAX_DELAY_S = 10.0
+#: Stop trying after this long (s): the server's grace period (120 s by default) is over.
+GIVE_UP_S = 130.0
+
+
+def delay(attempt: int) -> float:
+    """Seconds to wait before try number ``attempt`` (1, 2, ...): 0.5, 1, 2, 4, 8, 10, 10..."""
+    return min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** max(0, attempt - 1))
+
+
+class Reconnector:
+    """Brings ``link`` back. ``connect(reactor, host, port, name, listener=, timeout=)``
+    opens a connection (``client.net.connect``; tests give a fake). Attributes the
+    overlay reads: ``active``, ``attempt`` (the current or last try, from 1),
+    ``connecting`` (a try is under way), ``next_at`` (:meth:`clock_s` of the next try)."""
+
+    def __init__(self, app: Any, link: Any, connect: Callable[..., Any]):
+        self.app = app
+        self.link = link
+        self.connect = connect
+        self.reactor = app.reactor
+        self.started = self.clock_s()
+        self.attempt = 0
+        self.active = True
+        self.connecting = False
+        self.next_at = self.started
+        self._call: Any = None
+        self._schedule()
+
+    def clock_s(self) -> float:
+        """The reactor's clock (s)."""
+        return float(self.reactor.seconds())
+
+    # -- what to get back ---------------------------------------------------------------
+    def wanted(self) -> tuple[dict[int, str], set[int]]:
+        """(table -> token, watched tables) whose table is still on screen."""
+        open_tables = self.app.open_tables()
+        tokens = {t: tok for t, tok in self.link.tokens.items() if t in open_tables}
+        return tokens, {t for t in self.link.watching if t in open_tables}
+
+    # -- the tries ----------------------------------------------------------------------
+    def _schedule(self) -> None:
+        """Plan the next try (once: a try already planned stays)."""
+        if not self.active or (self._call is not None and self._call.active()):
+            return
+        if self.clock_s() - self.started >= GIVE_UP_S:
+            self._give_up()
+            return
+        self.attempt += 1
+        wait = delay(self.attempt)
+        self.connecting = False
+        self.next_at = self.clock_s() + wait
+        self._call = self.reactor.callLater(wait, self._try)
+
+    def _try(self) -> None:
+        self._call = None
+        if not self.active:
+            return
+        tokens, watched = self.wanted()
+        if not tokens and not watched and self.link is not self.app.main_link:
+            self.cancel()  # nothing of it is on screen any more
+            return
+        self.connecting = True
+        host, port = self.link.address
+        d = defer.maybeDeferred(self.connect, self.reactor, host, port, self.link.name, listener=self.link,
+                                timeout=5.0)
+        d.addCallbacks(self._connected, self._failed)
+
+    def _connected(self, conn: Any) -> Any:
+        if not self.active:
+            conn.transport.loseConnection()
+            return None
+        self.link.conn = conn
+        tokens, watched = self.wanted()
+        asks = [conn.request("reconnect", token=token, step=self.link.steps.get(table))
+                .addCallback(self._rejoined, table) for table, token in tokens.items()]
+        asks += [conn.request("join", table=table, spectate=True) for table in watched]
+        d = defer.gatherResults(asks, consumeErrors=True) if asks else defer.succeed([])
+        return d.addCallbacks(lambda _r: self._done(), self._refused)
+
+    def _rejoined(self, reply: dict[str, Any], table: int) -> dict[str, Any]:
+        if reply.get("token"):
+            self.link.tokens[table] = reply["token"]
+        return reply
+
+    def _refused(self, failure: Any) -> None:
+        err = getattr(failure.value, "subFailure", failure).value
+        code = getattr(err, "code", "")
+        if code == "bad_token":
+            self._expired()
+        elif code in ("disconnected", ""):
+            self._failed(failure)
+        else:  # the server answered, but not with the seat: nothing more to try
+            self._expired()
+
+    def _failed(self, failure: Any) -> None:
+        """This try did not get the seats back (no connection, or it dropped): try again."""
+        self.link.conn = None
+        self._schedule()
+
+    def dropped(self) -> None:
+        """The connection this attempt opened was lost before it was done."""
+        self._failed(None)
+
+    # -- endings ------------------------------------------------------------------------
+    def _done(self) -> None:
+        self.active = False
+        self.connecting = False
+        self.app.link_back(self.link)
+
+    def _expired(self) -> None:
+        self.active = False
+        self.app.notify(tr("reconnect.expired"), 12)
+        self.app.seat_lost(self.link)
+
+    def _give_up(self) -> None:
+        self.active = False
+        self.app.notify(tr("reconnect.gave_up"), 12)
+        self.app.seat_lost(self.link)
+
+    def cancel(self) -> None:
+        """Stop quietly (the player left the table)."""
+        self.active = False
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call = None
