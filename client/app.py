@@ -552,6 +552,20 @@ class App:
             if hasattr(s, "on_link_lost"):
                 s.on_link_lost(link)
 
+    def rename(self, name: str) -> None:
+        """Save ``name`` as the player's name; the main connection is re-opened under
+        it when no table is open (the server takes the name from ``hello``)."""
+        self.settings.name = name
+        settings_mod.save(self.settings, self.settings_path)
+        link = self.main_link
+        if link is None or link.conn is None or link.name == name or self.open_tables() or link.tokens:
+            return
+
+        def failed(f: Any) -> None:
+            self.notify(str(f.value), 10)
+
+        self.open_link(name, link.address, main=True).addErrback(failed)
+
     def link_back(self, link: Link) -> None:
         """``link``'s connection is open again and its seats are back (the server's
         ``match_started`` with ``resumed: true`` follows)."""
@@ -658,6 +672,10 @@ def main(argv: list[str] | None = None) -> int:
     from client.scenes.menu import MenuScene
 
     app.push(MenuScene(app))
+    if not app.settings.name.strip() and app.replay_log is None and not app.tv:
+        from client.scenes.name import NameScene
+
+        app.push(NameScene(app, first_run=True))  # the login name is only a default
     if app.replay_log is not None:
         from client.scenes.replay import ReplayScene
 

@@ -52,6 +52,9 @@ class MenuScene(Scene):
                 self.b_quick = b
         self.status = label(self, pygame.Rect(0, h - int(40 * s), w, int(30 * s)), " ", object_id="#hint",
                             raw=True, align="center")
+        bw = int(190 * s)
+        button(self, pygame.Rect(w - bw - int(12 * s), h - int(42 * s), bw, int(34 * s)), "menu.change_name",
+               command=self.on_name)
 
     def extra_entries(self) -> list[tuple[str, Any]]:
         """Menu entries of the screens that exist in this version."""
@@ -102,6 +105,11 @@ class MenuScene(Scene):
         from client.scenes.couch import CouchScene
 
         self.app.push(CouchScene(self.app))
+
+    def on_name(self) -> None:
+        from client.scenes.name import NameScene
+
+        self.app.push(NameScene(self.app))
 
     def on_settings(self) -> None:
         from client.scenes.settings import SettingsScene

@@ -94,6 +94,8 @@ class SettingsScene(Scene):
         self.s.name = name[:24]
         settings_mod.save(self.s, self.app.settings_path)
         self.app.pop()
+        if self.s.name:
+            self.app.rename(self.s.name)  # the server shows the new name from the next connection
 
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
