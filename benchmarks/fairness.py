@@ -14,9 +14,12 @@ client's own clock, the dealer passes at once.
 
 For every gap it prints the share of races won by the truly-first presser with our
 arbiter (the first claim the server applied) and with arrival-order resolution on the
-same races (which claim the relay handed to the server first), then the decision latency
-(first claim's arrival -> decision, from ``claim_result.latency_ms``) and the clock-offset
-error of the server's estimates. The last line is one JSON object.
+same races (which claim the relay handed to the server first); the same share without
+the races where this process sent a press more than ``LATE_MS`` late, and among the races
+where no claim was refused as too old (a stalled process on a busy machine makes a claim
+look older than its connection allows: that is availability, not ordering); then the
+decision latency (first claim's arrival -> decision, from ``claim_result.latency_ms``)
+and the server's clock-offset error at the presses. The last line is one JSON object.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from twisted.internet import defer, endpoints, protocol, task  # noqa: E402
+from twisted.python import failure  # noqa: E402
 
 from client.net import ClientProtocol, now_ms  # noqa: E402
 from server.relay import DelayRelay  # noqa: E402
@@ -68,6 +72,7 @@ class Player:
         self.proto: SkewedClient | None = None
         self.seat: int | None = None
         self.busy = False
+        self.wait_step = 0
         self.last: dict[str, Any] | None = None
 
     def on_message(self, msg: dict[str, Any]) -> None:
@@ -83,12 +88,14 @@ class Player:
             self.race.over = True
 
     def on_disconnect(self, reason: Any) -> None:
-        pass
+        if not self.race.bench.stopping:
+            print(f"  {self.role} of table {self.race.index} lost its connection: "
+                  f"{reason.getErrorMessage()}", file=sys.stderr)
 
     def play(self, msg: dict[str, Any]) -> None:
         self.last = msg
-        if self.busy:
-            return
+        if self.busy or msg.get("step", 0) < self.wait_step:
+            return  # an action is in flight, or this update predates its effect
         legal = {a["type"]: a for a in msg["legal"]}
         for kind in ("peek", "discard_drawn", "decline", "draw_deck", "end_turn"):
             if kind in legal:
@@ -103,12 +110,19 @@ class Player:
     def send(self, action: dict[str, Any], t_press: float | None = None) -> None:
         assert self.proto is not None
         self.busy = True
+        based_on = self.last.get("step", 0) if self.last else 0
         d = self.proto.send_action(self.race.table, action, t_press=t_press)
 
         def done(result: Any) -> None:
+            # act again only on an update that reflects this action (ack.step), or after
+            # an error on one newer than the update the action was based on
             self.busy = False
+            if isinstance(result, failure.Failure):
+                self.wait_step = based_on + 1
+            else:
+                self.wait_step = int(result.get("step", 0))
             if self.last is not None:
-                self.play(self.last)  # updates that came while the action was in flight
+                self.play(self.last)
             return None
 
         d.addBoth(done)
@@ -197,6 +211,7 @@ class Bench:
         self.pending_arrival: dict[tuple[int, str], int] = {}
         self.tables = [TableRace(self, i) for i in range(args.tables)]
         self.rng = random.Random(args.seed)
+        self.stopping = False
 
     def next_gap(self) -> float | None:
         open_gaps = [g for g in self.gaps if self.started[g] < self.args.races]
@@ -266,6 +281,7 @@ class Bench:
                               file=sys.stderr)
                 break
             yield task.deferLater(self.reactor, 0.25, lambda: None)
+        self.stopping = True
         for t in self.tables:
             for p in t.players.values():
                 p.proto.transport.loseConnection()
@@ -301,16 +317,27 @@ def report(races: list[dict[str, Any]], bench: Bench, config: dict[str, Any]) ->
         out[f"correct_ours_{key}"] = round(ours, 4)
         out[f"correct_arrival_{key}"] = round(arrival, 4)
         print(f"{gap:>7g} {len(rs):>6} {100 * ours:>8.1f} {100 * arrival:>10.1f} {refused:>8}")
+    if not races:
+        print("no race finished")
+        return out
     late = [max(r["late"].values()) for r in races]
     disturbed = sum(x > LATE_MS for x in late)
     print(f"harness: a press left this process late by p50 {statistics.median(late):.2f} ms, "
           f"p99 {percentile(late, 99):.2f} ms; {disturbed} races with a press more than "
           f"{LATE_MS:g} ms late (a busy machine; such claims may be refused as too old)")
     calm = [r for r in races if max(r["late"].values()) <= LATE_MS]
+    accepted = [r for r in races if all(x["outcome"] != "refused" for x in r["results"].values())]
+    print(f"{'gap ms':>7} {'ours % (no harness lateness)':>29} {'ours % (both claims accepted)':>30}")
     for gap in bench.gaps:
         rs = [r for r in calm if r["gap"] == gap]
+        ra = [r for r in accepted if r["gap"] == gap]
         if rs:
             out[f"correct_ours_calm_{gap:g}ms"] = round(sum(r["ours"] == r["first"] for r in rs) / len(rs), 4)
+        if ra:
+            out[f"correct_ours_accepted_{gap:g}ms"] = round(sum(r["ours"] == r["first"] for r in ra) / len(ra), 4)
+        print(f"{gap:>7g} {100 * out.get(f'correct_ours_calm_{gap:g}ms', 0):>29.1f} "
+              f"{100 * out.get(f'correct_ours_accepted_{gap:g}ms', 0):>30.1f}")
+    out["refused_claims"] = sum(x["outcome"] == "refused" for r in races for x in r["results"].values())
     out["disturbed_races"] = disturbed
     lat = [r["latency"] for r in races]
     timing = config["timing"]
@@ -346,6 +373,8 @@ def main() -> None:
     p.add_argument("--gaps", default="1,2,5,10,20,50", help="true press gaps in ms")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--config", help="server config file (default: config.yaml)")
+    p.add_argument("--server-log", default=os.devnull, help="file for the server's log")
+    p.add_argument("--dump", help="write every race as JSON lines to this file")
     args = p.parse_args()
     random.seed(args.seed)
 
@@ -358,7 +387,7 @@ def main() -> None:
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "server.main"]
     server = subprocess.Popen(cmd + ["--host", "127.0.0.1", "--port", "0", "--no-discovery",
                                      "--config", config_path],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=open(args.server_log, "wb"),
                               env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         line = server.stdout.readline().decode()
@@ -368,6 +397,10 @@ def main() -> None:
         def run(reactor):
             bench = Bench(reactor, args)
             races = yield bench.run(port)
+            if args.dump:
+                with open(args.dump, "w", encoding="utf-8") as f:
+                    for race in races:
+                        f.write(json.dumps(race, default=str) + "\n")
             result = report(races, bench, config)
             print(json.dumps(result, sort_keys=True), flush=True)
 

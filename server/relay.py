@@ -10,6 +10,7 @@ reorder bytes).
 from __future__ import annotations
 
 import time
+from collections import deque
 from typing import Any, Callable
 
 from twisted.internet import protocol
@@ -18,43 +19,55 @@ DelayFn = Callable[[], float]
 
 
 class _Pipe:
-    """One direction: writes chunks to ``transport`` after their delay, in order."""
+    """One direction: writes chunks to ``transport`` after their delay, in order.
+
+    One queue and one timer: delayed calls due at the same instant are not guaranteed
+    to run in the order they were scheduled, so each chunk is not scheduled alone."""
 
     def __init__(self, reactor: Any, delay_ms: DelayFn, observe: Callable[[bytes], None] | None = None):
         self.reactor = reactor
         self.delay_ms = delay_ms
         self.observe = observe
         self.transport: Any = None
-        self.waiting: list[bytes] = []  # chunks that arrived before the other leg
+        self.queue: deque[tuple[float, bytes]] = deque()  # (due monotonic s, chunk)
+        self.timer: Any = None
         self.last_due = 0.0
-        self.closing = False
+        self.close_when_empty = False
 
     def send(self, data: bytes) -> None:
         due = max(time.monotonic() + max(0.0, self.delay_ms()) / 1000.0, self.last_due)
         self.last_due = due
-        self.reactor.callLater(max(0.0, due - time.monotonic()), self._deliver, data)
+        self.queue.append((due, data))
+        self._arm()
 
-    def _deliver(self, data: bytes) -> None:
-        if self.transport is None:
-            self.waiting.append(data)
-        elif not self.closing:
+    def _arm(self) -> None:
+        if self.timer is None and self.queue:
+            wait = max(0.0, self.queue[0][0] - time.monotonic())
+            self.timer = self.reactor.callLater(wait, self._deliver)
+
+    def _deliver(self) -> None:
+        self.timer = None
+        now = time.monotonic()
+        while self.queue and self.queue[0][0] <= now and self.transport is not None:
+            _, data = self.queue.popleft()
             self.transport.write(data)
             if self.observe is not None:
                 self.observe(data)
+        if not self.queue and self.close_when_empty and self.transport is not None:
+            self.transport.loseConnection()
+            return
+        if self.transport is not None:
+            self._arm()
 
     def attach(self, transport: Any) -> None:
         self.transport = transport
-        for data in self.waiting:
-            transport.write(data)
-        self.waiting = []
+        self._arm()
 
     def close(self) -> None:
         """Close the far end once every chunk sent so far is delivered."""
-        def finish() -> None:
-            self.closing = True
-            if self.transport is not None:
-                self.transport.loseConnection()
-        self.reactor.callLater(max(0.0, self.last_due - time.monotonic()), finish)
+        self.close_when_empty = True
+        if not self.queue and self.transport is not None:
+            self.transport.loseConnection()
 
 
 class _Outbound(protocol.Protocol):
