@@ -64,8 +64,6 @@ class SeatBot:
         self._in_flight = False
         self._wait_step: int | None = None
         self._buffered: list[dict[str, Any]] = []
-        self._planned_window: int | None = None  # window of the pending decision
-        self._view_window: int | None = None
         self.closing = False
         self.verbose = False
 
@@ -106,13 +104,6 @@ class SeatBot:
 
     def _feed(self, msg: dict[str, Any]) -> None:
         assert self.driver is not None and self.proto is not None
-        window = _window_id(msg["view"])
-        if self._planned_window is not None and window != self._planned_window:
-            # A decision planned in another reaction window must not fire in this one
-            # (the driver would keep a snap whose action is legal again in a new window).
-            self.driver.stop()
-            self._planned_window = None
-        self._view_window = window
         offset = self.proto.offset_ms
         self._anchor_local = msg["t_server"] - offset if offset is not None else now_ms()
         legal = [self.game.ACTIONS.parse(a, from_client=False) for a in msg.get("legal", [])]
@@ -120,7 +111,6 @@ class SeatBot:
 
     def _schedule(self, delay_s: float, fn: Any) -> Any:
         """Fire at the update's production time + the delay (on this client's clock)."""
-        self._planned_window = self._view_window
         due = self._anchor_local + delay_s * 1000.0
         return self.reactor.callLater(max(0.0, due - now_ms()) / 1000.0, fn)
 
@@ -128,7 +118,6 @@ class SeatBot:
         assert self.proto is not None and self.table is not None
         offset = self.proto.offset_ms
         base = anchor - offset if offset is not None else self._anchor_local
-        self._planned_window = None
         self._in_flight, self._wait_step = True, None
         d = self.proto.send_action(self.table, decision.action.to_dict(),
                                    t_press=base + float(decision.delay_ms), t_shown=base)
@@ -168,11 +157,6 @@ class SeatBot:
         pending, self._buffered = self._buffered, []
         for msg in pending:
             self._feed(msg)
-
-
-def _window_id(view: dict[str, Any]) -> int | None:
-    window = view.get("window")
-    return window.get("window", window.get("id")) if isinstance(window, dict) else None
 
 
 def load_config(path: str | None) -> dict[str, Any]:

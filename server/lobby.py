@@ -96,14 +96,14 @@ class Lobby:
                      options: dict[str, Any] | None) -> Table:
         """A new waiting table (the creator still has to ``join``). Raises
         :class:`ProtocolError` ``unknown_game``, ``bad_seats``, ``bad_option``,
-        ``testing_only``, or ``internal`` when ``server.max_tables`` is reached."""
+        ``testing_only``, or ``server_full`` when ``server.max_tables`` is reached."""
         try:
             game = get_game(game_name)
         except KeyError:
             raise ProtocolError("unknown_game", f"this server has no game {game_name!r}; "
                                                 f"it has {', '.join(sorted(GAMES))}") from None
         if len(self.tables) >= int(self.config["server"]["max_tables"]):
-            raise ProtocolError("internal", "the server has too many tables open; try later")
+            raise ProtocolError("server_full", "the server has as many tables open as it allows; join one or try later")
         engine, settings = parse_options(game, seats, options or {}, self.config, self.testing)
         tid = next(self._table_ids)
         label = " ".join((name or "").split())[:60] or f"{self.names.get(conn, 'Table')}'s table"

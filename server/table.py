@@ -161,7 +161,6 @@ class Table:
         self.window_shown = 0.0  # server ms when the window's update went out
         self._timeout_call: Any = None
         self._claimed: set[int] = set()  # seats whose claim waits in the arbiter
-        self._planned: dict[int, int] = {}  # bot seat -> window its pending decision is for
         self._last_window: tuple[Window, float, float | None] | None = None  # (w, shown, win press)
         self.closed = False
 
@@ -361,13 +360,6 @@ class Table:
     def _feed_bot(self, seat: Seat, events: list[dict[str, Any]], anchor: float) -> None:
         if seat.driver is None:
             return
-        window = self.window.id if self.window is not None else None
-        planned = self._planned.get(seat.index)
-        if planned is not None and planned != window:
-            # BotDriver keeps a pending decision whose action is legal again; a snap
-            # planned in one window must not fire in the next one.
-            seat.driver.stop()
-            self._planned.pop(seat.index, None)
         seat.driver.on_update(events, self.game.view(self.state, seat.index),
                               self._legal(seat.index), anchor)
 
@@ -588,19 +580,13 @@ class Table:
         except (ImportError, KeyError):
             bot = make_bot(self.game.NAME, seat, seed=seed, settings=settings, kind="random")
 
-        def schedule(delay_s: float, fn: Callable[[], None]) -> Any:
-            if self.window is not None:
-                self._planned[seat] = self.window.id
-            return self.clock.callLater(delay_s, fn)
-
-        return BotDriver(bot, schedule, lambda d, anchor: self._bot_send(seat, d, anchor))
+        return BotDriver(bot, self.clock.callLater, lambda d, anchor: self._bot_send(seat, d, anchor))
 
     def _bot_send(self, seat: int, decision: Any, anchor: float) -> None:
         """A bot's decision fires: claims go through the arbiter with press = the time
         the window's update was produced + the bot's reaction delay."""
         if self.closed or self.status != "playing" or self.seats[seat].driver is None:
             return
-        self._planned.pop(seat, None)
         action = decision.action
         w = self.window
         try:

@@ -32,6 +32,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_seats": "the number of seats is outside the game's range",
     "bad_option": "a table option is unknown or invalid",
     "testing_only": "this option needs a server started with --testing",
+    "server_full": "the server holds as many tables or connections as it allows",
     "unknown_table": "no table with that id",
     "table_full": "every seat of the table is taken",
     "seat_taken": "that seat is taken",

@@ -315,3 +315,13 @@ def test_pings_are_faster_while_a_match_runs(lobby):
     assert ann.proto.clocksync._playing
     ann.request("leave", table=table)
     assert not ann.proto.clocksync._playing and bob.proto.clocksync._playing
+
+
+def test_a_full_server_says_so_and_keeps_serving(lobby):
+    lobby.config["server"]["max_tables"] = 2
+    ann = Client(lobby)
+    for _ in range(2):
+        assert ann.request("create_table", game="omerta", seats=3)["type"] == "table"
+    reply = ann.request("create_table", game="omerta", seats=3)
+    assert reply["type"] == "error" and reply["code"] == "server_full"
+    assert len(ann.request("list_tables")["tables"]) == 2

@@ -24,28 +24,39 @@ Schedule = Callable[[float, Callable[[], None]], _Handle]
 Send = Callable[[Decision, Any], None]
 
 
+def window_of(view: dict[str, Any]) -> Any:
+    """The id of the reaction window open in ``view`` (its ``window`` object's
+    ``"window"`` or ``"id"`` field), or None."""
+    w = view.get("window")
+    if isinstance(w, dict):
+        return w.get("window", w.get("id"))
+    return None
+
+
 class BotDriver:
     """Feeds updates to ``bot`` and sends its decisions after their delay.
 
     At most one decision is pending. On a new update a pending decision is kept when its
-    action is still legal (a snap planned at the window's opening keeps its press time
-    when another player's wrong snap arrives first); otherwise it is cancelled and the bot
-    decides again.
+    action is still legal *in the same reaction window* (a snap planned at the window's
+    opening keeps its press time when another player's wrong snap arrives first);
+    otherwise it is cancelled and the bot decides again. Actions compare by value, so
+    without the window check a snap planned in one window would fire in the next one.
     """
 
     def __init__(self, bot: Bot, schedule: Schedule, send: Send):
         self.bot = bot
         self._schedule = schedule
         self._send = send
-        self._pending: tuple[_Handle, Decision, Any] | None = None
+        self._pending: tuple[_Handle, Decision, Any, Any] | None = None
 
     def on_update(self, events: list[dict[str, Any]], view: dict[str, Any],
                   legal: list[Action], anchor: Any = None) -> None:
         """Give the bot an update; schedule its next decision if it has one."""
         self.bot.observe(events, view)
+        window = window_of(view)
         if self._pending is not None:
-            handle, decision, _ = self._pending
-            if handle.active() and decision.action in legal:
+            handle, decision, _, planned_in = self._pending
+            if handle.active() and decision.action in legal and planned_in == window:
                 return
             if handle.active():
                 handle.cancel()
@@ -57,12 +68,12 @@ class BotDriver:
             return
         handle = self._schedule(max(0.0, decision.delay_ms) / 1000.0,
                                 lambda: self._fire())
-        self._pending = (handle, decision, anchor)
+        self._pending = (handle, decision, anchor, window)
 
     def _fire(self) -> None:
         pending, self._pending = self._pending, None
         if pending is not None:
-            _, decision, anchor = pending
+            _, decision, anchor, _ = pending
             self._send(decision, anchor)
 
     def stop(self) -> None:

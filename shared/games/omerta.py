@@ -742,6 +742,8 @@ def _window_public(w: _Window) -> dict[str, Any]:
     out: dict[str, Any] = {
         "window": w.id,
         "kind": w.kind,
+        "claim_types": [w.kind],  # "snap" or "hitwoman"
+        "pass_type": f"{w.kind}_pass",
         "eligible": sorted(w.eligible),
         "pending": sorted(w.pending),
         "timeout_ms": w.timeout_ms,
