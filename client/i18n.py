@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import locale
 import os
+from functools import lru_cache
 
 import i18n as _i18n
 
@@ -56,8 +57,20 @@ def current() -> str:
 
 
 def tr(key: str, /, **fields: object) -> str:
-    """The translation of ``mafia.<key>`` in the current language, ``%{x}`` filled."""
-    return _i18n.t(f"{NAMESPACE}.{key}", **fields)
+    """The translation of ``mafia.<key>`` in the current language, ``%{x}`` filled.
+
+    Cached per (language, key, fields): python-i18n searches and re-reads the
+    translation files on every lookup of a key it does not have (a key name such as
+    ``keyname.1``), which cost a few ms per frame when the table's help line was built."""
+    try:
+        return _cached(_current, key, tuple(sorted(fields.items())))
+    except TypeError:  # an unhashable field value
+        return _i18n.t(f"{NAMESPACE}.{key}", **fields)
+
+
+@lru_cache(maxsize=4096)
+def _cached(lang: str, key: str, fields: tuple[tuple[str, object], ...]) -> str:
+    return _i18n.t(f"{NAMESPACE}.{key}", **dict(fields))
 
 
 def key(name: str) -> str:
