@@ -9,8 +9,11 @@ up when the view gives the cards, else backs), selection marks, the running effe
 turn timer, the prompt banner, the message column, and the reconnection overlay. Sizes
 come from the layout (pixels).
 
-Frame budget (ARCHITECTURE §6): the static layer is one opaque blit, each card one
-alpha blit with its shadow baked in (``CardArt.shadowed``), effects indexed once.
+Frame budget (ARCHITECTURE §6, near 5 ms at 1920x1080): the static layer is one opaque
+blit and also holds the cards lying still at their places (a hand or gang group only
+when none of its overlapping cards moves, so the order cards overlap in stays right);
+a moving card is one alpha blit with its shadow baked in (``CardArt.shadowed``); effects
+are indexed once per frame.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from typing import Any
 import pygame
 
 from client import felt, text
-from client.cards import FAMILY_LETTERS, family_colour, family_name
+from client.cards import FAMILY_LETTERS, card_key, family_colour, family_name
 from client.famiglia_layout import FAMILY_ORDER
 from client.i18n import tr
 from client.input import now_ms
@@ -45,11 +48,41 @@ class Frame:
         self.offered = sc.offered
         self.hover = sc.hover
         self.pulse = pulse(sc.t)
+        # every card place of the view with its card
+        v, lay = self.view, self.layout
+        self.faces: dict[tuple[str, int], dict] = {("street", int(c["id"])): c for c in v.get("street") or []}
+        for p in v.get("players", []):
+            for zone in ("gang", "hand"):
+                for c in p.get(zone) or []:
+                    self.faces[(zone, int(c["id"]))] = c
+        # the cards lying still: painted into the static layer, group by group
+        moving: set[tuple] = set()
+        pos: dict[tuple[str, int], tuple[int, int]] = {}
+        for place, rect in lay.cards.items():
+            x, y = sc.card_pos(place, rect)
+            pos[place] = (int(x), int(y))
+            if self.hidden[place] or place in self.offsets or (x, y) != (rect.x, rect.y) or place not in self.faces:
+                moving.add(_group(lay, place, self.faces))
+        self.resting: dict[tuple, tuple] = {}
+        for place in lay.order:
+            if place in self.faces and _group(lay, place, self.faces) not in moving:
+                self.resting[place] = (*pos[place], card_key(self.faces[place]))
+        for seat, backs in lay.backs.items():
+            if backs and not self.hidden[("backs", seat)]:
+                self.resting[("backs", seat)] = tuple(tuple(r) for r in backs)
+
+
+def _group(lay: Any, place: tuple[str, int], faces: dict) -> tuple:
+    """Cards that overlap each other: a hand, a family of a gang; a street card alone."""
+    if place[0] == "street":
+        return place
+    card = faces.get(place) or {}
+    return (place[0], lay.owner.get(place), card.get("family") if place[0] == "gang" else None)
 
 
 def draw_table(surf: pygame.Surface, sc: Any) -> None:
     f = Frame(sc)
-    surf.blit(_chrome_layer(sc), (0, 0))
+    surf.blit(_static_layer(sc, f), (0, 0))
     _piles(surf, f)
     _street(surf, f)
     for seat in f.layout.zones:
@@ -200,17 +233,52 @@ def _notice(surf: pygame.Surface, sc: Any) -> None:
     pill(surf, msg, r.center, size, fg=fg)
 
 
+_layer: dict[str, Any] = {"chrome": None, "surf": None, "baked": {}, "t": 0.0}
+#: New resting cards wait at most this long (ms) before the layer is rebuilt with them:
+#: during a refill the layer is not rebuilt for every card that lands.
+BAKE_DELAY_MS = 300.0
+
+
+def _static_layer(sc: Any, f: Frame) -> pygame.Surface:
+    """The chrome plus the cards lying still. Rebuilt at once when the chrome changes or
+    a baked card stops resting; lazily to add newly resting cards."""
+    chrome = _chrome_layer(sc)
+    baked = _layer["baked"]
+    stale = _layer["chrome"] is not _chrome["key"] or any(f.resting.get(p) != v for p, v in baked.items())
+    lazy = len(f.resting) != len(baked) and f.t - _layer["t"] >= BAKE_DELAY_MS
+    if stale or lazy or _layer["surf"] is None:
+        surf = _layer["surf"]
+        if surf is None or surf.get_size() != chrome.get_size():
+            surf = chrome.copy()
+        else:
+            surf.blit(chrome, (0, 0))
+        lay, art = sc.layout, sc.art
+        for place, value in f.resting.items():
+            if place[0] == "backs":
+                for r in lay.backs.get(place[1], []):
+                    img, m = art.shadowed(None, r.w, r.h)
+                    surf.blit(img, (r.x - m, r.y - m))
+                continue
+            rect = lay.cards[place]
+            img, m = art.shadowed(f.faces[place], rect.w, rect.h)
+            surf.blit(img, (value[0] - m, value[1] - m))
+        _layer.update(chrome=_chrome["key"], surf=surf, baked=dict(f.resting), t=f.t)
+    return _layer["surf"]
+
+
 # -- per frame ---------------------------------------------------------------------------
 
 def _card(surf: pygame.Surface, f: Frame, place: tuple[str, int], card: dict | None, rect: pygame.Rect) -> None:
-    """One card (None = back) at its displayed position, with its selection marks."""
+    """One card (None = back) at its displayed position, with its selection marks (a
+    card lying still is already in the static layer: only its marks are drawn)."""
     if f.hidden[place]:
         return
     x, y = f.sc.card_pos(place, rect)
     ox, oy = f.offsets.get(place, (0.0, 0.0))
     x, y = int(x + ox), int(y + oy)
-    img, m = f.art.shadowed(card, rect.w, rect.h)
-    surf.blit(img, (x - m, y - m))
+    if _layer["baked"].get(place) is None or _layer["baked"][place] != f.resting.get(place):
+        img, m = f.art.shadowed(card, rect.w, rect.h)
+        surf.blit(img, (x - m, y - m))
     _marks(surf, f, place, pygame.Rect(x, y, rect.w, rect.h))
 
 
@@ -315,6 +383,8 @@ def _hand(surf: pygame.Surface, f: Frame, seat: int) -> None:
                 _card(surf, f, place, cards[place[1]], lay.cards[place])
         return
     backs = lay.backs.get(seat, [])
+    if _layer["baked"].get(("backs", seat)) == f.resting.get(("backs", seat)) is not None:
+        return
     hide = f.hidden[("backs", seat)]
     for r in backs[:max(0, len(backs) - hide)]:
         img, m = f.art.shadowed(None, r.w, r.h)
