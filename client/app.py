@@ -577,6 +577,8 @@ class App:
         """The server will not give ``link``'s seats back: leave those tables."""
         from client.scenes.table_base import TableScene
 
+        if link.conn is not None and link not in self.links:
+            self.links.append(link)  # connected again, only without its seats
         tables = set(link.tokens) | link.watching
         for t in list(tables):
             link.forget(t)

@@ -115,11 +115,13 @@ class Reconnector:
         err = getattr(failure.value, "subFailure", failure).value
         code = getattr(err, "code", "")
         if code == "bad_token":
-            self._expired()
+            self._lost(tr("reconnect.expired"))
         elif code in ("disconnected", ""):
             self._failed(failure)
+        elif code == "unknown_type":  # a server from before reconnection existed
+            self._lost(tr("reconnect.unsupported"))
         else:  # the server answered, but not with the seat: nothing more to try
-            self._expired()
+            self._lost(tr("reconnect.refused", reason=str(getattr(err, "message", err))))
 
     def _failed(self, failure: Any) -> None:
         """This try did not get the seats back (no connection, or it dropped): try again."""
@@ -136,15 +138,16 @@ class Reconnector:
         self.connecting = False
         self.app.link_back(self.link)
 
-    def _expired(self) -> None:
+    def _lost(self, message: str) -> None:
+        """The seats will not come back: say why; the tables go back to the menu (the
+        connection, when open, stays for the lobby)."""
         self.active = False
-        self.app.notify(tr("reconnect.expired"), 12)
+        self.connecting = False
+        self.app.notify(message, 12)
         self.app.seat_lost(self.link)
 
     def _give_up(self) -> None:
-        self.active = False
-        self.app.notify(tr("reconnect.gave_up"), 12)
-        self.app.seat_lost(self.link)
+        self._lost(tr("reconnect.gave_up"))
 
     def cancel(self) -> None:
         """Stop quietly (the player left the table)."""

@@ -153,6 +153,18 @@ def test_an_expired_seat_sends_the_player_to_the_menu(tmp_path):
     assert isinstance(app.top, MenuScene)
     assert app.notice[0] == tr("reconnect.expired") == "The server kept your seat for 2 minutes; a bot now plays it."
     assert link.tokens == {} and not link.reconnect.active
+    assert link in app.links and link.conn is back  # still connected, for the lobby
+
+
+def test_a_server_without_reconnection_says_so(tmp_path):
+    from client.scenes.menu import MenuScene
+
+    back = FakeConn({"reconnect": ServerError("unknown_type", "no such message type")})
+    app, clock, server, link = make(tmp_path, [back])
+    start_match(app, link, fg.new_match(SCENARIO, 5))
+    link.on_disconnect(None)
+    clock.advance(0.5)
+    assert isinstance(app.top, MenuScene) and app.notice[0] == tr("reconnect.unsupported")
 
 
 def test_a_server_gone_for_good_is_given_up(tmp_path):
