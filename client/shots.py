@@ -7,7 +7,12 @@ captures the X screen with ImageMagick's ``import`` (falls back to pygame's own 
 the window). Shots: menu, lobby, join (a server found by LAN discovery), the peek, a
 drawn card, a snap flying to the discard pile, the table mid-round, round results,
 settings, couch setup, the couch table (its shared screen is a TV view: public
-information only) and the hand-over screen (cover, then the seat's cards).
+information only) and the hand-over screen (cover, then the seat's cards); then a
+Famiglia table hosted from the host screen, mid-game against the bot with a spectator
+watching (the count shows in the top bar) and a street card asking what it is for, its
+results, the same kind of table seen as a spectator from the join screen's Watch button,
+a replay mid-way (a match log written with ``shared.matchlog``), and the "reconnecting"
+overlay after the player's connection is cut.
 
     python -m client.shots --out shots/1280 --size 1280x720
     python -m client.shots --out shots/1920 --fullscreen
@@ -244,10 +249,150 @@ def run(argv: list[str] | None = None) -> int:
     d.shot("13_handover_cards")
     d.key(pygame.K_q)
     d.pump(0.3)
+    sc.leave_table()
+    d.pump(0.5)
+    famiglia_shots(app, d, link, args.out)
     for link in list(app.links):
         app.close_link(link)
     pygame.quit()
     return 0
+
+
+def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
+    """Famiglia hosted and played, a spectator's view, a replay, the reconnect overlay."""
+    from client.scenes.famiglia_results import FamigliaResultsScene
+    from client.scenes.famiglia_table import FamigliaTableScene
+    from client.scenes.host import HostScene
+    from client.scenes.join import JoinScene
+    from client.scenes.lobby import LobbyScene
+    from client.scenes.replay import ReplayScene, load
+    from shared.bots import make_bot
+    from shared.games import famiglia as fg
+
+    host = app.push(HostScene(app))
+    host.set_game("famiglia")
+    d.pump(0.4)
+    d.shot("14_host_famiglia")
+    d.button("host.create")
+    d.pump(3, lambda: isinstance(app.top, LobbyScene))
+    d.button("lobby.fill_bots")
+    d.pump(5, lambda: isinstance(app.top, FamigliaTableScene))
+    sc = app.top
+    # a second connection watches: the player's top bar shows the spectator count
+    box: dict[str, Any] = {}
+    app.open_link("TV", app.server_address).addCallback(lambda tv: box.setdefault("tv", tv))
+    d.pump(3, lambda: "tv" in box)
+    box["tv"].request("join", table=sc.table_id, spectate=True)
+    bot = make_bot("famiglia", 0, "shots", {"think_ms": 0})
+
+    def asking() -> list[tuple[str, int]]:
+        """Street cards that could start several actions (the table then asks)."""
+        ch = sc.chooser
+        return [p for p in sc.layout.order if p[0] == "street" and ch is not None and len(ch.intents(p)) > 1]
+
+    for i in range(30):  # our moves chosen by the Famiglia bot, sent like clicks would
+        if not d.pump(20, lambda: bool(sc.legal.get(0)) or sc.view.get("phase") == "over"):
+            break
+        if sc.view.get("phase") == "over" or (i >= 8 and asking()):
+            break
+        d.pump(0.5)
+        legal = [fg.ACTIONS.parse(a, from_client=False) for a in sc.legal.get(0, [])]
+        sc.send(bot.decide(sc.view, legal).action.to_dict())
+    d.pump(4, lambda: not sc.anim.busy(sc.t))
+    street = asking()
+    if street:  # what can this card do? the buttons ask
+        d.click(sc.layout.rect(street[-1]).center)
+        d.pump(0.4)
+    d.shot("15_famiglia_mid_game")
+    if street:
+        d.button("fam.act.cancel")
+    for _ in range(80):  # then play it to the end
+        if isinstance(app.top, FamigliaResultsScene) or sc.view.get("phase") == "over":
+            break
+        if not d.pump(20, lambda: bool(sc.legal.get(0)) or sc.view.get("phase") == "over"):
+            break
+        if sc.view.get("phase") == "over":
+            break
+        legal = [fg.ACTIONS.parse(a, from_client=False) for a in sc.legal.get(0, [])]
+        sc.send(bot.decide(sc.view, legal).action.to_dict())
+        d.pump(0.05)
+    d.pump(6, lambda: isinstance(app.top, FamigliaResultsScene))
+    d.pump(1.0)
+    d.shot("16_famiglia_results")
+    app.close_link(box["tv"])
+    sc.leave_table()
+    d.pump(0.5)
+
+    # a spectator: bots play a table; the join screen's Watch button opens it
+    got: dict[str, Any] = {}
+    link.request("create_table", game="omerta", seats=3, name="Bots only",
+                 options={"seed": 5}).addCallback(lambda r: got.setdefault("t", r))
+    d.pump(3, lambda: "t" in got)
+    tid = got["t"]["table"]["id"]
+    for _ in range(3):
+        link.request("add_bot", table=tid)
+    d.pump(1.0)
+    join = app.push(JoinScene(app))
+    d.pump(4, lambda: any(t.get("id") == tid for t in join.tables))
+    d.pump(0.3)
+    item = next((i for i in join.l_tables.item_list if i.get("object_id") == str(tid)), None)
+    if item is not None and item.get("button_element") is not None:
+        d.click(item["button_element"].rect.center)
+    join.selected_table = tid
+    d.button("join.watch")
+    d.pump(5, lambda: getattr(app.top, "table_id", None) == tid)
+    d.pump(7)
+    d.shot("17_spectator_view")
+    app.top.leave_table()
+    d.pump(0.5)
+
+    # a replay mid-way
+    path = os.path.join(tempfile.mkdtemp(), "table-7-4.jsonl")
+    write_match_log(path)
+    replay = app.push(ReplayScene(app, load(path), os.path.basename(path)))
+    replay.seek(replay.last // 2)
+    d.key(pygame.K_SPACE)
+    d.pump(2.5)
+    d.shot("18_replay")
+    app.pop()
+    d.pump(0.3)
+
+    # the reconnecting overlay: our connection to a running table is cut
+    got.clear()
+    link.request("create_table", game="famiglia", seats=2, name="Alice's table",
+                 options={"seed": 9}).addCallback(lambda r: got.setdefault("t", r))
+    d.pump(3, lambda: "t" in got)
+    tid = got["t"]["table"]["id"]
+    link.request("join", table=tid, seat=0).addCallback(lambda _r: link.request("add_bot", table=tid))
+    d.pump(5, lambda: isinstance(app.top, FamigliaTableScene) and app.top.table_id == tid)
+    d.pump(1.5)
+    link.conn.transport.abortConnection()
+    d.pump(3, lambda: getattr(getattr(app.top, "reconnecting", None), "attempt", 0) >= 2)
+    d.pump(0.2)
+    d.shot("19_reconnecting")
+    d.pump(15, lambda: getattr(app.top, "reconnecting", None) is None)
+    d.pump(1.0)
+    d.shot("20_reconnected")
+
+
+def write_match_log(path: str, seed: int = 4) -> None:
+    """A finished Famiglia match between two bots, as a server would log it."""
+    from shared import matchlog
+    from shared.bots import make_bot
+    from shared.games import famiglia as fg
+    from shared.sim import play_match
+
+    bots = [make_bot("famiglia", p, f"{seed}/{p}", {"think_ms": 0}) for p in range(2)]
+    record = play_match(fg, {"seats": 2}, seed, bots)
+    seats = [{"seat": 0, "name": "Ada", "bot": False, "token": "-"}, {"seat": 1, "name": "Bruno", "bot": True,
+                                                                      "token": "-"}]
+    lines = [matchlog.line(matchlog.header("famiglia", {"seats": 2}, seed, 7, "Friday night", seats))]
+    lines += [matchlog.line(matchlog.action_record(i, seat, action, i * 1500.0))
+              for i, (seat, action) in enumerate(record.log, start=1)]
+    lines.append(matchlog.line({"kind": "over", "result": {"game": "famiglia", **fg.scores(record.state)},
+                                "t": (len(record.log) + 1) * 1500.0}))
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(lines)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 # Screenshots of the real client under Xvfb, driven like a player would drive it
 # (client/shots.py): main menu, lobby, join screen with a server found by LAN discovery,
 # the peek, a drawn card, a snap flying to the pile, the table mid-round, round results,
-# settings, couch setup, couch table and the hand-over screen.
+# settings, couch setup, couch table and the hand-over screen; then the host screen with
+# Famiglia, a Famiglia table mid-game (with a spectator watching) and its results, a table
+# watched as a spectator from the join screen, a replay mid-way, and the "reconnecting"
+# overlay after the player's connection is cut (then back at the table).
 #
 #   docs/screenshots/take_screenshots.sh [OUT_DIR]     (default: shots/)
 #
