@@ -36,6 +36,8 @@ CLIENT_DIR = os.path.dirname(os.path.abspath(__file__))
 THEME_PATH = os.path.join(CLIENT_DIR, "theme.json")
 #: Window height the theme's font sizes are written for (px).
 THEME_BASE_HEIGHT = 720
+#: ... and wide (px): a narrower window (5:4, 4:3) scales by its width instead.
+THEME_BASE_WIDTH = 1280
 
 
 class Link:
@@ -172,7 +174,7 @@ class App:
         self.size = self.screen.get_size()
 
     def _make_manager(self, lang: str | None = None) -> None:
-        scale = max(0.6, self.size[1] / THEME_BASE_HEIGHT)
+        scale = self.ui_scale
         self.manager = pygame_gui.UIManager(
             self.size, scaled_theme(scale), starting_language=lang or i18n.current(),
             translation_directory_paths=[CLIENT_DIR])
@@ -180,8 +182,9 @@ class App:
 
     @property
     def ui_scale(self) -> float:
-        """Widget size multiplier: 1.0 for a 720 px tall window."""
-        return max(0.6, self.size[1] / THEME_BASE_HEIGHT)
+        """Widget size multiplier: 1.0 for a 1280x720 window (the smaller of height / 720 and
+        width / 1280, so a 5:4 or 4:3 window keeps its text inside its buttons; at least 0.6)."""
+        return max(0.6, min(self.size[1] / THEME_BASE_HEIGHT, self.size[0] / THEME_BASE_WIDTH))
 
     def resize(self, size: tuple[int, int]) -> None:
         """Relayout everything for a new window size (px)."""

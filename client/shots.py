@@ -304,8 +304,8 @@ def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
         d.click(sc.layout.rect(street[-1]).center)
         d.pump(0.4)
     d.shot("15_famiglia_mid_game")
-    if street:
-        d.button("fam.act.cancel")
+    if street and "cancel" in sc.buttons:
+        d.click(sc.buttons["cancel"].rect.center)
     for _ in range(80):  # then play it to the end
         if isinstance(app.top, FamigliaResultsScene) or sc.view.get("phase") == "over":
             break

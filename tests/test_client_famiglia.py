@@ -187,9 +187,8 @@ def open_famiglia(app, state, seat):
     return app.reset(FamigliaTableScene(app, link, started)), link
 
 
-def press(scene, key):
-    b = next(b for b in scene.ui if b.text == f"mafia.{key}")
-    click(b.rect.center)
+def press(scene, ident):
+    click(scene.buttons[ident].rect.center)
 
 
 def test_scene_sends_the_pair_recruit_built_from_clicks(tmp_path):
@@ -200,9 +199,9 @@ def test_scene_sends_the_pair_recruit_built_from_clicks(tmp_path):
     assert scene.seat_name(1) == "Bob" and scene.seat_name(0) == "Ann (you)"  # names from match_started
     click(scene.layout.rect(("street", B2)).center)
     app.sample()
-    assert {b.text for b in scene.ui} >= {"mafia.fam.intent.renew", "mafia.fam.intent.take_pair",
-                                          "mafia.fam.act.cancel", "mafia.fam.act.pass"}
-    press(scene, "fam.intent.take_pair")
+    assert set(scene.buttons) == {"intent:renew", "intent:brute", "intent:take_pair", "cancel", "pass"}
+    assert {b.text for b in scene.ui} >= {"Renew (draw 2)", "Recruit it with a pair", "Pass (take nothing)"}
+    press(scene, "intent:take_pair")
     app.sample()
     click(scene.layout.rect(("hand", B1a)).center)
     app.sample()
@@ -224,7 +223,7 @@ def test_scene_accountant_swap_and_pass(tmp_path):
     app.sample()
     assert link.conn.sent == [{"type": "swap", "from_gang": F1_GANG, "from_hand": M3}]
     scene, link = open_famiglia(app, state, 0)
-    press(scene, "fam.act.pass")
+    press(scene, "pass")
     app.sample()
     assert link.conn.sent == [{"type": "pass"}]
 
@@ -285,10 +284,30 @@ def test_a_famiglia_match_against_the_embedded_bot_starts(tmp_path):
         assert table.view["street"] and table.view["players"][0]["hand"] is not None
         yield until(app, lambda: bool(table.legal.get(0)))  # our turn comes (the bot may start)
         turn = table.view["turn_no"]
-        press(table, "fam.act.pass")
+        press(table, "pass")
         yield until(app, lambda: table.view["turn_no"] > turn)
         assert any("passes" in m[0] for m in table.messages)
     finally:
         for link in list(app.links):
             app.close_link(link)
         app.running = False
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 600), (1280, 1024), (1920, 1080)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_button_label_fits_its_button(tmp_path, size, lang):
+    from client import i18n
+    from client.scenes.widgets import fitted
+
+    app = make_app(tmp_path, size)
+    try:
+        i18n.setup(lang)
+        scene, _ = open_famiglia(app, fg.new_match(SCENARIO, 5), 0)
+        width = scene.layout.actions.w - 8
+        keys = [f"fam.intent.{t}" for t in ("renew", "accountant", "swap", "brute", "brute_card", "take_free",
+                                              "take_pair")] + ["fam.act.lower", "fam.act.cancel", "fam.act.pass"]
+        for k in keys:
+            label, _cls = fitted(i18n.tr(k, n="4"), width, app.ui_scale)
+            assert "…" not in label, (lang, size, k, label)
+    finally:
+        i18n.setup("en")

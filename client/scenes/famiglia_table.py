@@ -25,7 +25,7 @@ from client.famiglia_narrate import BAD, INFO, NOTE, narrate
 from client.famiglia_picker import Chooser
 from client.i18n import tr
 from client.scenes.table_base import MSG_MS, TableScene
-from client.scenes.widgets import button, call
+from client.scenes.widgets import button, call, fitted
 from client.tween import Follower
 
 Place = tuple[str, int]
@@ -47,6 +47,7 @@ class FamigliaTableScene(TableScene):
         self.chooser: Chooser | None = None
         self.hover: Place | None = None
         self._buttons_sig: tuple | None = None
+        self.buttons: dict[str, Any] = {}  # the action buttons by id ("pass", "intent:renew"...)
         self._prompt: tuple[str, str, bool] = ("", "", False)
         self._esc_until = 0.0
         self.match_result: dict[str, Any] | None = None
@@ -267,6 +268,7 @@ class FamigliaTableScene(TableScene):
             return
         self._buttons_sig = sig
         self.clear_ui()
+        self.buttons.clear()
         box = self.layout.actions
         n = max(1, len(specs))
         gap = max(4, int(box.h * 0.03))
@@ -275,7 +277,9 @@ class FamigliaTableScene(TableScene):
         y = box.bottom - n * bh - (n - 1) * gap
         for ident, key, fields, oid, what in specs:
             rect = pygame.Rect(box.centerx - bw // 2, y, bw, bh)
-            button(self, rect, key, object_id=oid, text_kwargs=fields or None, command=call(self._press, what))
+            label, cls = fitted(tr(key, **fields), bw, self.app.ui_scale)
+            self.buttons[ident] = button(self, rect, label, object_id=oid, class_id=cls, raw=True,
+                                         command=call(self._press, what))
             y += bh + gap
 
     def _press(self, what: Any) -> None:

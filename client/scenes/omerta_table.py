@@ -35,7 +35,7 @@ from client.omerta_draw import draw_table
 from client.omerta_narrate import BAD, INFO, NOTE, claim_result, narrate
 from client.picker import Picker
 from client.scenes.table_base import MSG_MS, TableScene
-from client.scenes.widgets import button, call
+from client.scenes.widgets import button, call, fitted
 from client.tween import Follower
 
 #: Choices made by picking on the table, in the order they are looked for in ``legal``.
@@ -503,8 +503,11 @@ class OmertaTableScene(TableScene):
         couch = len(self.links) > 1
         for ident, key, oid, what, enabled, seat in specs:
             rect = pygame.Rect(box.centerx - bw // 2, y, bw, bh)
-            text = f"{self.seat_name(seat)}: {tr(key)}" if couch else key
-            b = button(self, rect, text, object_id=oid, raw=couch, command=call(self._press, seat, what))
+            text, cls = fitted(f"{self.seat_name(seat)}: {tr(key)}" if couch else tr(key), bw, self.app.ui_scale)
+            if cls is None and not couch:
+                text = key  # translated by pygame_gui itself
+            b = button(self, rect, text, object_id=oid, class_id=cls, raw=couch or cls is not None,
+                       command=call(self._press, seat, what))
             if not enabled:
                 b.disable()
             y += bh + gap

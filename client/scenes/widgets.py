@@ -59,6 +59,23 @@ def panel(scene: Any, rect: pygame.Rect, **kw: Any) -> pygame_gui.elements.UIPan
     return scene.add(p)
 
 
+#: Button font sizes of the theme (client/theme.json) at a 720 px tall window.
+BUTTON_FONT, COMPACT_FONT = 19, 15
+
+
+def fitted(label: str, width: int, scale: float) -> tuple[str, str | None]:
+    """A button label that fits ``width`` px: ``(label, None)`` when it fits at the
+    theme's button size, ``(label, "@compact")`` at the compact size, else the label cut
+    with an ellipsis at the compact size. ``scale`` is the app's ``ui_scale``."""
+    from client import text
+
+    room = width - int(24 * scale)
+    if text.font(round(BUTTON_FONT * scale), True).size(label)[0] <= room:
+        return label, None
+    size = round(COMPACT_FONT * scale)
+    return text.elide(label, room, size, bold=True), "@compact"
+
+
 def column(size: tuple[int, int], width_frac: float, top_frac: float, row_h: int, gap: int,
            n: int, centre_x: float = 0.5) -> list[pygame.Rect]:
     """``n`` stacked rects (px) of one column centred at ``centre_x`` of the window."""
