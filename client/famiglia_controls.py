@@ -5,7 +5,8 @@ rules stay on the server; this only reads ``legal`` and the view).
 :func:`prompt` returns ``(main line, second line, urgent)``; :func:`button_specs` the
 buttons as ``(id, i18n key, text fields, object id, what)`` where ``what`` is an action
 dict to send, ``"intent:<type>"`` (the answer to "what is this card for?"),
-``"amount:<n>"`` (a Brute's amount) or ``"cancel"``.
+``"amount:<n>"`` (a Brute's amount), ``"cancel"`` or ``"results"`` (show the end of
+the match again).
 """
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ def _card(view: dict[str, Any], pick: tuple[str, int]) -> dict[str, Any] | None:
 
 
 def button_specs(sc: Any) -> list[tuple[str, str, dict[str, str], str | None, Any]]:
+    if sc.view.get("phase") == "over" and not sc.replay:
+        return [("results", "fam.act.results", {}, "#primary", "results")]
     seat = sc.my_seat
     if seat is None:
         return []

@@ -311,3 +311,26 @@ def test_every_button_label_fits_its_button(tmp_path, size, lang):
             assert "…" not in label, (lang, size, k, label)
     finally:
         i18n.setup("en")
+
+
+def test_the_end_shows_the_results_and_the_table_can_show_them_again(tmp_path):
+    from client.scenes.famiglia_results import FamigliaResultsScene
+    from shared.rules import events_for
+
+    app = make_app(tmp_path)
+    s0 = fg.new_match(SCENARIO, 5)
+    scene, link = open_famiglia(app, s0, 0)
+    s1, e1 = fg.apply(s0, 0, fg.Pass())
+    s2, e2 = fg.apply(s1, 1, fg.Pass())  # two passes in a row: the match ends
+    scene.on_message({"type": "update", "table": 4, "events": events_for(e1 + e2, 0), "view": fg.view(s2, 0),
+                      "legal": [], "t_server": 1.0, "step": 2}, link)
+    results = app.top
+    assert isinstance(results, FamigliaResultsScene)
+    assert results.outcome()["reason"] == "passes" and scene.view["players"][1]["hand"] is not None
+    app.render(1 / 60, flip=False)  # both hands face up, VP per card
+    click(next(b for b in results.ui if b.text == "mafia.fam.results.see_table").rect.center)
+    app.sample()
+    assert app.top is scene and set(scene.buttons) == {"results"}
+    press(scene, "results")
+    app.sample()
+    assert isinstance(app.top, FamigliaResultsScene)

@@ -287,6 +287,10 @@ class FamigliaTableScene(TableScene):
         if isinstance(what, dict):
             self.send(what)
             return
+        if what == "results":
+            self.results_shown = False
+            self._maybe_results()
+            return
         if ch is None:
             return
         action = None
