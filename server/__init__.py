@@ -18,8 +18,12 @@ def start_embedded(reactor: Any, config: dict[str, Any]) -> defer.Deferred:
     ``config`` is the merged config dict (``shared.config.merge``); the server listens on
     ``config["server"]["host"]`` at ``config["server"]["port"]``, or the next free port
     among the following 20, and answers LAN discovery on ``server.discovery_port`` when
-    that UDP port is free (silently skipped otherwise). Returns a Deferred firing with
-    the TCP port actually used (int); it fails with
+    that UDP port is free (silently skipped otherwise). Like ``mafia-server`` it logs
+    every match in ``server.data_dir`` (by default the user's data directory) and, when
+    it starts, restores the matches a previous run left unfinished (the GUI quit or
+    crashed mid-match); a second server on the same machine finds the directory taken
+    and runs without match logs. Returns a Deferred firing with the TCP port actually
+    used (int); it fails with
     ``twisted.internet.error.CannotListenError`` when all 21 ports are busy. The server
     runs until the reactor stops.
     """

@@ -1,6 +1,6 @@
-"""Wiring: the server's clock, its TCP listener and its discovery listener, shared by
-``mafia-server`` (:mod:`server.main`) and the client's embedded server
-(:func:`server.start_embedded`)."""
+"""Wiring: the server's clock, its data directory, its TCP listener and its discovery
+listener, shared by ``mafia-server`` (:mod:`server.main`) and the client's embedded
+server (:func:`server.start_embedded`)."""
 from __future__ import annotations
 
 import time
@@ -11,6 +11,7 @@ from twisted.internet import defer, endpoints
 from twisted.internet.error import CannotListenError
 from twisted.logger import Logger
 
+from server import persist
 from server.discovery import DiscoveryProtocol
 from server.lobby import Lobby, LobbyFactory
 
@@ -36,30 +37,49 @@ class MonotonicClock:
 
 @dataclass
 class RunningServer:
-    """A started server: its lobby, TCP port number and listening ports."""
+    """A started server: its lobby, TCP port number, listening ports and the lock on its
+    data directory."""
 
     lobby: Lobby
     port: int
     tcp: Any
     udp: Any = None
+    data_lock: Any = None
 
     def stop(self) -> defer.Deferred:
-        """Stop listening (TCP and UDP)."""
+        """Stop listening (TCP and UDP) and let the data directory go. Running matches
+        are not ended: their logs stay unfinished, for the next start to restore."""
         ds = [defer.maybeDeferred(self.tcp.stopListening)]
         if self.udp is not None:
             ds.append(defer.maybeDeferred(self.udp.stopListening))
+        if self.data_lock is not None:
+            self.data_lock.close()
+            self.data_lock = None
         return defer.gatherResults(ds)
 
 
 @defer.inlineCallbacks
 def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: bool = False,
                  discovery: bool = True, clock: Any = None):
-    """Listen on ``config["server"]["host"]:["port"]``, trying the next ``tries - 1``
-    ports when busy; then answer discovery on ``server.discovery_port`` if possible
-    (failure is logged and ignored). Returns a Deferred firing with a
+    """Take the data directory (``server.data_dir``, see :func:`server.persist.data_dir`)
+    and restore the unfinished matches logged there; listen on
+    ``config["server"]["host"]:["port"]``, trying the next ``tries - 1`` ports when busy;
+    then answer discovery on ``server.discovery_port`` if possible (failure is logged
+    and ignored). When another server on this machine holds the data directory, this one
+    runs without match logs (logged). Returns a Deferred firing with a
     :class:`RunningServer`; fails with ``CannotListenError`` when no port was free."""
     server = config["server"]
-    lobby = Lobby(config, clock or MonotonicClock(reactor), testing=testing)
+    directory: Any = persist.data_dir(server.get("data_dir"))
+    try:
+        data_lock = persist.lock(directory)
+    except OSError as e:
+        log.error("cannot use the data directory {dir}: {e}; matches are not logged", dir=str(directory), e=e)
+        data_lock = None
+    if data_lock is None:
+        log.warn("another server uses the data directory {dir}: matches are not logged", dir=str(directory))
+        directory = None
+    lobby = Lobby(config, clock or MonotonicClock(reactor), testing=testing, data_dir=directory)
+    lobby.restore()
     factory = LobbyFactory(lobby)
     host, first = str(server["host"]), int(server["port"])
     tcp = None
@@ -69,6 +89,8 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
             break
         except CannotListenError:
             if port == first + max(1, tries) - 1:
+                if data_lock is not None:
+                    data_lock.close()
                 raise
     actual = tcp.getHost().port
     udp = None
@@ -79,4 +101,4 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
         except CannotListenError as e:
             log.warn("LAN discovery is off: {e}", e=e)
     log.info("{name} listening on {host}:{port}", name=lobby.name, host=host, port=actual)
-    return RunningServer(lobby, actual, tcp, udp)
+    return RunningServer(lobby, actual, tcp, udp, data_lock)

@@ -1,20 +1,26 @@
 """The lobby: every connection, player name and table of one server, and the handlers
-of the client requests (docs/PROTOCOL.md "Session", "Lobby", "Playing").
+of the client requests (docs/PROTOCOL.md "Session", "Lobby", "Playing", "Reconnection").
 
 :class:`Lobby` is plain logic (no sockets); :class:`LobbyFactory` is the Twisted factory
 that holds it and builds one :class:`server.protocol.ServerProtocol` per connection.
+With a data directory, every match is logged there and :meth:`Lobby.restore` brings the
+unfinished ones back when the server starts (docs/MATCHLOG.md).
 """
 from __future__ import annotations
 
+import hmac
 import itertools
 import secrets
+from pathlib import Path
 from typing import Any
 
 from twisted.internet import protocol
 from twisted.logger import Logger
 
+from shared import matchlog
 from shared.games import GAMES, get_game
 from shared.protocol import VERSION, ProtocolError
+from server import persist
 from server.table import Table, parse_options
 
 log = Logger()
@@ -25,11 +31,14 @@ class Lobby:
 
     ``config``: the merged config (``server``, ``timing``, ``bots``); ``clock``: an
     ``IReactorTime`` whose ``seconds()`` is the server's monotonic clock; ``testing``:
-    accept the test-only table options.
+    accept the test-only table options; ``data_dir``: where match logs are written and
+    restored from (None: matches are not logged).
     """
 
-    def __init__(self, config: dict[str, Any], clock: Any, testing: bool = False):
+    def __init__(self, config: dict[str, Any], clock: Any, testing: bool = False,
+                 data_dir: Path | None = None):
         self.config = config
+        self.data_dir = data_dir
         self.clock = clock
         self.testing = testing or bool(config["server"].get("testing"))
         self.name = str(config["server"]["name"])
@@ -61,18 +70,18 @@ class Lobby:
                           for g in GAMES.values()]}
 
     def connection_lost(self, conn: Any) -> None:
-        """Free everything ``conn`` held: its seats (bots take over running matches),
+        """Free everything ``conn`` held: its seats (held for it in running matches),
         its spectator places, and the still-empty tables it created."""
         self.connections.discard(conn)
         self.names.pop(conn, None)
         for table in list(self.tables.values()):
             if conn in table.connections():
-                table.leave(conn)
+                table.drop(conn)
         for tid, creator in list(self._created_by.items()):
             if creator is conn:
                 del self._created_by[tid]
                 table = self.tables.get(tid)
-                if table is not None and not table.connections():
+                if table is not None and not table.connections() and not table.held():
                     self._remove(table)
 
     # -- tables ---------------------------------------------------------------------
@@ -108,11 +117,55 @@ class Lobby:
         tid = next(self._table_ids)
         label = " ".join((name or "").split())[:60] or f"{self.names.get(conn, 'Table')}'s table"
         table = Table(tid, game, label, engine, settings, self.config, self.clock,
-                      on_empty=self._remove)
+                      on_empty=self._remove, data_dir=self.data_dir)
         self.tables[tid] = table
         self._created_by[tid] = conn
         log.info("table {id} created: {game} for {n}", id=tid, game=game.NAME, n=seats)
         return table
+
+    def restore(self) -> list[Table]:
+        """Bring back every unfinished match of the data directory (docs/MATCHLOG.md):
+        each table with its own id, playing, its players' seats held for them. Table ids
+        of new tables continue above. Unusable logs are logged and skipped."""
+        restored: list[Table] = []
+        if self.data_dir is None:
+            return restored
+        for path, mlog in persist.unfinished(self.data_dir):
+            head = mlog.header
+            tid = head.get("table")
+            if not isinstance(tid, int) or tid in self.tables:
+                log.error("match log {path}: table id {tid!r} is not usable, not restored",
+                          path=str(path), tid=tid)
+                continue
+            try:
+                game = get_game(str(head.get("game")))
+                table = Table.restore(path, mlog, game, self.config, self.clock,
+                                      data_dir=self.data_dir, on_empty=self._remove)
+            except (KeyError, TypeError, ValueError, matchlog.LogError) as e:
+                log.error("match log {path} does not restore: {e!r}", path=str(path), e=e)
+                continue
+            if table.closed:  # nobody can come back to it
+                continue
+            self.tables[tid] = table
+            restored.append(table)
+        self._table_ids = itertools.count(max(self.tables, default=0) + 1)
+        if restored:
+            log.info("restored {n} unfinished match(es) from {dir}", n=len(restored), dir=str(self.data_dir))
+        return restored
+
+    def reconnect(self, conn: Any, token: str, step: Any) -> dict[str, Any]:
+        """``reconnect {token, step}``: the seat whose token this is goes to ``conn``.
+        Raises ``bad_token`` (unknown or expired), ``bad_message`` (``step`` not a
+        non-negative integer), ``already_seated``."""
+        if step is not None and (not isinstance(step, int) or isinstance(step, bool) or step < 0):
+            raise ProtocolError("bad_message", "reconnect: 'step' must be a non-negative integer")
+        for table in self.tables.values():
+            if table.closed:
+                continue
+            for seat in table.seats:
+                if seat.token is not None and hmac.compare_digest(seat.token.encode(), token.encode()):
+                    return table.reconnect(conn, seat.index, step)
+        raise ProtocolError("bad_token", "this seat is no longer held for you (unknown or expired token)")
 
     # -- requests -------------------------------------------------------------------
     def handle(self, conn: Any, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -126,7 +179,7 @@ class Lobby:
                                       msg.get("options"))
             return "table", {"table": table.summary()}
         if kind == "reconnect":
-            raise ProtocolError("bad_token", "reconnecting is not supported yet")
+            return "joined", self.reconnect(conn, msg["token"], msg.get("step"))
         if kind == "hello":
             raise ProtocolError("bad_message", "hello was already done on this connection")
         table = self._table(msg["table"])

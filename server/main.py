@@ -1,11 +1,15 @@
 """``mafia-server``: run a Mafia Table lobby server on the LAN.
 
-    mafia-server [--host H] [--port P] [--config FILE] [--testing] [--no-discovery]
+    mafia-server [--host H] [--port P] [--data-dir DIR] [--config FILE] [--testing]
+                 [--no-discovery]
 
 Reads ``config.yaml`` from the repository root unless ``--config`` names another file;
-``--host``/``--port`` override ``server.host``/``server.port`` (``--port 0`` picks a free
-port). Prints ``mafia-server listening on HOST:PORT`` on stdout once it accepts
-connections; logs go to stderr. Stops on Ctrl-C.
+``--host``/``--port``/``--data-dir`` override ``server.host``/``server.port``/
+``server.data_dir`` (``--port 0`` picks a free port). Every match is logged under
+``DIR/matches`` (default: the user's data directory); on start the unfinished ones are
+restored, and their players come back with their reconnect tokens (docs/MATCHLOG.md).
+Prints ``mafia-server listening on HOST:PORT`` on stdout once it accepts connections;
+logs go to stderr. Stops on Ctrl-C.
 """
 from __future__ import annotations
 
@@ -39,6 +43,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="mafia-server", description="Run a Mafia Table server.")
     p.add_argument("--host", help="interface to listen on (default: config server.host)")
     p.add_argument("--port", type=int, help="TCP port (default: config server.port; 0 = any free port)")
+    p.add_argument("--data-dir", help="where match logs are kept and restored from "
+                                        "(default: config server.data_dir, else the user's data directory)")
     p.add_argument("--config", help="configuration file (default: config.yaml of the repository)")
     p.add_argument("--testing", action="store_true",
                    help="accept the test-only table options deck and first_player")
@@ -59,6 +65,8 @@ def run(reactor: Any, args: argparse.Namespace):
         config["server"]["host"] = args.host
     if args.port is not None:
         config["server"]["port"] = args.port
+    if args.data_dir is not None:
+        config["server"]["data_dir"] = args.data_dir
     try:
         running = yield start_server(reactor, config, testing=args.testing,
                                      discovery=not args.no_discovery)

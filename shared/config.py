@@ -17,6 +17,8 @@ DEFAULTS: dict[str, Any] = {
         "max_tables": 64,
         "max_connections": 512,
         "testing": False,
+        "reconnect_grace_s": 120,
+        "data_dir": "",
     },
     "client": {
         "player_name": "",

@@ -49,10 +49,10 @@ def _window_open(msg: dict[str, Any]) -> bool:
 
 
 @pytest_twisted.inlineCallbacks
-def test_earlier_press_wins_although_its_claim_arrives_later():
+def test_earlier_press_wins_although_its_claim_arrives_later(tmp_path):
     from twisted.internet import reactor
 
-    config = merge({"server": {"host": "127.0.0.1", "port": 0}})
+    config = merge({"server": {"host": "127.0.0.1", "port": 0, "data_dir": str(tmp_path)}})
     server = yield start_server(reactor, config, testing=True, discovery=False)
     relay = DelayRelay(reactor, "127.0.0.1", server.port, lambda: 40.0, lambda: 40.0)
     relay_port = reactor.listenTCP(0, relay, interface="127.0.0.1")

@@ -40,7 +40,8 @@ def server_port(tmp_path):
     port = _free_port()
     proc = subprocess.Popen(
         _command("mafia-server", "server.main") + ["--host", "127.0.0.1", "--port", str(port),
-                                                   "--no-discovery", "--config", str(config)],
+                                                   "--no-discovery", "--config", str(config),
+                                                   "--data-dir", str(tmp_path / "data")],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=open(tmp_path / "server.log", "wb"),
         env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:

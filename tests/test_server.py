@@ -12,12 +12,13 @@ from shared.config import merge
 
 
 @pytest_twisted.inlineCallbacks
-def test_embedded_server_takes_the_next_free_port_and_serves():
+def test_embedded_server_takes_the_next_free_port_and_serves(tmp_path):
     from twisted.internet import reactor
 
     busy = reactor.listenTCP(0, protocol.ServerFactory(), interface="127.0.0.1")
     taken = busy.getHost().port
-    config = merge({"server": {"host": "127.0.0.1", "port": taken, "discovery_port": 0}})
+    config = merge({"server": {"host": "127.0.0.1", "port": taken, "discovery_port": 0,
+                               "data_dir": str(tmp_path)}})
     try:
         port = yield start_embedded(reactor, config)
         assert taken < port <= taken + 20

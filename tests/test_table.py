@@ -274,7 +274,7 @@ def test_same_seed_same_bot_match():
     assert results[0] == results[1]
 
 
-def test_disconnect_during_a_match_gives_the_seat_to_a_bot():
+def test_leaving_during_a_match_gives_the_seat_to_a_bot_for_good():
     clock = task.Clock()
     table = make_table(options={"seed": 2, "bot_think_ms": 0, "rounds": 1}, clock=clock)
     player, watcher = FakeConn("ann"), FakeConn("w")
@@ -283,10 +283,11 @@ def test_disconnect_during_a_match_gives_the_seat_to_a_bot():
     table.add_bot()
     table.add_bot()
     assert table.status == "playing"
-    table.leave(player)  # the connection is lost
+    table.leave(player)  # on purpose: nothing to come back to (a lost connection is held)
     seat = table.seats[0]
-    assert seat.bot and seat.conn is None and seat.away_name == "ann" and seat.token
-    assert watcher.of("table")[-1]["table"]["seats"][0]["bot"]
+    assert seat.bot and seat.conn is None and not seat.away and seat.token is None
+    assert watcher.of("table")[-1]["table"]["seats"][0] == {
+        "seat": 0, "name": "ann (bot)", "bot": True, "connected": True, "away": False}
     assert not player.playing
     run_until_over(clock, table)
     assert watcher.of("match_over")

@@ -1,0 +1,228 @@
+"""Reaction windows at a table: their timeouts, and the claims made in them, ordered by
+the arbiter (ARCHITECTURE §3; docs/PROTOCOL.md "Clock sync and reaction windows").
+
+:class:`WindowsMixin` is part of :class:`server.table.Table`; it uses the table's
+``game``, ``state``, ``status``, ``seats``, ``clock``, ``arbiter``, ``_apply`` and
+``_legal`` and keeps the window state: ``window`` (the open one), ``window_shown``
+(server ms when its update went out -- or when the table was restored), ``_claimed``
+(seats whose claim waits in the arbiter) and ``_last_window`` (to answer late claims).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from twisted.logger import Logger
+
+from shared.protocol import ProtocolError
+from shared.rules import Action, Event, IllegalAction
+from server.arbiter import TOLERANCE_MS, Claim, bound_press
+
+log = Logger()
+
+
+def claim_success(events: list[Event], seat: int) -> bool | None:
+    """Whether ``seat``'s claim was right, from the engine's events: by convention the
+    claim's event carries ``seat`` and a boolean ``success`` (Omerta's ``snap`` and
+    ``counter``). None when no such event exists."""
+    for e in events:
+        if e.data.get("seat") == seat and isinstance(e.data.get("success"), bool):
+            return bool(e.data["success"])
+    return None
+
+
+class WindowsMixin:
+    """Window timeouts, human and bot claims, and the arbiter's decisions."""
+
+    game: Any
+    state: Any
+    status: str
+    seats: list[Any]
+    clock: Any
+    arbiter: Any
+    window: Any
+    window_shown: float
+    _timeout_call: Any
+    _claimed: set[int]
+    _last_window: Any
+
+    # -- opening and closing -----------------------------------------------------------
+    def _track_window(self, now: float) -> None:
+        """Note a window opening (its update goes out ``now``; start its timeout) or
+        closing (cancel the timeout)."""
+        w = self.game.reaction_window(self.state)
+        old = self.window
+        if old is not None and (w is None or w.id != old.id):
+            self._last_window = (old, self.window_shown, None)
+            self._cancel_timeout()
+            self._claimed.clear()
+        if w is not None and (old is None or w.id != old.id):
+            self.window_shown = now
+            self._timeout_call = self.clock.callLater(w.timeout_ms / 1000.0, self._on_timeout, w.id)
+        self.window = w
+
+    def _cancel_timeout(self) -> None:
+        if self._timeout_call is not None and self._timeout_call.active():
+            self._timeout_call.cancel()
+        self._timeout_call = None
+
+    def _on_timeout(self, window_id: int) -> None:
+        self._timeout_call = None
+        if self.arbiter.collecting:
+            self.arbiter.flush()
+        w = self.window
+        if self.status == "playing" and w is not None and w.id == window_id:
+            try:
+                self._apply(None, self.game.timeout_action(w))
+            except IllegalAction as e:  # pragma: no cover - engine and table disagree
+                log.error("table {id}: timeout refused: {r}", id=self.id, r=e.reason)
+
+    def _pending_bounds(self) -> dict[int, float]:
+        """Eligible seats that could still claim -> their rtt_bound (ms; 0 for bots and
+        held seats)."""
+        w = self.window
+        if w is None:
+            return {}
+        out = {}
+        for s in w.pending - self._claimed:
+            conn = self.seats[s].conn
+            out[s] = conn.rtt_bound_ms() if conn is not None else 0.0
+        return out
+
+    def _refresh_arbiter(self) -> None:
+        """The pending seats or their bounds changed (a pass, a seat held or back)."""
+        if self.arbiter.collecting:
+            self.arbiter.update(self._pending_bounds())
+
+    # -- decisions --------------------------------------------------------------------
+    def _decide(self, window_id: int, ordered: list[Claim], first_receive: float) -> None:
+        """Apply the collected claims in arbiter order; tell each claimant its outcome."""
+        latency = self.now_ms() - first_receive
+        outcomes: list[tuple[Claim, str, str | None]] = []
+        winner: Claim | None = None
+        for claim in ordered:
+            self._claimed.discard(claim.seat)
+            w = self.game.reaction_window(self.state) if self.status == "playing" else None
+            if w is None or w.id != window_id:
+                outcomes.append((claim, "too_slow", None))
+                continue
+            try:
+                events = self._apply(claim.seat, claim.action)
+            except IllegalAction as e:
+                outcomes.append((claim, "refused", e.reason))
+                continue
+            success = claim_success(events, claim.seat)
+            if success is None:
+                w2 = self.game.reaction_window(self.state) if self.status == "playing" else None
+                success = w2 is None or w2.id != window_id
+            if success:
+                winner = claim
+            outcomes.append((claim, "won" if success else "wrong", None))
+        last = self._last_window
+        if last is not None and last[0].id == window_id:
+            self._last_window = (last[0], last[1], winner.press if winner else None)
+        for claim, outcome, reason in outcomes:
+            if claim.origin is None:
+                continue
+            margin, message = self._describe(claim, outcome, reason, winner, ordered)
+            claim.origin.push("claim_result", table=self.id, window=window_id, outcome=outcome,
+                              margin_ms=margin, message=message, latency_ms=latency)
+
+    @staticmethod
+    def _describe(claim: Claim, outcome: str, reason: str | None, winner: Claim | None,
+                  ordered: list[Claim]) -> tuple[float | None, str]:
+        if outcome == "won":
+            later = [c.press - claim.press for c in ordered if c is not claim and c.press >= claim.press]
+            if later:
+                gap = min(later)
+                return gap, f"first by {gap:.0f} ms"
+            return None, "first"
+        if outcome == "wrong":
+            return None, "wrong card: penalty"
+        if outcome == "too_slow":
+            if winner is not None:
+                gap = claim.press - winner.press
+                return gap, f"too slow by {max(0.0, gap):.0f} ms"
+            return None, "too late: the window had closed"
+        return None, reason or "refused"
+
+    # -- claims -----------------------------------------------------------------------
+    def _is_claim(self, action: Action) -> bool:
+        """A claim of the open window, or of the window that closed last (a late one)."""
+        w = self.window
+        late = self._last_window[0] if self._last_window else None
+        return ((w is not None and action.TYPE in w.claim_types)
+                or (late is not None and action.TYPE in late.claim_types))
+
+    def _human_claim(self, conn: Any, seat: int, action: Action, t_press: float | None,
+                     t_shown: float | None) -> dict[str, Any]:
+        now = self.now_ms()
+        offset = conn.clock_offset_ms
+        press = now if t_press is None or offset is None else t_press + offset
+        shown_client = None if t_shown is None or offset is None else t_shown + offset
+        w = self.window
+        if w is None or action.TYPE not in w.claim_types or press < self.window_shown - TOLERANCE_MS:
+            return self._late_claim(conn, seat, action, press)
+        if seat in self._claimed:
+            raise ProtocolError("illegal_action", "you have already claimed in this window")
+        try:
+            self.game.apply(self.state, seat, action)  # dry run: the engine's own checks
+        except IllegalAction as e:
+            raise ProtocolError("illegal_action", e.reason) from None
+        bounded, reason = bound_press(press, now, conn.rtt_bound_ms(), self.window_shown, shown_client)
+        if bounded is None:
+            conn.push("claim_result", table=self.id, window=w.id, outcome="refused",
+                      margin_ms=None, message=reason, latency_ms=0.0)
+            raise ProtocolError("claim_refused", reason)
+        step = len(self.log) + 1
+        self._claimed.add(seat)
+        self.arbiter.submit(w.id, Claim(seat, action, bounded, now, origin=conn), self._pending_bounds())
+        return {"table": self.id, "step": step}
+
+    def _late_claim(self, conn: Any, seat: int, action: Action, press: float) -> dict[str, Any]:
+        """A claim pressed before the open window was shown, or sent when no window is
+        open: ``too_slow`` when it belongs to the window that closed last and the seat
+        could still claim in it (outcome pushed, reply ``ack``), else ``illegal_action``
+        or ``claim_refused``."""
+        last = self._last_window
+        if (last is not None and action.TYPE in last[0].claim_types and seat in last[0].pending
+                and press >= last[1] - TOLERANCE_MS):
+            window, _, win_press = last
+            gap = press - win_press if win_press is not None else None
+            message = f"too slow by {max(0.0, gap):.0f} ms" if gap is not None else "too late: the window had closed"
+            conn.push("claim_result", table=self.id, window=window.id, outcome="too_slow",
+                      margin_ms=gap, message=message, latency_ms=0.0)
+            return {"table": self.id, "step": len(self.log)}
+        if self.window is None:
+            try:
+                self.game.apply(self.state, seat, action)
+            except IllegalAction as e:
+                raise ProtocolError("illegal_action", e.reason) from None
+        reason = "you pressed before the card was sent to you"
+        conn.push("claim_result", table=self.id, window=self.window.id if self.window else None,
+                  outcome="refused", margin_ms=None, message=reason, latency_ms=0.0)
+        raise ProtocolError("claim_refused", reason)
+
+    def _bot_claim(self, seat: int, action: Action, delay_ms: float, anchor: float) -> None:
+        """An in-process bot's claim: pressed ``delay_ms`` after ``anchor`` (the server
+        time its window was shown to it), through the same arbiter as a human press.
+        Raises IllegalAction when the engine refuses it."""
+        w = self.window
+        now = self.now_ms()
+        press = min(now, float(anchor) + float(delay_ms))
+        if seat in self._claimed or press < self.window_shown:
+            return
+        self.game.apply(self.state, seat, action)  # dry run
+        self._claimed.add(seat)
+        self.arbiter.submit(w.id, Claim(seat, action, press, now), self._pending_bounds())
+
+    def _pass_for(self, seat: int) -> bool:
+        """Answer the open window with a pass for ``seat`` (a held seat nobody plays);
+        True when one was applied."""
+        w = self.window
+        if w is None or seat not in w.pending or seat in self._claimed:
+            return False
+        passes = [a for a in self.game.legal_actions(self.state, seat) if a.TYPE == w.pass_type]
+        if not passes:
+            return False
+        self._apply(seat, passes[0])
+        return True

@@ -1,0 +1,171 @@
+"""Match logs on disk (docs/MATCHLOG.md): where they live, writing them crash-safely, and
+finding the unfinished ones when the server starts.
+
+* :func:`data_dir` -- ``--data-dir`` / ``server.data_dir``, by default the user's data
+  directory (``platformdirs.user_data_dir("mafia-table")``).
+* :class:`MatchFile` -- one match's file. :meth:`MatchFile.append` writes a record,
+  flushes and ``fsync``s it before it returns: the table calls it before it sends
+  anybody the outcome of that action.
+* :func:`unfinished` -- every log without an ``over`` record, parsed with
+  :func:`shared.matchlog.parse`; a damaged last line is dropped with a logged warning and
+  the file truncated to its last good line, so new records follow a clean line.
+* :func:`lock` -- one server per data directory: a second server on the same machine
+  (two GUIs, each with its embedded server) must not restore and append to the same logs.
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+from twisted.logger import Logger
+
+from shared import matchlog
+
+log = Logger()
+
+#: The matches folder inside the data directory.
+MATCHES = "matches"
+#: Suffix of a match nobody was left at: kept for replays, never restored.
+ABANDONED = ".abandoned.jsonl"
+_NAME = re.compile(r"^table-(\d+)-(-?\d+)(?:-\d+)?\.jsonl$")
+
+
+def data_dir(configured: str | os.PathLike | None) -> Path:
+    """The data directory: ``configured`` when non-empty, else the user's data directory
+    for ``mafia-table`` (``~/.local/share/mafia-table`` on Linux)."""
+    if configured:
+        return Path(configured).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("mafia-table"))
+
+
+def lock(directory: Path) -> Any:
+    """Take the data directory for this server: returns an open lock file to keep (the
+    lock lasts as long as it stays open), or None when another server holds it. Without
+    ``fcntl`` (Windows) nothing is locked and a dummy handle is returned."""
+    directory.mkdir(parents=True, exist_ok=True)
+    handle = open(directory / "server.lock", "a+b")
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return handle
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    return handle
+
+
+class MatchFile:
+    """The log file of one match, opened for appending. ``fsync_ms`` accumulates the time
+    spent in write + flush + fsync (``appends`` counts them) for measurements."""
+
+    def __init__(self, path: Path, handle: Any):
+        self.path = path
+        self._handle = handle
+        self.appends = 0
+        self.fsync_ms = 0.0
+
+    @classmethod
+    def create(cls, directory: Path, table_id: int, seed: int, header: dict[str, Any]) -> "MatchFile":
+        """A new file ``<directory>/matches/table-<id>-<seed>.jsonl`` (``-2``, ``-3`` ...
+        before ``.jsonl`` when an earlier match took the name) starting with ``header``.
+        The folder entry is synced too, so the file survives a power cut."""
+        folder = directory / MATCHES
+        folder.mkdir(parents=True, exist_ok=True)
+        n = 1
+        while True:
+            name = f"table-{table_id}-{seed}" + (f"-{n}" if n > 1 else "") + ".jsonl"
+            try:
+                handle = open(folder / name, "xb")
+                break
+            except FileExistsError:
+                n += 1
+        mf = cls(folder / name, handle)
+        mf.append(header)
+        _sync_dir(folder)
+        return mf
+
+    @classmethod
+    def reopen(cls, path: Path, good_bytes: int) -> "MatchFile":
+        """Reopen an existing log for appending, cut to its first ``good_bytes`` bytes
+        (what :func:`shared.matchlog.parse` found undamaged)."""
+        handle = open(path, "r+b")
+        handle.truncate(good_bytes)
+        handle.seek(good_bytes)
+        os.fsync(handle.fileno())
+        return cls(path, handle)
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record; flushed and fsynced when this returns. Raises ``OSError``."""
+        start = time.perf_counter()
+        self._handle.write(matchlog.line(record).encode("utf-8"))
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+        self.fsync_ms += (time.perf_counter() - start) * 1000.0
+        self.appends += 1
+
+    def close(self) -> None:
+        if not self._handle.closed:
+            self._handle.close()
+
+    def abandon(self) -> None:
+        """Close, and rename the file ``....abandoned.jsonl`` so it is never restored."""
+        self.close()
+        target = self.path.with_name(self.path.name[: -len(".jsonl")] + ABANDONED)
+        try:
+            os.replace(self.path, target)
+            self.path = target
+        except OSError as e:
+            log.warn("could not mark {path} abandoned: {e}", path=str(self.path), e=e)
+
+
+def _sync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def unfinished(directory: Path) -> Iterator[tuple[Path, matchlog.MatchLog]]:
+    """Every unfinished match log in ``<directory>/matches``, oldest table id first.
+
+    Damaged last lines are dropped with a logged warning and the file is truncated to
+    its good part; invalid logs (damage in the middle, no header) are logged as errors
+    and skipped; finished and abandoned ones are skipped silently.
+    """
+    folder = directory / MATCHES
+    if not folder.is_dir():
+        return
+    found = []
+    for path in folder.iterdir():
+        m = _NAME.match(path.name)
+        if m is not None:
+            found.append((int(m.group(1)), path.name, path))
+    for _, _, path in sorted(found):
+        try:
+            data = path.read_bytes()
+            parsed = matchlog.parse(data)
+        except (OSError, matchlog.LogError) as e:
+            log.error("match log {path} is unusable, not restored: {e}", path=str(path), e=e)
+            continue
+        if parsed.finished:
+            continue
+        for warning in parsed.warnings:
+            log.warn("match log {path}: {w}", path=str(path), w=warning)
+        if parsed.good_bytes < len(data):
+            with open(path, "r+b") as f:
+                f.truncate(parsed.good_bytes)
+                os.fsync(f.fileno())
+        yield path, parsed

@@ -1,0 +1,75 @@
+"""The turn timer (table option ``turn_timer_s``; docs/PROTOCOL.md "Turn timer").
+
+A *turn* is the time the match waits for one seat alone, outside reaction windows
+(those have their own timeout); it is identified by ``(seat, round, turn_no)`` from the
+public view, so a window in the middle of a turn (a Hitwoman against the active player's
+Lady) neither ends nor restarts it. When a turn lasts longer than the limit the table
+lets the seat's bot play the rest of it; if a window is open at that moment, as soon as
+it closes.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+TurnKey = tuple[int, Any, Any]
+
+
+def turn_key(awaiting: frozenset[int], window: Any, public_view: dict[str, Any],
+             current: TurnKey | None) -> TurnKey | None:
+    """The turn under way: ``current`` while a window is open, else the single awaited
+    seat with the view's ``round`` and ``turn_no``; None when several seats (Omerta's
+    first look) or none are awaited."""
+    if window is not None:
+        return current
+    if len(awaiting) != 1:
+        return None
+    (seat,) = awaiting
+    return seat, public_view.get("round"), public_view.get("turn_no")
+
+
+class TurnTimer:
+    """Times turns on ``clock`` (an ``IReactorTime``); ``seconds`` 0 = off.
+    ``on_expire(key)`` is called when a turn's time is up."""
+
+    def __init__(self, clock: Any, seconds: float, on_expire: Callable[[TurnKey], None]):
+        self.clock = clock
+        self.seconds = float(seconds)
+        self.on_expire = on_expire
+        self.key: TurnKey | None = None
+        self.deadline: float | None = None  # server ms
+        self.expired = False  # the time is up, the bot has not taken the turn yet
+        self._call: Any = None
+
+    def track(self, key: TurnKey | None, now_ms: float) -> bool:
+        """The turn under way is ``key``: (re)start the clock when it changed. Returns
+        True when the turn changed."""
+        if self.seconds <= 0 or key == self.key:
+            return False
+        self._cancel()
+        self.key, self.expired = key, False
+        self.deadline = None if key is None else now_ms + self.seconds * 1000.0
+        if key is not None:
+            self._call = self.clock.callLater(self.seconds, self._fire)
+        return True
+
+    def _fire(self) -> None:
+        self._call = None
+        self.expired = True
+        if self.key is not None:
+            self.on_expire(self.key)
+
+    def field(self) -> dict[str, Any] | None:
+        """The protocol's ``timer`` field: ``{"seat", "deadline"}`` or None."""
+        if self.key is None or self.deadline is None:
+            return None
+        return {"seat": self.key[0], "deadline": self.deadline}
+
+    def _cancel(self) -> None:
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call = None
+
+    def stop(self) -> None:
+        self._cancel()
+        self.key = self.deadline = None
+        self.expired = False

@@ -1,0 +1,213 @@
+"""Held seats and coming back (PROTOCOL.md "Reconnection, spectators and the turn
+timer"), through the real protocol over StringTransport and a task.Clock: a lost
+connection's seat is held, a bot stands in from the first moment the match waits for it,
+the token gives it back with the full view and the missed events; bad and expired tokens
+are refused; ``bot_takeover: never``; tables whose players are all away."""
+from __future__ import annotations
+
+import pytest
+from twisted.internet import task
+
+from server.lobby import Lobby
+from shared import matchlog
+from shared.config import merge
+from shared.rules import events_for
+from tests.test_protocol import DECK, Client
+
+GRACE = 120
+
+
+def make_lobby(tmp_path=None, grace=GRACE):
+    clock = task.Clock()
+    clock.advance(1000)
+    config = merge({"server": {"name": "Test", "reconnect_grace_s": grace}})
+    return Lobby(config, clock, testing=True, data_dir=tmp_path)
+
+
+def ann_and_two_bots(lobby, **options):
+    """ann at seat 0 of a 3-seat Omerta table, bots at seats 1 and 2; seat 1 plays first."""
+    ann = Client(lobby, "ann")
+    tid = ann.request("create_table", game="omerta", seats=3,
+                      options={"seed": 4, "bot_think_ms": 0, "rounds": 1, "first_player": 1, **options})["table"]["id"]
+    joined = ann.request("join", table=tid)
+    ann.request("add_bot", table=tid)
+    ann.request("add_bot", table=tid)
+    return ann, tid, joined["token"], lobby.tables[tid]
+
+
+def seats_of(client):
+    return client.of("table")[-1]["table"]["seats"]
+
+
+def test_a_dropped_seat_is_held_played_by_a_bot_once_missed_and_given_back_with_its_token():
+    lobby = make_lobby()
+    ann, tid, token, table = ann_and_two_bots(lobby)
+    assert ann.request("action", table=tid, action={"type": "peek", "slots": [0, 1]})["type"] == "ack"
+    step = ann.of("update")[-1]["step"]
+    ann.proto.connectionLost(None)
+    held = table.seats[0]
+    # held for ann; the match does not wait for her yet (the bots still look at their cards)
+    assert held.away and held.token == token and held.conn is None and held.driver is None
+    assert table.summary()["seats"][0] == {"seat": 0, "name": "ann", "bot": False,
+                                           "connected": False, "away": True}
+    dropped_at = len(table.log)
+    for _ in range(400):
+        lobby.clock.advance(0.05)
+        if [e for e in table.log[dropped_at:] if e["seat"] == 0]:
+            break
+    else:
+        pytest.fail("a bot should have played the held seat once the match waited for it")
+    assert held.stand_in == "takeover" and table.summary()["seats"][0]["bot"]
+    assert table.status == "playing"
+
+    back = Client(lobby, "ann")
+    reply = back.request("reconnect", token=token, step=step)
+    assert reply["type"] == "joined" and reply == {**reply, "table": tid, "seat": 0, "token": token}
+    started = back.of("match_started")[-1]
+    assert started["resumed"] is True and started["seat"] == 0 and started["step"] == len(table.log)
+    expected = [e for events in table.history[step:] for e in events_for(events, 0)]
+    assert started["missed"] == expected and len(expected) > 5
+    assert started["view"] == table.game.view(table.state, 0)  # her own cards, face up where known
+    assert started["legal"] == [a.to_dict() for a in table._legal(0)]
+    assert {s["seat"]: s["name"] for s in started["seats"]} == {0: "ann", 1: "Bot 2", 2: "Bot 3"}
+    assert "window_shown" in started and "timer" in started
+    assert held.driver is None and not held.away and held.conn is back.proto
+    assert seats_of(back)[0] == {"seat": 0, "name": "ann", "bot": False, "connected": True, "away": False}
+    assert back.proto.clocksync._playing
+    # from now on the match waits for ann: nobody plays her seat any more
+    back_at = len(table.log)
+    for _ in range(200):
+        lobby.clock.advance(0.05)
+    assert not [e for e in table.log[back_at:] if e["seat"] == 0]
+    assert 0 in table.game.awaiting(table.state)
+
+
+def test_bad_and_expired_tokens_are_refused_and_the_bot_keeps_the_seat(tmp_path):
+    lobby = make_lobby(tmp_path)
+    ann, tid, token, table = ann_and_two_bots(lobby)
+    other = Client(lobby, "zed")
+    assert other.request("reconnect", token="not-a-token")["code"] == "bad_token"
+    assert other.request("reconnect", token=token, step=-1)["code"] == "bad_message"
+    assert other.request("reconnect", token=token, step="3")["code"] == "bad_message"
+    ann.proto.connectionLost(None)
+    watcher = Client(lobby, "w")
+    watcher.request("join", table=tid, spectate=True)
+    lobby.clock.advance(GRACE - 1)
+    assert table.seats[0].away
+    lobby.clock.advance(1.5)
+    seat = table.seats[0]
+    assert not seat.away and seat.bot and seat.token is None and seat.name == "ann (bot)"
+    assert seats_of(watcher)[0] == {"seat": 0, "name": "ann (bot)", "bot": True,
+                                    "connected": True, "away": False}
+    assert other.request("reconnect", token=token)["code"] == "bad_token"
+    log = matchlog.parse(table.matchfile.path.read_bytes())
+    assert log.seats[-1] == {"kind": "seat", "seat": 0, "name": "ann (bot)", "bot": True, "token": None}
+    while table.status == "playing":
+        lobby.clock.advance(0.1)
+    assert watcher.of("match_over")
+
+
+def test_never_takeover_waits_for_the_player_and_passes_windows_for_her():
+    lobby = make_lobby()
+    ann = Client(lobby, "ann")
+    tid = ann.request("create_table", game="omerta", seats=3, options={
+        "deck": DECK, "first_player": 2, "seed": 1, "bot_takeover": "never"})["table"]["id"]
+    bob, cy = Client(lobby, "bob"), Client(lobby, "cy")
+    tokens = [c.request("join", table=tid)["token"] for c in (ann, bob, cy)]
+    table = lobby.tables[tid]
+    for seat, c in enumerate((ann, bob, cy)):
+        c.request("action", table=tid, action={"type": "peek", "slots": [4 * seat, 4 * seat + 1]})
+    cy.request("action", table=tid, action={"type": "draw_deck"})
+    cy.request("action", table=tid, action={"type": "discard_drawn"})  # a 7: a snap window
+    assert table.window is not None and 0 in table.window.pending
+    ann.proto.connectionLost(None)
+    assert table.log[-1] == {"seat": 0, "action": {"type": "snap_pass"}, "t": table.log[-1]["t"]}
+    assert table.seats[0].driver is None and not seats_of(bob)[0]["bot"]
+    bob.request("action", table=tid, action={"type": "snap_pass"})
+    cy.request("action", table=tid, action={"type": "snap_pass"})
+    assert table.window is None and table.game.awaiting(table.state) == {0}  # ann's turn
+    lobby.clock.advance(GRACE - 5)
+    assert table.game.awaiting(table.state) == {0} and table.seats[0].driver is None
+    back = Client(lobby, "ann")
+    assert back.request("reconnect", token=tokens[0], step=0)["seat"] == 0
+    assert back.request("action", table=tid, action={"type": "draw_deck"})["type"] == "ack"
+
+
+def test_a_table_whose_players_are_all_away_waits_for_them_then_closes(tmp_path):
+    lobby = make_lobby(tmp_path)
+    ann = Client(lobby, "ann")
+    tid = ann.request("create_table", game="omerta", seats=3,
+                      options={"seed": 6, "bot_takeover": "never"})["table"]["id"]
+    clients = [ann, Client(lobby, "bob"), Client(lobby, "cy")]
+    for c in clients:
+        c.request("join", table=tid)
+    table = lobby.tables[tid]
+    for c in clients:
+        c.proto.connectionLost(None)
+    assert tid in lobby.tables and not table.closed  # the seats are held
+    lobby.clock.advance(GRACE + 1)
+    assert tid not in lobby.tables and table.closed  # nobody came back: gone
+    assert table.matchfile.path.name.endswith(".abandoned.jsonl")  # never restored
+
+
+def test_a_second_connection_with_the_token_takes_the_seat_over():
+    lobby = make_lobby()
+    ann, tid, token, table = ann_and_two_bots(lobby)
+    laptop = Client(lobby, "ann on the laptop")
+    assert laptop.request("reconnect", token=token)["seat"] == 0  # the old one is half open
+    assert table.seats[0].conn is laptop.proto and laptop.of("match_started")[-1]["missed"] == []
+    reply = ann.request("action", table=tid, action={"type": "peek", "slots": [0, 1]})
+    assert reply["code"] == "not_seated"
+    assert laptop.request("action", table=tid, action={"type": "peek", "slots": [0, 1]})["type"] == "ack"
+    ann.proto.connectionLost(None)  # the old connection finally times out: nothing happens
+    assert table.seats[0].conn is laptop.proto and not table.seats[0].away
+
+
+def test_coming_back_after_the_match_ended_shows_the_result():
+    lobby = make_lobby()
+    ann, tid, token, table = ann_and_two_bots(lobby)
+    ann.proto.connectionLost(None)
+    while table.status == "playing":
+        lobby.clock.advance(0.1)
+    assert tid in lobby.tables  # ann may still come back to see the end
+    back = Client(lobby, "ann")
+    assert back.request("reconnect", token=token, step=0)["seat"] == 0
+    assert back.of("match_started")[-1]["resumed"]
+    assert back.of("match_over")[-1]["result"] == table.result
+    back.proto.connectionLost(None)
+    assert tid not in lobby.tables
+
+
+def test_a_spectator_switches_to_its_seat_when_it_reconnects():
+    lobby = make_lobby()
+    ann, tid, token, table = ann_and_two_bots(lobby)
+    ann.proto.connectionLost(None)
+    back = Client(lobby, "ann")
+    back.request("join", table=tid, spectate=True)
+    assert back.request("reconnect", token=token)["seat"] == 0
+    assert back.proto not in table.spectators and table.summary()["spectators"] == 0
+
+
+@pytest.mark.parametrize("mode", ["after_miss", "never"])
+def test_the_claim_of_a_held_seat_is_not_lost(mode):
+    """A seat whose claim waits in the arbiter when its connection drops: the claim
+    stays and is decided."""
+    lobby = make_lobby()
+    ann = Client(lobby, "ann")
+    tid = ann.request("create_table", game="omerta", seats=3, options={
+        "deck": DECK, "first_player": 2, "seed": 1, "bot_takeover": mode})["table"]["id"]
+    bob, cy = Client(lobby, "bob"), Client(lobby, "cy")
+    for c in (ann, bob, cy):
+        c.request("join", table=tid)
+    table = lobby.tables[tid]
+    for seat, c in enumerate((ann, bob, cy)):
+        c.request("action", table=tid, action={"type": "peek", "slots": [4 * seat, 4 * seat + 1]})
+    cy.request("action", table=tid, action={"type": "draw_deck"})
+    cy.request("action", table=tid, action={"type": "discard_drawn"})
+    cy.request("action", table=tid, action={"type": "snap_pass"})
+    assert ann.request("action", table=tid, action={"type": "snap", "slot": 0})["type"] == "ack"
+    assert table.arbiter.collecting
+    ann.proto.connectionLost(None)
+    lobby.clock.advance(0.5)
+    assert any(e["type"] == "snap" and e["seat"] == 0 and e["success"]
+               for e in bob.of("update")[-1]["events"])
