@@ -138,7 +138,7 @@ def test_a_lost_connection_comes_back_and_the_missed_moves_are_told(tmp_path, mo
     assert scene.view == fg.view(s2, 0) and scene.legal[0]
     lines = [m[0] for m in scene.messages]
     assert "Bob passes." in lines
-    assert lines[-1] == tr("reconnect.back", n=str(len(events_for(ev2, 0))))
+    assert lines[-1] == tr("reconnect.back_missed")
     assert link.steps[4] == 2
 
 

@@ -148,7 +148,7 @@ class TableScene(Scene):
             line = narrate(ev)
             if line is not None:
                 self.say(line[0], line[1])
-        self.say(tr("reconnect.back", n=str(len(missed))), GOOD, 6000)
+        self.say(tr("reconnect.back_missed") if missed else tr("reconnect.back"), GOOD, 6000)
 
     def leave_for_good(self, link: Any) -> None:
         """The server will not give this connection's seat back (grace period over): back
