@@ -27,6 +27,8 @@ def _card(view: dict[str, Any], pick: tuple[str, int]) -> dict[str, Any] | None:
 
 
 def button_specs(sc: Any) -> list[tuple[str, str, dict[str, str], str | None, Any]]:
+    """The buttons of the seat played on this screen, top to bottom: the intents asked
+    for, the Brute's amounts, Cancel, Pass (or, once the match is over, Final scores)."""
     if sc.view.get("phase") == "over" and not sc.replay:
         return [("results", "fam.act.results", {}, "#primary", "results")]
     seat = sc.my_seat
@@ -56,6 +58,7 @@ def button_specs(sc: Any) -> list[tuple[str, str, dict[str, str], str | None, An
 
 
 def prompt(sc: Any) -> tuple[str, str, bool]:
+    """(main line, second line, urgent) for the banner above your cards."""
     v = sc.view
     if v.get("phase") == "over":
         return (tr("fam.prompt.over"), "", False)

@@ -81,6 +81,7 @@ def _group(lay: Any, place: tuple[str, int], faces: dict) -> tuple:
 
 
 def draw_table(surf: pygame.Surface, sc: Any) -> None:
+    """Paint the Famiglia table scene ``sc`` on ``surf`` (its layout's size)."""
     f = Frame(sc)
     surf.blit(_static_layer(sc, f), (0, 0))
     _piles(surf, f)

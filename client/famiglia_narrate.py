@@ -27,6 +27,7 @@ def card_text(card: Any) -> str:
 
 def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) \
         -> tuple[str, tuple[int, int, int], str | None] | None:
+    """The line (text, RGB colour, sound cue) telling one event, None for no line."""
     kind = ev.get("type")
     seat = ev.get("seat")
     who = name(seat) if isinstance(seat, int) else ""

@@ -3,7 +3,6 @@ server's legal list by clicks (a recruit with a pair, an Accountant and its swap
 Brute), a spectator never shown a hand, and a match against the embedded server's bot."""
 from __future__ import annotations
 
-import pygame
 import pytest
 import pytest_twisted
 from twisted.internet import defer

@@ -21,7 +21,7 @@ from client.animation import Animator
 from client.famiglia_controls import button_specs, prompt
 from client.famiglia_draw import draw_table
 from client.famiglia_layout import FamigliaLayout, famiglia_layout
-from client.famiglia_narrate import BAD, INFO, NOTE, narrate
+from client.famiglia_narrate import BAD, NOTE, narrate
 from client.famiglia_picker import Chooser
 from client.i18n import tr
 from client.scenes.table_base import MSG_MS, TableScene
@@ -363,5 +363,3 @@ class FamigliaTableScene(TableScene):
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)
 
-
-__all__ = ["FamigliaTableScene", "INFO"]
