@@ -353,13 +353,14 @@ def _safe(surf: pygame.Surface, f: Frame) -> None:
         _marks(surf, f, ("safe", i), r)
 
 
-def _stack(surf: pygame.Surface, art: Any, r: pygame.Rect, count: int) -> None:
+def _stack(surf: pygame.Surface, art: Any, r: pygame.Rect, count: int, top: Any = None) -> None:
+    """A pile of ``count`` cards; ``top`` (a card dict) shows its top card face up."""
     layers = min(4, max(0, (count + 9) // 10))
     step = max(1, r.w // 60)
     for k in range(layers - 1, 0, -1):
         surf.blit(art.back(r.w, r.h), (r.x + k * step, r.y + k * step))
     if count > 0:
-        img, m = art.shadowed(None, r.w, r.h)
+        img, m = art.shadowed(top, r.w, r.h)
         surf.blit(img, (r.x - m, r.y - m))
 
 
@@ -368,7 +369,7 @@ def _piles(surf: pygame.Surface, f: Frame) -> None:
     dp = lay.draw_pile
     count = int(view.get("draw_pile", 0))
     surf.blit(art.slot_outline(dp.w, dp.h), dp.topleft)
-    _stack(surf, art, dp, count)
+    _stack(surf, art, dp, count, (view.get("draw_pile_cards") or [None])[0])  # face up in a finished replay
     _marks(surf, f, ("draw_pile", 0), dp)
 
     dc = lay.discard

@@ -164,3 +164,21 @@ def test_the_command_line_opens_a_replay_or_says_why_not(tmp_path):
         build_app(["--replay", str(bad)], reactor)
     with pytest.raises(SystemExit, match="cannot read"):
         build_app(["--replay", str(tmp_path / "missing.jsonl")], reactor)
+
+
+def test_a_finished_omerta_log_draws_every_card_face_up(tmp_path):
+    path, _ = write_log(tmp_path, "omerta", 3, seed=2, finished=True)
+    app = make_app(tmp_path)
+    scene = app.push(ReplayScene(app, load(str(path))))
+    scene.seek(20)
+    view = scene.table.view
+    faces = {str(s["card"]) for p in view["players"] for s in p["slots"]}
+    assert faces and all("card" in s for p in view["players"] for s in p["slots"])
+    drawn = []
+    real = app.art.shadowed
+    app.art.shadowed = lambda card, w, h: (drawn.append(card), real(card, w, h))[1]
+    for _ in range(3):
+        app.render(1 / 60, flip=False)
+    shown = {str(c) for c in drawn if c is not None}
+    assert faces <= shown  # every slot's card, face up
+    assert str(view["draw_pile_cards"][0]) in shown  # and the top of the draw pile
