@@ -1,6 +1,7 @@
 """``mafia-bot``: bots playing over TCP, one connection per seat, in one process.
 
     mafia-bot --connect HOST:PORT --create omerta --players N [--seed S] [--name X]
+              [--server-bots M]
     mafia-bot --connect HOST:PORT --join TABLE [--players N]
 
 Each connection is driven by a :class:`shared.bots.driver.BotDriver`, the same code the
@@ -18,6 +19,19 @@ late claim is refused and the match may differ -- give that server a larger floo
 To make the bots' decisions independent of network timing, a connection that has sent an
 action feeds its bot no new update until the reply says which update reflects the action
 (``ack.step``); the updates in between are only observed (PROTOCOL.md "Playing").
+
+``--server-bots M`` fills M seats of the new table with the server's own bots
+(``add_bot``) before the TCP bots join: a match between a TCP bot and in-process bots.
+
+Reconnection (PROTOCOL.md "Reconnection"): when a connection drops during the match,
+that seat's bot says so on stderr and re-opens it after 0.5 s, 1 s, 2 s ... (at most
+10 s apart), waits for the first clock sync, and asks for its seat back with ``reconnect
+{token, step}``; the resumed ``match_started`` feeds the bot the events it missed and the
+new view (a claim in a window still open is stamped from ``window_shown``, as the
+server's stand-in stamps it, so the race comes out the same), and play goes on. After
+``server.reconnect_grace_s`` seconds (of this program's config) without getting the seat
+back, or when the server says the seat is no longer held (``bad_token``), it gives up
+with a line on stderr and a non-zero exit.
 """
 from __future__ import annotations
 
@@ -45,35 +59,80 @@ class HeadlessError(Exception):
     """A failure worth one line on stderr."""
 
 
+#: Delay before the first reconnection try (s); each next one doubles, up to MAX_RETRY_S.
+FIRST_RETRY_S = 0.5
+MAX_RETRY_S = 10.0
+#: How long a re-opened connection waits for its first clock sync before asking for
+#: its seat (s): claims after the reconnection need the clock offset.
+CLOCK_WAIT_S = 2.0
+
+
+class _Link:
+    """The listener of one connection of a :class:`SeatBot`: tells it which connection
+    a message or a loss belongs to (an old, dead one is ignored)."""
+
+    def __init__(self, bot: "SeatBot"):
+        self.bot = bot
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        if self.bot.link is self:
+            self.bot.on_message(msg)
+
+    def on_disconnect(self, reason: failure.Failure) -> None:
+        if self.bot.link is self:
+            self.bot.on_disconnect(reason)
+
+
 class SeatBot:
-    """One TCP connection whose seat is played by a bot (the connection's listener)."""
+    """One seat played by a bot over TCP: its connection (re-opened when lost), its
+    reconnect token and the last step its bot has seen."""
 
     def __init__(self, reactor: Any, settings: dict[str, Any], kind: str, seed_base: Any,
-                 done: defer.Deferred):
+                 done: defer.Deferred, address: tuple[str, int] = ("127.0.0.1", 0),
+                 name: str = "Bot", grace_s: float = 120.0):
         self.reactor = reactor
         self.settings = settings
         self.kind = kind
         self.seed_base = seed_base
         self.done = done
+        self.address = address
+        self.name = name
+        self.grace_s = grace_s
         self.proto: ClientProtocol | None = None
+        self.link = _Link(self)
         self.table: int | None = None
         self.seat: int | None = None
+        self.token: str | None = None
+        self.step = 0  # the step of the last update the bot has seen
         self.game: Any = None
         self.driver: BotDriver | None = None
         self._anchor_local = 0.0
         self._in_flight = False
         self._wait_step: int | None = None
         self._buffered: list[dict[str, Any]] = []
+        self._lost_at: float | None = None  # reactor s when the connection dropped
+        self._attempt = 0
+        self._retry_call: Any = None
+        self._clock_waiter: defer.Deferred | None = None
         self.closing = False
         self.verbose = False
+
+    def say(self, text: str) -> None:
+        print(f"mafia-bot: seat {self.seat}: {text}", file=sys.stderr, flush=True)
 
     # -- listener ---------------------------------------------------------------------
     def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
+        if kind == "clock" and self._clock_waiter is not None:
+            waiter, self._clock_waiter = self._clock_waiter, None
+            waiter.callback(None)
         if msg.get("table") != self.table and kind in ("match_started", "update", "match_over"):
             return
         if kind == "match_started":
-            self._start(msg)
+            if msg.get("resumed") and self.driver is not None:
+                self._resume(msg)
+            else:
+                self._start(msg)
         elif kind == "update" and self.driver is not None:
             if self._in_flight:
                 self._buffered.append(msg)
@@ -87,8 +146,90 @@ class SeatBot:
                 self.done.callback(msg["result"])
 
     def on_disconnect(self, reason: failure.Failure) -> None:
-        if not self.closing and not self.done.called:
+        if self.closing or self.done.called:
+            return
+        if self._lost_at is not None:  # a try's connection dropped: the try notices
+            self.proto = None
+            if self._clock_waiter is not None:
+                waiter, self._clock_waiter = self._clock_waiter, None
+                waiter.callback(None)
+            return
+        if self.token is None or self.driver is None:
             self.done.errback(HeadlessError("the server closed the connection"))
+            return
+        self._lost()
+
+    # -- reconnection -----------------------------------------------------------------
+    def _lost(self) -> None:
+        """The connection dropped during the match: keep what was received, stop the
+        bot's plans, and start trying to get the seat back."""
+        self.proto = None
+        assert self.driver is not None
+        self.driver.stop()
+        for msg in self._buffered:  # received: the bot has seen them
+            self.driver.bot.observe(msg.get("events", []), msg["view"])
+            self.step = msg.get("step", self.step)
+        self._in_flight, self._wait_step, self._buffered = False, None, []
+        self._lost_at = self.reactor.seconds()
+        self._attempt = 0
+        self.say(f"connection lost at step {self.step}; reconnecting")
+        self._retry()
+
+    def _retry(self) -> None:
+        if self.done.called or self.closing:
+            return
+        assert self._lost_at is not None
+        if self.reactor.seconds() - self._lost_at >= self.grace_s:
+            self.done.errback(HeadlessError(
+                f"seat {self.seat}: could not get the seat back within {self.grace_s:.0f} s; giving up"))
+            return
+        self._attempt += 1
+        wait = min(MAX_RETRY_S, FIRST_RETRY_S * 2 ** (self._attempt - 1))
+        self._retry_call = self.reactor.callLater(wait, self._try)
+
+    @defer.inlineCallbacks
+    def _try(self):
+        self._retry_call = None
+        if self.done.called or self.closing:
+            return
+        host, port = self.address
+        self.link = link = _Link(self)
+        try:
+            proto = yield connect(self.reactor, host, port, self.name, listener=link, timeout=5.0)
+        except Exception:
+            if self.link is link:
+                self._retry()
+            return
+        self.proto = proto
+        if proto.offset_ms is None:
+            self._clock_waiter = defer.Deferred()
+            self._clock_waiter.addTimeout(CLOCK_WAIT_S, self.reactor, onTimeoutCancel=lambda *_: None)
+            yield self._clock_waiter
+            self._clock_waiter = None
+        if self.link is not link or self.done.called:
+            return
+        if self.proto is not proto:  # it dropped already
+            self._retry()
+            return
+        self._lost_at = None  # from here on, a drop is a new loss
+        try:
+            yield proto.request("reconnect", token=self.token, step=self.step)
+        except ServerError as e:
+            if e.code == "disconnected":
+                return  # on_disconnect started over
+            self._lost_at = self.reactor.seconds()
+            if not self.done.called:
+                why = ("the server no longer holds the seat (its grace period is over)"
+                       if e.code == "bad_token" else f"{e.code}: {e.message}")
+                self.done.errback(HeadlessError(f"seat {self.seat}: {why}"))
+
+    def _resume(self, msg: dict[str, Any]) -> None:
+        """Back in the match: the missed events and the new view, as one update."""
+        missed = msg.get("missed", [])
+        self.say(f"back at step {msg['step']} after step {self.step} ({len(missed)} missed events)")
+        self._in_flight, self._wait_step, self._buffered = False, None, []
+        shown = msg.get("window_shown")
+        self._feed(msg, events=missed, anchor=shown if shown is not None else msg["t_server"])
 
     # -- bot --------------------------------------------------------------------------
     def _start(self, msg: dict[str, Any]) -> None:
@@ -102,12 +243,18 @@ class SeatBot:
         self.driver = BotDriver(bot, self._schedule, self._send)
         self._feed(msg)
 
-    def _feed(self, msg: dict[str, Any]) -> None:
+    def _feed(self, msg: dict[str, Any], events: list[dict[str, Any]] | None = None,
+              anchor: float | None = None) -> None:
+        """Give the bot an update; its decisions are timed from ``anchor`` (server ms,
+        default the update's ``t_server``)."""
         assert self.driver is not None and self.proto is not None
+        anchor = msg["t_server"] if anchor is None else anchor
         offset = self.proto.offset_ms
-        self._anchor_local = msg["t_server"] - offset if offset is not None else now_ms()
+        self._anchor_local = anchor - offset if offset is not None else now_ms()
         legal = [self.game.ACTIONS.parse(a, from_client=False) for a in msg.get("legal", [])]
-        self.driver.on_update(msg.get("events", []), msg["view"], legal, msg["t_server"])
+        self.step = msg.get("step", self.step)
+        self.driver.on_update(msg.get("events", []) if events is None else events, msg["view"],
+                              legal, anchor)
 
     def _schedule(self, delay_s: float, fn: Any) -> Any:
         """Fire at the update's production time + the delay (on this client's clock)."""
@@ -115,7 +262,9 @@ class SeatBot:
         return self.reactor.callLater(max(0.0, due - now_ms()) / 1000.0, fn)
 
     def _send(self, decision: Any, anchor: float) -> None:
-        assert self.proto is not None and self.table is not None
+        if self.proto is None:
+            return  # the connection is down: the resumed match decides again
+        assert self.table is not None
         offset = self.proto.offset_ms
         base = anchor - offset if offset is not None else self._anchor_local
         self._in_flight, self._wait_step = True, None
@@ -137,6 +286,7 @@ class SeatBot:
             if msg.get("step", 0) < self._wait_step:
                 assert self.driver is not None
                 self.driver.bot.observe(msg.get("events", []), msg["view"])
+                self.step = msg.get("step", self.step)
                 continue
             self._in_flight, self._wait_step = False, None
             rest, self._buffered = self._buffered, []
@@ -147,7 +297,7 @@ class SeatBot:
 
     def _refused(self, f: failure.Failure) -> None:
         if not f.check(ServerError) or f.value.code == "disconnected":
-            return
+            return  # lost with the connection: _lost() resets the bot
         if self.verbose:  # races lost to another seat are normal
             print(f"mafia-bot: seat {self.seat}: {f.value.code}: {f.value.message}", file=sys.stderr)
         # The state changed before the action arrived: the update that says how is
@@ -176,6 +326,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     what.add_argument("--join", type=int, metavar="TABLE", help="fill the free seats of TABLE")
     p.add_argument("--players", type=int, help="seats (with --create; with --join at most this many)")
     p.add_argument("--seed", type=int, help="match seed (default: random)")
+    p.add_argument("--server-bots", type=int, default=0, metavar="M",
+                   help="with --create: fill M seats with the server's own bots (add_bot)")
     p.add_argument("--rounds", type=int, help="rounds to play (default: the game's)")
     p.add_argument("--name", default="Bot", help="base name of the bots' connections")
     p.add_argument("--think-ms", type=float, default=0.0, help="pause before turn actions (ms)")
@@ -186,6 +338,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.create and not args.players:
         p.error("--create needs --players")
+    if args.server_bots and (not args.create or not 0 <= args.server_bots < args.players):
+        p.error("--server-bots goes with --create and must be below --players")
     return args
 
 
@@ -204,15 +358,17 @@ def play(reactor: Any, args: argparse.Namespace):
     settings = dict(config["bots"])
     settings["think_ms"] = args.think_ms
     seed_base = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
+    grace = float(config["server"]["reconnect_grace_s"])
     done: defer.Deferred = defer.Deferred()
     seats: list[SeatBot] = []
 
     @defer.inlineCallbacks
     def open_seat(i: int):
-        bot = SeatBot(reactor, settings, args.bot, seed_base, done)
+        name = f"{args.name} {i + 1}"
+        bot = SeatBot(reactor, settings, args.bot, seed_base, done, (host, port), name, grace)
         bot.verbose = args.verbose
         try:
-            bot.proto = yield connect(reactor, host, port, f"{args.name} {i + 1}", listener=bot)
+            bot.proto = yield connect(reactor, host, port, name, listener=bot.link)
         except ServerError as e:
             raise HeadlessError(f"{host}:{port} refused hello: {e.message}")
         except Exception as e:
@@ -231,7 +387,9 @@ def play(reactor: Any, args: argparse.Namespace):
             reply = yield first.proto.request("create_table", game=args.create,
                                               seats=args.players, options=options)
             table = reply["table"]
-            wanted = args.players
+            for _ in range(args.server_bots):
+                yield first.proto.request("add_bot", table=table["id"])
+            wanted = args.players - args.server_bots
         else:
             reply = yield first.proto.request("list_tables")
             table = next((t for t in reply["tables"] if t["id"] == args.join), None)
@@ -246,7 +404,8 @@ def play(reactor: Any, args: argparse.Namespace):
         for bot in seats:
             bot.table = table["id"]
         for bot in seats:
-            yield bot.proto.request("join", table=table["id"])
+            joined = yield bot.proto.request("join", table=table["id"])
+            bot.token = joined.get("token")
         timer = reactor.callLater(args.timeout, lambda: done.called or done.errback(
             HeadlessError(f"no result after {args.timeout:.0f} s")))
         try:
@@ -262,6 +421,8 @@ def play(reactor: Any, args: argparse.Namespace):
             bot.closing = True
             if bot.driver is not None:
                 bot.driver.stop()
+            if bot._retry_call is not None and bot._retry_call.active():
+                bot._retry_call.cancel()
             if bot.proto is not None and bot.proto.transport is not None:
                 bot.proto.transport.loseConnection()
 
