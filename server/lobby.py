@@ -141,8 +141,11 @@ class Lobby:
                 game = get_game(str(head.get("game")))
                 table = Table.restore(path, mlog, game, self.config, self.clock,
                                       data_dir=self.data_dir, on_empty=self._remove)
-            except (KeyError, TypeError, ValueError, matchlog.LogError) as e:
+            except (KeyError, TypeError, ValueError, OSError, matchlog.LogError) as e:
                 log.error("match log {path} does not restore: {e!r}", path=str(path), e=e)
+                continue
+            except Exception:  # a log must never keep the server from starting
+                log.failure("match log {path} does not restore", path=str(path))
                 continue
             if table.closed:  # nobody can come back to it
                 continue

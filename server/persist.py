@@ -165,7 +165,12 @@ def unfinished(directory: Path) -> Iterator[tuple[Path, matchlog.MatchLog]]:
         for warning in parsed.warnings:
             log.warn("match log {path}: {w}", path=str(path), w=warning)
         if parsed.good_bytes < len(data):
-            with open(path, "r+b") as f:
-                f.truncate(parsed.good_bytes)
-                os.fsync(f.fileno())
+            try:
+                with open(path, "r+b") as f:
+                    f.truncate(parsed.good_bytes)
+                    os.fsync(f.fileno())
+            except OSError as e:
+                log.error("match log {path} cannot be cut to its good part, not restored: {e}",
+                          path=str(path), e=e)
+                continue
         yield path, parsed
