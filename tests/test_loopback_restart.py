@@ -123,6 +123,34 @@ def test_famiglia_between_a_tcp_bot_and_the_servers_bot(tmp_path):
         server.stop()
 
 
+@pytest.mark.parametrize("restart", [False, True])
+def test_mafia_bot_gives_up_when_its_seat_does_not_come_back(tmp_path, restart):
+    """Killed, and either not restarted (the bot gives up after the grace period) or
+    restarted without the match log (the server does not know the token)."""
+    config = tmp_path / "config.yaml"
+    config.write_text("server:\n  reconnect_grace_s: 2\n")
+    port = _free_port()
+    server = Server(tmp_path, port, tmp_path / "data", config, 1)
+    try:
+        log = tmp_path / "data" / "matches" / "table-1-3.jsonl"
+        proc = bot(port, config, "--create", "omerta", "--players", "3", "--seed", "3")
+        deadline = time.monotonic() + 30
+        while actions_in(log) < 10:
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.02)
+        os.kill(server.proc.pid, signal.SIGKILL)
+        server.proc.wait(10)
+        if restart:
+            server = Server(tmp_path, port, tmp_path / "elsewhere", config, 2)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 1 and not out
+        assert "reconnecting" in err.decode()
+        reason = "no longer holds the seat" if restart else "could not get the seat back within 2 s"
+        assert reason in err.decode(), err.decode()
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize("args", [["--server-bots", "2"], ["--server-bots", "1", "--join", "1"]])
 def test_server_bots_need_a_created_table_with_a_seat_left(args):
     players = ["--players", "2"] if "--join" not in args else []

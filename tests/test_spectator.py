@@ -70,7 +70,7 @@ def make_table(game_name: str, seats: int, options: dict[str, Any], clock) -> Ta
     return Table(1, game, "t", engine, s, config, clock)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), game=st.sampled_from(["omerta", "omerta", "famiglia"]),
        seats=st.integers(3, 5), delay=st.sampled_from([0, 0, 3]), late_step=st.integers(1, 60),
        kind=st.sampled_from(["smart", "random"]))
