@@ -232,6 +232,9 @@ class SeatsMixin:
         if self.status == "playing" and old is not conn:
             conn.set_playing(True)
         log.info("table {id}: {name} is back at seat {seat}", id=self.id, name=seat.name, seat=index)
+        if self.status == "waiting":  # the same player from another connection
+            self._push_summary()
+            return {"table": self.id, "seat": index, "token": seat.token}
         missed: list[dict[str, Any]] = []
         if step is not None and step >= 0:
             for events in self.history[step:]:

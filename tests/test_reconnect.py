@@ -163,6 +163,16 @@ def test_a_second_connection_with_the_token_takes_the_seat_over():
     assert table.seats[0].conn is laptop.proto and not table.seats[0].away
 
 
+def test_a_token_before_the_match_moves_the_seat_and_starts_nothing():
+    lobby = make_lobby()
+    ann = Client(lobby, "ann")
+    tid = ann.request("create_table", game="omerta", seats=3)["table"]["id"]
+    token = ann.request("join", table=tid)["token"]
+    laptop = Client(lobby, "ann")
+    assert laptop.request("reconnect", token=token)["seat"] == 0
+    assert not laptop.of("match_started") and lobby.tables[tid].seats[0].conn is laptop.proto
+
+
 def test_coming_back_after_the_match_ended_shows_the_result():
     lobby = make_lobby()
     ann, tid, token, table = ann_and_two_bots(lobby)
