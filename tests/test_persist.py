@@ -189,6 +189,8 @@ def test_a_restored_match_is_the_match_that_crashed_and_ends_the_same(tmp_path):
     assert second.create_table(FakeConn(), "omerta", 3, None, {}).id == before.id + 1
     # the players come back, one at once, the others after the stand-ins played a while
     players[0].come_back(second)
+    resumed = players[0].of("match_started")[-1]
+    assert resumed["resumed"] and resumed["window_shown"] == 5000_000.0  # claims count from the restore
     back_at = len(after.log)
     run(second, after, limit_s=1.5)
     assert {e["seat"] for e in after.log[back_at:]} >= {1, 2}, "the stand-ins should have played"
