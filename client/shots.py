@@ -11,8 +11,10 @@ information only) and the hand-over screen (cover, then the seat's cards); then 
 Famiglia table hosted from the host screen, mid-game against the bot with a spectator
 watching (the count shows in the top bar) and a street card asking what it is for, its
 results, the same kind of table seen as a spectator from the join screen's Watch button,
-a replay mid-way (a match log written with ``shared.matchlog``), and the "reconnecting"
-overlay after the player's connection is cut.
+a replay mid-way (a match log written with ``shared.matchlog``), the "reconnecting"
+overlay after the player's connection is cut, and a real ``mafia-server`` killed
+mid-match and started again on its data directory (the overlay counting the tries, then
+the match back).
 
     python -m client.shots --out shots/1280 --size 1280x720
     python -m client.shots --out shots/1920 --fullscreen
@@ -373,6 +375,58 @@ def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
     d.pump(15, lambda: getattr(app.top, "reconnecting", None) is None)
     d.pump(1.0)
     d.shot("20_reconnected")
+    app.top.leave_table()
+    d.pump(0.5)
+    server_restart_shots(app, d)
+
+
+def server_restart_shots(app: Any, d: Driver) -> None:
+    """A real ``mafia-server`` with a data directory, killed mid-match and started again:
+    the overlay counts the tries, then the match comes back from the server's match log."""
+    import signal
+
+    from client.scenes.famiglia_table import FamigliaTableScene
+
+    port = app.server_address[1] + 3
+    data = tempfile.mkdtemp()
+
+    def start() -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "server.main", "--port", str(port), "--data-dir", data,
+                                 "--no-discovery"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    server = start()
+    box: dict[str, Any] = {}
+    try:
+        for _ in range(50):  # the server takes a moment to listen
+            app.open_link("Alice", ("127.0.0.1", port)).addCallbacks(lambda lk: box.setdefault("link", lk),
+                                                                     lambda f: None)
+            if d.pump(0.3, lambda: "link" in box):
+                break
+        link = box["link"]
+        got: dict[str, Any] = {}
+        link.request("create_table", game="famiglia", seats=2, name="Friday duel",
+                     options={"seed": 12, "turn_timer_s": 90}).addCallback(lambda r: got.setdefault("t", r))
+        d.pump(3, lambda: "t" in got)
+        tid = got["t"]["table"]["id"]
+        link.request("join", table=tid, seat=0).addCallback(lambda _r: link.request("add_bot", table=tid))
+        d.pump(5, lambda: isinstance(app.top, FamigliaTableScene) and app.top.table_id == tid)
+        sc = app.top
+        d.pump(10, lambda: bool(sc.legal.get(0)))
+        d.pump(1.0)
+        server.send_signal(signal.SIGKILL)  # the server dies...
+        server.wait()
+        d.pump(5.0)  # ... tries at 0.5 s, 1.5 s, 3.5 s fail
+        d.shot("21_server_down_reconnecting")
+        server = start()  # ... and comes back with its match logs
+        d.pump(20, lambda: sc.reconnecting is None and app.top is sc and bool(sc.legal.get(0)))
+        d.pump(1.5)
+        d.shot("22_server_back")
+        sc.leave_table()
+        d.pump(0.3)
+        app.close_link(link)
+    finally:
+        server.terminate()
+        server.wait()
 
 
 def write_match_log(path: str, seed: int = 4) -> None:

@@ -4,8 +4,9 @@
 # the peek, a drawn card, a snap flying to the pile, the table mid-round, round results,
 # settings, couch setup, couch table and the hand-over screen; then the host screen with
 # Famiglia, a Famiglia table mid-game (with a spectator watching) and its results, a table
-# watched as a spectator from the join screen, a replay mid-way, and the "reconnecting"
-# overlay after the player's connection is cut (then back at the table).
+# watched as a spectator from the join screen, a replay mid-way, the "reconnecting"
+# overlay after the player's connection is cut (then back at the table), and a real
+# mafia-server killed mid-match and restarted on its data directory.
 #
 #   docs/screenshots/take_screenshots.sh [OUT_DIR]     (default: shots/)
 #
