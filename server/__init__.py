@@ -20,10 +20,9 @@ def start_embedded(reactor: Any, config: dict[str, Any]) -> defer.Deferred:
     among the following 20, and answers LAN discovery on ``server.discovery_port`` when
     that UDP port is free (silently skipped otherwise). Like ``mafia-server`` it logs
     every match in ``server.data_dir`` (by default the user's data directory) and, when
-    it starts, restores the matches a previous run left unfinished (the GUI quit or
-    crashed mid-match); a second server on the same machine finds the directory taken
-    and runs without match logs. Returns a Deferred firing with the TCP port actually
-    used (int); it fails with
+    it starts, restores the matches a previous run on the same port left unfinished (the
+    GUI quit or crashed mid-match; the other players come back with their tokens).
+    Returns a Deferred firing with the TCP port actually used (int); it fails with
     ``twisted.internet.error.CannotListenError`` when all 21 ports are busy. The server
     runs until the reactor stops.
     """

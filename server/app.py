@@ -37,49 +37,40 @@ class MonotonicClock:
 
 @dataclass
 class RunningServer:
-    """A started server: its lobby, TCP port number, listening ports and the lock on its
-    data directory."""
+    """A started server: its lobby, TCP port number and listening ports."""
 
     lobby: Lobby
     port: int
     tcp: Any
     udp: Any = None
-    data_lock: Any = None
 
     def stop(self) -> defer.Deferred:
-        """Stop listening (TCP and UDP) and let the data directory go. Running matches
-        are not ended: their logs stay unfinished, for the next start to restore."""
+        """Stop listening (TCP and UDP). Running matches are not ended: their logs stay
+        unfinished, for the next start on this port to restore."""
         ds = [defer.maybeDeferred(self.tcp.stopListening)]
         if self.udp is not None:
             ds.append(defer.maybeDeferred(self.udp.stopListening))
-        if self.data_lock is not None:
-            self.data_lock.close()
-            self.data_lock = None
         return defer.gatherResults(ds)
 
 
 @defer.inlineCallbacks
 def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: bool = False,
                  discovery: bool = True, clock: Any = None):
-    """Take the data directory (``server.data_dir``, see :func:`server.persist.data_dir`)
-    and restore the unfinished matches logged there; listen on
-    ``config["server"]["host"]:["port"]``, trying the next ``tries - 1`` ports when busy;
-    then answer discovery on ``server.discovery_port`` if possible (failure is logged
-    and ignored). When another server on this machine holds the data directory, this one
-    runs without match logs (logged). Returns a Deferred firing with a
-    :class:`RunningServer`; fails with ``CannotListenError`` when no port was free."""
+    """Listen on ``config["server"]["host"]:["port"]``, trying the next ``tries - 1``
+    ports when busy; restore the unfinished matches this port served, logged in the data
+    directory (``server.data_dir``, see :func:`server.persist.data_dir`; a directory that
+    cannot be created is logged and matches are then not logged); then answer discovery
+    on ``server.discovery_port`` if possible (failure is logged and ignored). Returns a
+    Deferred firing with a :class:`RunningServer`; fails with ``CannotListenError`` when
+    no port was free."""
     server = config["server"]
     directory: Any = persist.data_dir(server.get("data_dir"))
     try:
-        data_lock = persist.lock(directory)
+        directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         log.error("cannot use the data directory {dir}: {e}; matches are not logged", dir=str(directory), e=e)
-        data_lock = None
-    if data_lock is None:
-        log.warn("another server uses the data directory {dir}: matches are not logged", dir=str(directory))
         directory = None
     lobby = Lobby(config, clock or MonotonicClock(reactor), testing=testing, data_dir=directory)
-    lobby.restore()
     factory = LobbyFactory(lobby)
     host, first = str(server["host"]), int(server["port"])
     tcp = None
@@ -89,10 +80,10 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
             break
         except CannotListenError:
             if port == first + max(1, tries) - 1:
-                if data_lock is not None:
-                    data_lock.close()
                 raise
     actual = tcp.getHost().port
+    lobby.port = actual
+    lobby.restore()  # before the reactor runs again: no reconnect can come first
     udp = None
     if discovery:
         try:
@@ -101,4 +92,4 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
         except CannotListenError as e:
             log.warn("LAN discovery is off: {e}", e=e)
     log.info("{name} listening on {host}:{port}", name=lobby.name, host=host, port=actual)
-    return RunningServer(lobby, actual, tcp, udp, data_lock)
+    return RunningServer(lobby, actual, tcp, udp)

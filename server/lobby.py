@@ -39,6 +39,7 @@ class Lobby:
                  data_dir: Path | None = None):
         self.config = config
         self.data_dir = data_dir
+        self.port: int | None = None  # the TCP port, once listening (written to match logs)
         self.clock = clock
         self.testing = testing or bool(config["server"].get("testing"))
         self.name = str(config["server"]["name"])
@@ -117,20 +118,21 @@ class Lobby:
         tid = next(self._table_ids)
         label = " ".join((name or "").split())[:60] or f"{self.names.get(conn, 'Table')}'s table"
         table = Table(tid, game, label, engine, settings, self.config, self.clock,
-                      on_empty=self._remove, data_dir=self.data_dir)
+                      on_empty=self._remove, data_dir=self.data_dir, port=self.port)
         self.tables[tid] = table
         self._created_by[tid] = conn
         log.info("table {id} created: {game} for {n}", id=tid, game=game.NAME, n=seats)
         return table
 
     def restore(self) -> list[Table]:
-        """Bring back every unfinished match of the data directory (docs/MATCHLOG.md):
-        each table with its own id, playing, its players' seats held for them. Table ids
-        of new tables continue above. Unusable logs are logged and skipped."""
+        """Bring back every unfinished match of the data directory that this server's
+        port served (docs/MATCHLOG.md): each table with its own id, playing, its players'
+        seats held for them. Table ids of new tables continue above. Unusable logs are
+        logged and skipped."""
         restored: list[Table] = []
         if self.data_dir is None:
             return restored
-        for path, mlog in persist.unfinished(self.data_dir):
+        for path, mlog in persist.unfinished(self.data_dir, self.port):
             head = mlog.header
             tid = head.get("table")
             if not isinstance(tid, int) or tid in self.tables:
@@ -140,7 +142,7 @@ class Lobby:
             try:
                 game = get_game(str(head.get("game")))
                 table = Table.restore(path, mlog, game, self.config, self.clock,
-                                      data_dir=self.data_dir, on_empty=self._remove)
+                                      data_dir=self.data_dir, on_empty=self._remove, port=self.port)
             except (KeyError, TypeError, ValueError, OSError, matchlog.LogError) as e:
                 log.error("match log {path} does not restore: {e!r}", path=str(path), e=e)
                 continue

@@ -9,8 +9,11 @@ finding the unfinished ones when the server starts.
 * :func:`unfinished` -- every log without an ``over`` record, parsed with
   :func:`shared.matchlog.parse`; a damaged last line is dropped with a logged warning and
   the file truncated to its last good line, so new records follow a clean line.
-* :func:`lock` -- one server per data directory: a second server on the same machine
-  (two GUIs, each with its embedded server) must not restore and append to the same logs.
+
+A server restores only the matches it served on the same TCP port (the header's
+``port``): that is where the players' clients come back to, and two servers sharing a
+data directory (two GUIs on one machine, each with its embedded server) never take each
+other's matches.
 """
 from __future__ import annotations
 
@@ -41,24 +44,6 @@ def data_dir(configured: str | os.PathLike | None) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("mafia-table"))
-
-
-def lock(directory: Path) -> Any:
-    """Take the data directory for this server: returns an open lock file to keep (the
-    lock lasts as long as it stays open), or None when another server holds it. Without
-    ``fcntl`` (Windows) nothing is locked and a dummy handle is returned."""
-    directory.mkdir(parents=True, exist_ok=True)
-    handle = open(directory / "server.lock", "a+b")
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        return handle
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        return None
-    return handle
 
 
 class MatchFile:
@@ -138,12 +123,14 @@ def _sync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def unfinished(directory: Path) -> Iterator[tuple[Path, matchlog.MatchLog]]:
-    """Every unfinished match log in ``<directory>/matches``, oldest table id first.
+def unfinished(directory: Path, port: int | None = None) -> Iterator[tuple[Path, matchlog.MatchLog]]:
+    """Every unfinished match log in ``<directory>/matches`` that a server on ``port``
+    restores (its header's ``port`` is ``port``; any log when ``port`` is None or the
+    header has none), oldest table id first.
 
     Damaged last lines are dropped with a logged warning and the file is truncated to
     its good part; invalid logs (damage in the middle, no header) are logged as errors
-    and skipped; finished and abandoned ones are skipped silently.
+    and skipped; finished, abandoned and other ports' logs are skipped silently.
     """
     folder = directory / MATCHES
     if not folder.is_dir():
@@ -161,6 +148,8 @@ def unfinished(directory: Path) -> Iterator[tuple[Path, matchlog.MatchLog]]:
             log.error("match log {path} is unusable, not restored: {e}", path=str(path), e=e)
             continue
         if parsed.finished:
+            continue
+        if port is not None and parsed.header.get("port", port) != port:
             continue
         for warning in parsed.warnings:
             log.warn("match log {path}: {w}", path=str(path), w=warning)

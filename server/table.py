@@ -48,7 +48,8 @@ class Table(SeatsMixin, WindowsMixin):
     ``game``: the rules module; ``engine_config``/``settings`` from
     :func:`server.options.parse_options`; ``config``: the whole server config
     (``server``, ``timing``, ``bots``); ``clock``: ``IReactorTime`` on the server's
-    monotonic clock; ``data_dir``: where the match log goes (None: no log);
+    monotonic clock; ``data_dir``: where the match log goes (None: no log); ``port``: the
+    server's TCP port, written to the log (the port that restores it);
     ``on_empty(table)`` is called when the table closed because nobody is left at it;
     ``on_change(table)`` after seat or status changes.
     """
@@ -57,7 +58,7 @@ class Table(SeatsMixin, WindowsMixin):
                  settings: dict[str, Any], config: dict[str, Any], clock: Any,
                  on_empty: Callable[["Table"], None] = lambda t: None,
                  on_change: Callable[["Table"], None] = lambda t: None,
-                 data_dir: Path | None = None):
+                 data_dir: Path | None = None, port: int | None = None):
         self.id = table_id
         self.game = game
         self.name = name
@@ -72,6 +73,7 @@ class Table(SeatsMixin, WindowsMixin):
         self.on_empty = on_empty
         self.on_change = on_change
         self.data_dir = data_dir
+        self.port = port
         self.matchfile: MatchFile | None = None
         self.seats = [Seat(i) for i in range(engine_config["seats"])]
         self.spectators = SpectatorFeed(clock, settings.get("spectator_delay_s", 0))
@@ -232,6 +234,8 @@ class Table(SeatsMixin, WindowsMixin):
         header = matchlog.header(self.game.NAME, self.engine_config, self.seed, self.id, self.name,
                                  [s.record() for s in self.seats])
         header["settings"] = settings
+        if self.port is not None:
+            header["port"] = self.port
         try:
             self.matchfile = MatchFile.create(self.data_dir, self.id, self.seed, header)
         except OSError as e:
@@ -389,7 +393,8 @@ class Table(SeatsMixin, WindowsMixin):
     def restore(cls, path: Path, mlog: matchlog.MatchLog, game: Any, config: dict[str, Any],
                 clock: Any, data_dir: Path | None = None,
                 on_empty: Callable[["Table"], None] = lambda t: None,
-                on_change: Callable[["Table"], None] = lambda t: None) -> "Table":
+                on_change: Callable[["Table"], None] = lambda t: None,
+                port: int | None = None) -> "Table":
         """The table of an unfinished match log (already parsed and cut to its good part),
         playing again: every action re-applied, each player's seat held for them (the
         grace period counts from now), bots back with the whole match in memory, the
@@ -399,7 +404,8 @@ class Table(SeatsMixin, WindowsMixin):
         head = mlog.header
         settings = {**default_settings(config), **(head.get("settings") or {}), "seed": head["seed"]}
         table = cls(int(head["table"]), game, str(head["name"]), dict(head["config"]), settings,
-                    config, clock, on_empty=on_empty, on_change=on_change, data_dir=data_dir)
+                    config, clock, on_empty=on_empty, on_change=on_change, data_dir=data_dir,
+                    port=port)
         table._restore(path, mlog)
         return table
 

@@ -10,7 +10,6 @@ import pytest
 from twisted.internet import task
 from twisted.logger import formatEvent, globalLogPublisher
 
-from server import persist
 from server.lobby import Lobby
 from shared import matchlog
 from shared.bots import make_bot
@@ -267,13 +266,20 @@ def test_a_match_whose_end_was_not_written_ends_on_restore(tmp_path):
     assert after.id not in second.tables
 
 
-def test_a_second_server_does_not_take_a_data_directory_in_use(tmp_path):
-    held = persist.lock(tmp_path)
-    assert held is not None and persist.lock(tmp_path) is None
-    held.close()
-    again = persist.lock(tmp_path)
-    assert again is not None
-    again.close()
+def test_a_server_restores_only_the_matches_of_its_own_port(tmp_path):
+    """Clients come back to the address they played on; a server on another port (or
+    port 0, a random one) must not take those matches."""
+    lobby = lobby_at(tmp_path)
+    lobby.port = 7777
+    table, players = players_table(lobby, rounds=1)
+    run(lobby, table, until=lambda: len(table.log) >= 12)
+    assert matchlog.parse(table.matchfile.path.read_bytes()).header["port"] == 7777
+    other = lobby_at(tmp_path)
+    other.port = 40123
+    assert other.restore() == []
+    same = lobby_at(tmp_path)
+    same.port = 7777
+    assert [t.id for t in same.restore()] == [table.id]
 
 
 def test_a_match_nobody_is_left_at_is_abandoned_not_restored(tmp_path):
