@@ -125,8 +125,8 @@ def _sync_dir(folder: Path) -> None:
 
 def unfinished(directory: Path, port: int | None = None) -> Iterator[tuple[Path, matchlog.MatchLog]]:
     """Every unfinished match log in ``<directory>/matches`` that a server on ``port``
-    restores (its header's ``port`` is ``port``; any log when ``port`` is None or the
-    header has none), oldest table id first.
+    restores (its header's ``port`` is ``port``; None: a lobby without a listener, in
+    tests), oldest table id first.
 
     Damaged last lines are dropped with a logged warning and the file is truncated to
     its good part; invalid logs (damage in the middle, no header) are logged as errors
@@ -149,7 +149,7 @@ def unfinished(directory: Path, port: int | None = None) -> Iterator[tuple[Path,
             continue
         if parsed.finished:
             continue
-        if port is not None and parsed.header.get("port", port) != port:
+        if parsed.header.get("port") != port:
             continue
         for warning in parsed.warnings:
             log.warn("match log {path}: {w}", path=str(path), w=warning)
