@@ -261,3 +261,16 @@ def test_frame_time_benchmark_runs(capsys):
     assert mod.main(["--frames", "30", "--size", "1280x720"]) == 0
     out = capsys.readouterr().out
     assert "p50" in out and "p99" in out
+
+
+def test_help_starts_with_the_usage_not_pygames_banner():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    out = subprocess.run([sys.executable, "-c", "from client.app import main; main(['--help'])"],
+                         cwd=Path(__file__).resolve().parent.parent, env=env, capture_output=True, text=True)
+    assert out.stdout.startswith("usage: "), out.stdout[:80]
+    assert "pygame-ce" not in out.stdout + out.stderr
