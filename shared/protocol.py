@@ -88,7 +88,7 @@ def decode(line: bytes) -> dict[str, Any]:
 # Field schemas of client -> server requests: name -> (type or tuple of types, required).
 _NUM = (int, float)
 CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
-    "hello": {"name": (str, True), "token": (str, False)},
+    "hello": {"name": (str, True)},
     "pong": {"id": (int, True), "tc": (_NUM, True)},
     "list_tables": {},
     "create_table": {"game": (str, True), "seats": (int, True), "name": (str, False), "options": (dict, False)},
@@ -97,7 +97,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "add_bot": {"table": (int, True), "seat": (int, False)},
     "remove_bot": {"table": (int, True), "seat": (int, True)},
     "action": {"table": (int, True), "action": (dict, True), "t_press": (_NUM, False), "t_shown": (_NUM, False)},
-    "reconnect": {"token": (str, True)},
+    "reconnect": {"token": (str, True), "step": (int, False)},
 }
 
 

@@ -1,9 +1,20 @@
-"""Test-wide settings: no display or audio device, deterministic hypothesis on CI."""
+"""Test-wide settings: no display or audio device, deterministic hypothesis on CI, and
+private data/config directories so that no test (nor the servers and clients it starts
+as subprocesses, which inherit the environment) writes match logs or settings into the
+real user's directories."""
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
+
+_SANDBOX = tempfile.mkdtemp(prefix="mafia-table-tests-")
+atexit.register(shutil.rmtree, _SANDBOX, ignore_errors=True)
+os.environ["XDG_DATA_HOME"] = os.path.join(_SANDBOX, "data")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_SANDBOX, "config")
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
