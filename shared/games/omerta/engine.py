@@ -1,0 +1,300 @@
+"""Playing: the legal actions of each seat, ``apply`` and its dispatch, the card
+that reached the discard pile (§2.4 step 4) and the snap window (§2.5)."""
+from __future__ import annotations
+
+from itertools import combinations
+
+from shared.games.omerta.actions import (
+    _POWER_ACTIONS, DeclareOmerta, Decline, DiscardDrawn, DrawDeck, EndTurn, Hitwoman,
+    HitwomanPass, Peek, Replace, SafeSwap, Snap, SnapPass, TakeDiscard, WindowTimeout)
+from shared.games.omerta.cards import ACTIVE_POWERS, DECK
+from shared.games.omerta.powers import _activate, _power_actions, _resolve_attack
+from shared.games.omerta.rounds import _begin_turn, _end_round, _end_turn, _expire_markers
+from shared.games.omerta.state import (
+    OmertaState, _can_draw, _eligible_for_snap, _penalty, _remove_slot, _reveal, _set_card,
+    _slot_of, _take_from_pile, _Window, _window_public)
+from shared.rules import Action, Event, IllegalAction
+
+
+def _trigger(s: OmertaState, card_id: int, events: list[Event]) -> None:
+    c = DECK[card_id]
+    if c.is_bottle:
+        _open_snap_window(s, c.value, events)
+        return
+    if c.name in ACTIVE_POWERS and _power_actions(s, c.name):
+        s.power = c.name
+        s.step = "power"
+        events.append(Event("power_available", {"seat": s.turn, "card": c.name}))
+        return
+    _end_turn(s, events)
+
+
+def _open_snap_window(s: OmertaState, value: int, events: list[Event]) -> None:
+    eligible = _eligible_for_snap(s)
+    if not eligible:
+        _end_turn(s, events)
+        return
+    s.window = _Window(s.next_window, "snap", eligible, eligible, s.snap_timeout_ms, value=value)
+    s.next_window += 1
+    s.step = "window"
+    events.append(Event("window_opened", _window_public(s.window)))
+
+
+def _close_window(s: OmertaState, events: list[Event], reason: str) -> None:
+    w = s.window
+    assert w is not None
+    s.window = None
+    events.append(Event("window_closed", {"window": w.id, "kind": w.kind, "reason": reason}))
+    if w.kind == "hitwoman" and reason != "countered":
+        assert w.attack is not None
+        _resolve_attack(s, w.attacker, w.attack, events)
+    else:
+        if w.kind == "hitwoman" and s.attack_card is not None:
+            s.discard.insert(len(s.discard) - 1, s.attack_card)  # D-OM-26: under the Hitwoman
+            s.attack_card = None
+        _end_turn(s, events)
+
+
+def _answered(s: OmertaState, seat: int, events: list[Event]) -> None:
+    w = s.window
+    assert w is not None
+    w.pending = w.pending - {seat}
+    if not w.pending:
+        _close_window(s, events, "all_answered")
+
+
+def legal_actions(state: OmertaState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (turn actions, choices, window claims)."""
+    s = state
+    if s.phase == "over" or not 0 <= seat < s.n:
+        return []
+    if s.phase == "peek":
+        if s.peeked[seat]:
+            return []
+        return [Peek(pair) for pair in combinations([sid for sid, _ in s.games[seat]], 2)]
+    if s.window is not None:
+        w = s.window
+        if seat not in w.pending:
+            return []
+        if w.kind == "snap":
+            return [Snap(sid) for sid in s.free_slots(seat)] + [SnapPass()]
+        return [Hitwoman(sid) for sid in s.free_slots(seat)] + [HitwomanPass()]
+    if seat != s.turn:
+        return []
+    if s.step == "start":
+        out: list[Action] = []
+        if not any(sid in s.patrol for sid, _ in s.games[seat]):
+            out.append(DeclareOmerta())
+        if _can_draw(s):
+            out.append(DrawDeck())
+        else:
+            out.append(EndTurn())
+        if s.discard and s.free_slots(seat):
+            out.append(TakeDiscard())
+        return out
+    if s.step == "drawn":
+        out = [Replace(sid) for sid in s.free_slots(seat)]
+        if s.drawn_from == "deck":
+            out.append(DiscardDrawn())
+        return out
+    if s.step == "power":
+        assert s.power is not None
+        return _power_actions(s, s.power) + [Decline()]
+    if s.step == "safe":
+        return [SafeSwap(sid, i) for sid in s.free_slots(seat) for i in range(len(s.safe))] + [Decline()]
+    return []
+
+
+def awaiting(state: OmertaState) -> frozenset[int]:
+    """Seats whose input the match waits for: unpeeked seats, the pending claimants of
+    an open window, or the active seat."""
+    s = state
+    if s.phase == "over":
+        return frozenset()
+    if s.phase == "peek":
+        return frozenset(p for p in range(s.n) if not s.peeked[p])
+    if s.window is not None:
+        return s.window.pending
+    return frozenset({s.turn})
+
+
+def apply(state: OmertaState, seat: int | None, action: Action) -> tuple[OmertaState, list[Event]]:
+    """Check ``action`` by ``seat`` (None = the table) and apply it to a copy.
+
+    Returns ``(new_state, events)``; raises :class:`IllegalAction` with a sentence for
+    the player (the given state is never modified).
+    """
+    s = state.clone()
+    events: list[Event] = []
+    _dispatch(s, seat, action, events)
+    return s, events
+
+
+def _dispatch(s: OmertaState, seat: int | None, action: Action, events: list[Event]) -> None:
+    if s.phase == "over":
+        raise IllegalAction("the match is over")
+    if isinstance(action, WindowTimeout):
+        if seat is not None:
+            raise IllegalAction("only the table closes a window")
+        if s.window is None or s.window.id != action.window:
+            raise IllegalAction("that window is already closed")
+        _close_window(s, events, "timeout")
+        return
+    if seat is None or not 0 <= seat < s.n:
+        raise IllegalAction("no such seat")
+
+    if s.phase == "peek":
+        if not isinstance(action, Peek):
+            raise IllegalAction("first look at two of your cards")
+        if s.peeked[seat]:
+            raise IllegalAction("you have already looked at your two cards")
+        slots = action.slots
+        own = {sid for sid, _ in s.games[seat]}
+        if len(slots) != 2 or slots[0] == slots[1] or not set(slots) <= own:
+            raise IllegalAction("choose two different cards of your own")
+        s.peeked[seat] = True
+        events.append(Event("look", {"seat": seat, "reason": "peek", "slots": list(slots)},
+                            secret={"cards": [_reveal(s, seat, sid) for sid in slots]},
+                            secret_to=seat))
+        if all(s.peeked):
+            s.phase = "turn"
+            s.turn_no = 0
+            _begin_turn(s, s.first, events)
+        return
+
+    if s.window is not None:
+        _window_action(s, seat, action, events)
+        return
+    if isinstance(action, (Snap, SnapPass, Hitwoman, HitwomanPass)):
+        raise IllegalAction("too late: no window is open")
+    if seat != s.turn:
+        raise IllegalAction("it is not your turn")
+
+    if s.step == "start":
+        if isinstance(action, DeclareOmerta):
+            if any(sid in s.patrol for sid, _ in s.games[seat]):
+                raise IllegalAction("you cannot declare Omerta while a Police Patrol blocks one of your cards")
+            events.append(Event("omerta", {"seat": seat}))
+            _end_round(s, events, declarer=seat)
+            return
+        if isinstance(action, DrawDeck):
+            cid = _take_from_pile(s, events)
+            if cid is None:
+                raise IllegalAction("both piles are empty: end your turn")
+            s.drawn, s.drawn_from, s.step = cid, "deck", "drawn"
+            events.append(Event("draw", {"seat": seat, "source": "deck"},
+                                secret={"card": DECK[cid].to_dict()}, secret_to=seat))
+            _expire_markers(s, seat, events)
+            return
+        if isinstance(action, TakeDiscard):
+            if not s.discard:
+                raise IllegalAction("the discard pile is empty")
+            if not s.free_slots(seat):
+                raise IllegalAction("you have no free card to replace: draw from the pile")
+            cid = s.discard.pop()
+            s.drawn, s.drawn_from, s.step = cid, "discard", "drawn"
+            events.append(Event("draw", {"seat": seat, "source": "discard", "card": DECK[cid].to_dict()}))
+            _expire_markers(s, seat, events)
+            return
+        if isinstance(action, EndTurn):
+            if _can_draw(s):
+                raise IllegalAction("you must draw a card")
+            events.append(Event("no_draw", {"seat": seat}))
+            _expire_markers(s, seat, events)
+            _end_turn(s, events)
+            return
+        raise IllegalAction("start your turn: draw a card or declare Omerta")
+
+    if s.step == "drawn":
+        assert s.drawn is not None
+        if isinstance(action, Replace):
+            _slot_of(s, seat, action.slot)
+            x = s.card_in(action.slot)
+            _set_card(s, action.slot, s.drawn)
+            s.discard.append(x)
+            events.append(Event("replace", {"seat": seat, "slot": action.slot,
+                                            "source": s.drawn_from, "card": DECK[x].to_dict()}))
+            s.drawn = s.drawn_from = None
+            _trigger(s, x, events)
+            return
+        if isinstance(action, DiscardDrawn):
+            if s.drawn_from != "deck":
+                raise IllegalAction("a card taken from the discard pile must replace one of yours")
+            d = s.drawn
+            s.discard.append(d)
+            s.drawn = s.drawn_from = None
+            events.append(Event("discard", {"seat": seat, "card": DECK[d].to_dict()}))
+            _trigger(s, d, events)
+            return
+        raise IllegalAction("replace one of your cards or discard the drawn card")
+
+    if s.step == "power":
+        if isinstance(action, Decline):
+            events.append(Event("power_declined", {"seat": seat, "card": s.power}))
+            _end_turn(s, events)
+            return
+        expected = _POWER_ACTIONS.get(s.power or "")
+        if expected is None or not isinstance(action, expected):
+            raise IllegalAction(f"use the {s.power} you discarded, or decline")
+        _activate(s, seat, action, events)
+        return
+
+    if s.step == "safe":
+        if isinstance(action, Decline):
+            events.append(Event("safe_kept", {"seat": seat}))
+            _end_turn(s, events)
+            return
+        if isinstance(action, SafeSwap):
+            _slot_of(s, seat, action.slot)
+            if not 0 <= action.index < len(s.safe):
+                raise IllegalAction("the safe holds four cards: choose 0 to 3")
+            mine = s.card_in(action.slot)
+            _set_card(s, action.slot, s.safe[action.index])
+            s.safe[action.index] = mine
+            events.append(Event("safe_swap", {"seat": seat, "slot": action.slot, "index": action.index},
+                                secret={"card": DECK[s.card_in(action.slot)].to_dict()}, secret_to=seat))
+            _end_turn(s, events)
+            return
+        raise IllegalAction("swap a card with the safe, or decline")
+
+    raise IllegalAction("that action is not possible now")  # pragma: no cover
+
+
+def _window_action(s: OmertaState, seat: int, action: Action, events: list[Event]) -> None:
+    w = s.window
+    assert w is not None
+    if w.kind == "snap":
+        if not isinstance(action, (Snap, SnapPass)):
+            raise IllegalAction("a snap window is open: snap or pass")
+    elif not isinstance(action, (Hitwoman, HitwomanPass)):
+        raise IllegalAction("a Hitwoman window is open: counter or pass")
+    if seat not in w.eligible:
+        raise IllegalAction("you may not claim in this window")
+    if seat not in w.pending:
+        raise IllegalAction("you have already answered in this window")
+    if isinstance(action, (SnapPass, HitwomanPass)):
+        events.append(Event("pass", {"seat": seat, "window": w.id}))
+        _answered(s, seat, events)
+        return
+    slot = _slot_of(s, seat, action.slot)  # D-OM-28: no reveal, no penalty
+    c = DECK[s.card_in(slot)]
+    if isinstance(action, Snap):
+        ok = c.is_bottle and c.value == w.value
+        events.append(Event("snap", {"seat": seat, "slot": slot, "card": c.to_dict(),
+                                     "success": ok, "window": w.id}))
+        if ok:
+            s.discard.append(_remove_slot(s, slot))
+            _close_window(s, events, "snapped")
+            return
+        _penalty(s, seat, events, "snap")
+        _answered(s, seat, events)
+        return
+    ok = c.name == "hitwoman"
+    events.append(Event("counter", {"seat": seat, "slot": slot, "card": c.to_dict(),
+                                    "success": ok, "window": w.id}))
+    if ok:
+        s.discard.append(_remove_slot(s, slot))
+        _close_window(s, events, "countered")
+        return
+    _penalty(s, seat, events, "hitwoman")  # D-OM-16
+    _answered(s, seat, events)

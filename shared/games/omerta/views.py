@@ -1,0 +1,129 @@
+"""What each seat may see (RULES.md §0.2 item 4, D-OM-23), the open window, the
+scores, and every card by zone."""
+from __future__ import annotations
+
+from typing import Any
+
+from shared.games.omerta.actions import WindowTimeout
+from shared.games.omerta.cards import DECK, NAME
+from shared.games.omerta.rounds import _winners
+from shared.games.omerta.state import OmertaState, _window_public
+from shared.rules import Action, Window
+
+
+def reaction_window(state: OmertaState) -> Window | None:
+    """The open snap or Hitwoman window as a :class:`Window`, else None."""
+    w = state.window
+    if w is None:
+        return None
+    if w.kind == "snap":
+        return Window(w.id, "snap", w.eligible, w.pending, ("snap",), "snap_pass",
+                      w.timeout_ms, {"value": w.value})
+    return Window(w.id, "hitwoman", w.eligible, w.pending, ("hitwoman",), "hitwoman_pass",
+                  w.timeout_ms, {"attack": w.attack.to_dict() if w.attack else None,
+                                 "attacker": w.attacker})
+
+
+def timeout_action(window: Window) -> Action:
+    """The action the table applies (seat None) when ``window`` times out."""
+    return WindowTimeout(window.id)
+
+
+def is_over(state: OmertaState) -> bool:
+    return state.phase == "over"
+
+
+def scores(state: OmertaState) -> dict[str, Any]:
+    """``{"scores": cumulative per seat, "winners": lowest total (D-OM-24), "rounds":
+    rounds played, "round_scores": per round per seat}``. Lower is better."""
+    played = len(state.round_scores)
+    return {
+        "scores": list(state.totals),
+        "winners": _winners(state) if played else [],
+        "rounds": played,
+        "round_scores": [list(r) for r in state.round_scores],
+    }
+
+
+def view(state: OmertaState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may see (None = spectator), JSON-ready.
+
+    Face-down cards appear as ``{"slot": id, "patrol": placer|None}`` without any card;
+    the engine keeps no memory of looks (D-OM-23). Public: the discard pile (bottom to
+    top), pile and safe sizes, markers, a card taken from the discard pile, the
+    window, scores. Private to the active seat: the card drawn from the pile, and the
+    safe's cards during its Safecracker look.
+    """
+    s = state
+    me = seat if seat is not None and 0 <= seat < s.n else None
+    drawn = None
+    if s.drawn is not None:
+        visible = s.drawn_from == "discard" or me == s.turn
+        drawn = {"source": s.drawn_from, "card": DECK[s.drawn].to_dict() if visible else None}
+    return {
+        "game": NAME,
+        "seat": me,
+        "seats": s.n,
+        "round": s.round,
+        "rounds": s.rounds,
+        "phase": s.phase,
+        "step": s.step,
+        "turn": s.turn,
+        "first": s.first,
+        "turn_no": s.turn_no,
+        "players": [
+            {
+                "seat": p,
+                "slots": [{"slot": sid, "patrol": s.patrol[sid][0] if sid in s.patrol else None}
+                          for sid, _ in s.games[p]],
+                "mamma": s.mamma[p][0] if p in s.mamma else None,
+                "peeked": s.peeked[p],
+                "total": s.totals[p],
+            }
+            for p in range(s.n)
+        ],
+        "draw_pile": len(s.draw_pile),
+        "discard": [DECK[c].to_dict() for c in s.discard],
+        "safe": len(s.safe),
+        "safe_cards": ([DECK[c].to_dict() for c in s.safe]
+                       if s.step == "safe" and me == s.turn and s.phase == "turn" else None),
+        "drawn": drawn,
+        "power": s.power,
+        "attack_card": DECK[s.attack_card].to_dict() if s.attack_card is not None else None,
+        "window": _window_public(s.window) if s.window is not None else None,
+        "totals": list(s.totals),
+        "round_scores": [list(r) for r in s.round_scores],
+        "last_round": s.last_round,
+        "winners": _winners(s) if s.phase == "over" else None,
+    }
+
+
+def zones(state: OmertaState) -> dict[str, list[int]]:
+    """Every card id by zone, for conservation checks and replays: ``draw_pile``,
+    ``discard``, ``safe``, ``slots``, ``markers``, ``hand`` (drawn or held attack)."""
+    s = state
+    return {
+        "draw_pile": list(s.draw_pile),
+        "discard": list(s.discard),
+        "safe": list(s.safe),
+        "slots": [cid for g in s.games for _, cid in g],
+        "markers": [m[2] for m in s.mamma.values()] + [m[2] for m in s.patrol.values()],
+        "hand": [c for c in (s.drawn, s.attack_card) if c is not None],
+    }
+
+
+def full_view(state: OmertaState) -> dict[str, Any]:
+    """The spectator view with every card face up: each slot gains ``card``, the safe
+    its ``safe_cards``, a drawn card its face. For replays of finished matches only
+    (issue "replays"); never sent to a seat during a match."""
+    s = state
+    v = view(s, None)
+    cards = {sid: cid for g in s.games for sid, cid in g}
+    for player in v["players"]:
+        for slot in player["slots"]:
+            slot["card"] = DECK[cards[slot["slot"]]].to_dict()
+    v["safe_cards"] = [DECK[c].to_dict() for c in s.safe]
+    if s.drawn is not None:
+        v["drawn"] = {"source": s.drawn_from, "card": DECK[s.drawn].to_dict()}
+    v["draw_pile_cards"] = [DECK[c].to_dict() for c in reversed(s.draw_pile)]
+    return v
