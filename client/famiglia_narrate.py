@@ -11,11 +11,7 @@ from typing import Any, Callable, Mapping
 
 from client.cards import family_name
 from client.i18n import tr
-
-INFO = (243, 232, 207)
-GOOD = (150, 235, 140)
-BAD = (255, 140, 120)
-NOTE = (255, 214, 102)
+from client.narrate import GOOD, INFO, NOTE, Line, subject
 
 
 def card_text(card: Any) -> str:
@@ -25,13 +21,9 @@ def card_text(card: Any) -> str:
     return tr("fam.card", family=family_name(str(card.get("family"))), value=str(card.get("value")))
 
 
-def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) \
-        -> tuple[str, tuple[int, int, int], str | None] | None:
+def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
     """The line (text, RGB colour, sound cue) telling one event, None for no line."""
-    kind = ev.get("type")
-    seat = ev.get("seat")
-    who = name(seat) if isinstance(seat, int) else ""
-    mine = seat in local
+    kind, who, mine = subject(ev, name, local)
     card = card_text(ev.get("card"))
     if kind == "turn":
         if mine:

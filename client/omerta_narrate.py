@@ -10,11 +10,7 @@ from typing import Any, Callable, Mapping
 
 from client.cards import character_name
 from client.i18n import tr
-
-INFO = (243, 232, 207)
-GOOD = (150, 235, 140)
-BAD = (255, 140, 120)
-NOTE = (255, 214, 102)
+from client.narrate import BAD, GOOD, INFO, NOTE, Line, subject
 
 
 def card_text(card: Any) -> str:
@@ -26,12 +22,8 @@ def card_text(card: Any) -> str:
     return tr("card.character", name=character_name(str(card.get("name"))), points=str(card.get("points")))
 
 
-def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) \
-        -> tuple[str, tuple[int, int, int], str | None] | None:
-    kind = ev.get("type")
-    seat = ev.get("seat")
-    who = name(seat) if isinstance(seat, int) else ""
-    mine = seat in local
+def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    kind, who, mine = subject(ev, name, local)
     card = card_text(ev.get("card"))
     if kind == "turn":
         if not mine:
@@ -92,7 +84,7 @@ def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) 
     return None
 
 
-def claim_result(msg: Mapping[str, Any]) -> tuple[str, tuple[int, int, int], str | None]:
+def claim_result(msg: Mapping[str, Any]) -> Line:
     """The line for a ``claim_result``: "You were first, by 14 ms!", "Too slow by 9 ms"..."""
     outcome = msg.get("outcome")
     margin = msg.get("margin_ms")

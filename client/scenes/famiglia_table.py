@@ -21,9 +21,10 @@ from client.animation import Animator
 from client.famiglia_controls import button_specs, prompt
 from client.famiglia_draw import draw_table
 from client.famiglia_layout import FamigliaLayout, famiglia_layout
-from client.famiglia_narrate import BAD, NOTE, narrate
+from client.famiglia_narrate import narrate
 from client.famiglia_picker import Chooser
 from client.i18n import tr
+from client.narrate import BAD, NOTE
 from client.scenes.table_base import MSG_MS, TableScene
 from client.scenes.widgets import button, call, fitted
 from client.tween import Follower

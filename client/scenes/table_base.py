@@ -22,11 +22,10 @@ from typing import Any
 
 from client.i18n import tr
 from client.input import now_ms
+from client.narrate import GOOD
 from client.scenes.base import Scene
 
 MSG_MS = 7000.0
-GOOD = (150, 235, 140)
-NOTE = (255, 214, 102)
 
 
 class TableScene(Scene):
