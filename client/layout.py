@@ -43,7 +43,8 @@ class TableLayout:
     ``seats`` by seat index; ``draw_pile``, ``discard``, ``safe`` (4 rects) in the middle;
     ``banner`` the prompt / reaction-window strip above your cards; ``actions`` the column
     for the action buttons (bottom right); ``info`` the message column (bottom left);
-    ``top_bar`` the round and table line; ``font`` a base text size in px.
+    ``top_bar`` the round and table line; ``font`` a base text size in px; ``slot_owner``
+    the seat of each slot id and ``slots`` every seat's slot rects by slot id.
     """
 
     size: tuple[int, int]
@@ -59,11 +60,11 @@ class TableLayout:
     font: int
     pile_card: tuple[int, int] = (0, 0)
     slot_owner: dict[int, int] = field(default_factory=dict)
+    slots: dict[int, Rect] = field(default_factory=dict)  # every seat's slots: id -> rect
 
     def slot_rect(self, slot: int) -> Rect | None:
         """The rect of a slot id, None when it is not on the table."""
-        owner = self.slot_owner.get(slot)
-        return None if owner is None else self.seats[owner].slots[slot]
+        return self.slots.get(slot)
 
     def hit(self, pos: tuple[int, int]) -> tuple[str, int] | None:
         """What is under a point: ``("slot", id)``, ``("player", seat)`` (plate),
@@ -233,8 +234,9 @@ def table_layout(view: Mapping[str, Any], size: tuple[int, int], perspective: in
     info = Rect(m, my_zone.top, min(my_zone.left, left_of_me) - 2 * m, my_zone.h)
 
     owner = {sid: seat for seat, area in seats.items() for sid in area.slots}
+    slots = {sid: r for area in seats.values() for sid, r in area.slots.items()}
     return TableLayout((w, h), persp, seats, draw_pile, discard, safe, banner, actions, info,
-                       top_bar, font, (pw, ph), owner)
+                       top_bar, font, (pw, ph), owner, slots)
 
 
 def all_rects(layout: TableLayout) -> Iterable[tuple[str, Rect]]:

@@ -90,7 +90,7 @@ class Frame:
                 place = ("slot", sid)
                 if self.hidden[place] or place in self.offsets or place in self.reveals or sid in self.faces:
                     continue
-                pos = sc.slot_pos(sid, rect)
+                pos = sc.card_pos(sid, rect)
                 if pos[0] == rect.x and pos[1] == rect.y:
                     self.resting[sid] = (rect.x, rect.y)
 
@@ -261,7 +261,7 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
     local = p in sc.local_seats and sc.show_slot_numbers
     back, bm = art.shadowed(None, cw, ch)
     baked = _layer["baked"]
-    slot_pos = sc.slot_pos
+    card_pos = sc.card_pos
     for i, s in enumerate(player.get("slots", [])):
         sid = s["slot"]
         rect = area.slots.get(sid)
@@ -270,7 +270,7 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
         place = ("slot", sid)
         if f.hidden[place]:
             continue  # its outline is in the static layer
-        x, y = slot_pos(sid, rect)
+        x, y = card_pos(sid, rect)
         ox, oy = f.offsets.get(place, (0.0, 0.0))
         x, y = int(x + ox), int(y + oy)
         rev = f.reveals.get(place)

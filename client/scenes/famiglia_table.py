@@ -12,22 +12,19 @@ waits for an animation; input stays live during one.
 """
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, Callable, Mapping
 
 import pygame
 
-from client import famiglia_fx
-from client.animation import Animator
-from client.famiglia_controls import button_specs, prompt
+from client import famiglia_controls, famiglia_fx
 from client.famiglia_draw import draw_table
 from client.famiglia_layout import FamigliaLayout, famiglia_layout
 from client.famiglia_narrate import narrate
 from client.famiglia_picker import Chooser
 from client.i18n import tr
-from client.narrate import BAD, NOTE
-from client.scenes.table_base import MSG_MS, TableScene
+from client.scenes.table_base import TableScene
 from client.scenes.widgets import button, call, fitted
-from client.tween import Follower
 
 Place = tuple[str, int]
 
@@ -36,26 +33,17 @@ class FamigliaTableScene(TableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is played on this screen."""
 
+    controls = famiglia_controls
+    layout: FamigliaLayout
+
     def __init__(self, app: Any, link: Any, started: dict[str, Any]):
         super().__init__(app, link, started)
         seat = started.get("seat")
-        self.legal: dict[int, list[dict[str, Any]]] = {}
-        self.view: dict[str, Any] = started["view"]
-        self.perspective: int | None = seat
-        self.anim = Animator()
-        self.layout: FamigliaLayout = self._layout()
-        self.pos: dict[Place, Follower] = {}
         self.chooser: Chooser | None = None
-        self.hover: Place | None = None
-        self._buttons_sig: tuple | None = None
-        self.buttons: dict[str, Any] = {}  # the action buttons by id ("pass", "intent:renew"...)
-        self._prompt: tuple[str, str, bool] = ("", "", False)
-        self._esc_until = 0.0
-        self.match_result: dict[str, Any] | None = None
         self.results_shown = self.view.get("phase") == "over"
         if seat is not None:
             self.links[seat] = link
-            self.legal[seat] = list(started.get("legal", []))
+            self._note_seat(seat, started)
         self._sync_followers()
         self._refresh()
         if started.get("resumed"):
@@ -63,36 +51,12 @@ class FamigliaTableScene(TableScene):
 
     # -- things the drawing reads ----------------------------------------------------
     @property
-    def art(self):
-        return self.app.art
-
-    @property
-    def me(self) -> int | None:
-        """The seat whose hand this screen may show (None: none)."""
-        return None if self.public else self.perspective
-
-    @property
     def my_seat(self) -> int | None:
         """The seat played on this screen (None for a spectator)."""
         return next(iter(self.links), None)
 
-    @property
-    def local_seats(self) -> set[int]:
-        return set(self.links)
-
-    @property
-    def table_name(self) -> str:
-        return str(self.table_entry().get("name") or self.fallback_name)
-
-    @property
-    def help_line(self) -> str:
-        if self.replay:
-            return tr("replay.keys")
-        return tr("fam.help") if self.links else tr("table.help_spectator")
-
-    @property
-    def prompt(self) -> tuple[str, str, bool]:
-        return self._prompt
+    def player_help(self) -> str:
+        return tr("fam.help")
 
     @property
     def picked(self) -> set[Place]:
@@ -102,77 +66,32 @@ class FamigliaTableScene(TableScene):
     def offered(self) -> set[Place]:
         return self.chooser.offered() if self.chooser is not None else set()
 
-    def card_pos(self, place: Place, rect: pygame.Rect) -> tuple[float, float]:
-        """Where a card is drawn now (it glides to its place when the layout changes)."""
-        f = self.pos.get(place)
-        return (f.x, f.y) if f is not None else rect.topleft
-
     def shown_rect(self, place: Place) -> pygame.Rect | None:
-        r = self.layout.cards.get(place)
-        f = self.pos.get(place)
-        if r is not None and f is not None:
-            return pygame.Rect(int(f.x), int(f.y), r.w, r.h)
-        return None
+        """Where a card of the layout is drawn right now, None when it has no place on
+        screen yet (it has just come)."""
+        return self.shown_at(place, self.layout.cards.get(place))
 
     def _layout(self) -> FamigliaLayout:
         return famiglia_layout(self.view, self.table_size, perspective=self.perspective)
 
+    def card_rects(self) -> Mapping[Place, pygame.Rect]:
+        return self.layout.cards
+
     def _narrate(self, ev: dict[str, Any]):
         return narrate(ev, self.seat_name, self.local_seats)
 
-    # -- life cycle ---------------------------------------------------------------------
-    def build(self, size: tuple[int, int]) -> None:
-        self._buttons_sig = None
-        self._build_buttons()
+    def _fx(self, prev_view: dict[str, Any], old: FamigliaLayout) -> Callable[[dict[str, Any]], None]:
+        return partial(famiglia_fx.animate, famiglia_fx.FxContext(self.anim, self.t, self.me, old, self.layout,
+                                                                  self.shown_rect, self.local_seats))
 
+    # -- life cycle ---------------------------------------------------------------------
     def on_resize(self, size: tuple[int, int]) -> None:
         self.jump(self.view)
 
-    def _sync_followers(self) -> None:
-        for place, r in self.layout.cards.items():
-            if place not in self.pos:
-                self.pos[place] = Follower(r.x, r.y, half_life_ms=55.0)
-        for place in list(self.pos):
-            if place not in self.layout.cards:
-                del self.pos[place]
-
     # -- showing the match --------------------------------------------------------------
-    def show(self, view: dict[str, Any], events: list[dict[str, Any]], animate: bool = True) -> None:
-        """Show ``view`` after ``events`` (wire dicts): animated and told, or (``animate``
-        false) told only and shown at once."""
-        if not animate:
-            for ev in events:
-                line = self._narrate(ev)
-                if line is not None:
-                    self.say(line[0], line[1], MSG_MS)
-            self.jump(view)
-            return
-        prev, old = self.view, self.layout
-        self.view = view
-        self.layout = self._layout()
-        ctx = famiglia_fx.FxContext(self.anim, self.t, self.me, old, self.layout, self.shown_rect, self.local_seats)
-        for ev in events:
-            try:
-                famiglia_fx.animate(ctx, ev)
-            except (KeyError, IndexError, TypeError, ValueError):  # a malformed event: the view is enough
-                pass
-            line = self._narrate(ev)
-            if line is not None:
-                text, colour, cue = line
-                self.say(text, colour, 3000 if ev.get("type") == "turn" else MSG_MS)
-                cue and self.app.sound and self.app.sound.play(cue)
-        self._sync_followers()
+    def _after_update(self) -> None:
         self._refresh()
         self._maybe_results()
-
-    def jump(self, view: dict[str, Any]) -> None:
-        """Show ``view`` at once: effects dropped, every card at its place."""
-        self.anim.finish()
-        self.view = view
-        self.layout = self._layout()
-        self.pos.clear()
-        self._sync_followers()
-        self._refresh()
 
     def _maybe_results(self) -> None:
         if self.view.get("phase") != "over" or self.replay:
@@ -188,44 +107,11 @@ class FamigliaTableScene(TableScene):
             self.app.push(FamigliaResultsScene(self.app, self))
 
     # -- network ------------------------------------------------------------------------
-    def seat_of(self, link: Any) -> int | None:
-        return next((s for s, l in self.links.items() if l is link), None)
+    def _match_over(self) -> None:
+        self._maybe_results()
 
-    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
-        kind = msg.get("type")
-        if msg.get("table") != self.table_id:
-            return
-        seat = self.seat_of(link)
-        if kind == "match_started":  # back after a lost connection
-            if link is self.display or seat is not None:
-                self.note_seats(msg)
-                self.note_timer(msg, link)
-                if seat is not None:
-                    self.legal[seat] = list(msg.get("legal", []))
-                if link is self.display:
-                    self.jump(msg.get("view") or self.view)
-                if msg.get("resumed"):
-                    self.resumed_lines(msg, self._narrate)
-                self.chooser = None
-                self._refresh()
-            return
-        if kind == "update":
-            if seat is not None:
-                self.legal[seat] = list(msg.get("legal", []))
-            if link is self.display:
-                self.note_timer(msg, link)
-                self.show(msg["view"], list(msg.get("events", [])))
-            self._refresh()
-        elif kind == "match_over" and (link is self.display or seat is not None):
-            self.match_result = msg.get("result")
-            self._maybe_results()
-
-    def on_link_lost(self, link: Any) -> None:
-        if getattr(link, "reconnect", None) is not None and link.reconnect.active:
-            self._refresh()  # no buttons while the app brings it back; the overlay says so
-            return
-        if link is self.display or self.seat_of(link) is not None:
-            self.app.go_menu()
+    def _drop_choices(self) -> None:
+        self.chooser = None
 
     # -- sending ------------------------------------------------------------------------
     def send(self, action: dict[str, Any]) -> None:
@@ -235,53 +121,25 @@ class FamigliaTableScene(TableScene):
         if link is None or link.conn is None:
             self._refresh()
             return
-        saved = self.legal.get(seat, [])
-        self.legal[seat] = []  # nothing more to click until the server answers
-        self._refresh()
-        self.app.sound and self.app.sound.play("click")
-
-        def failed(f) -> None:
-            if not self.legal.get(seat):
-                self.legal[seat] = saved
-                self._refresh()
-            if getattr(f.value, "code", "") != "disconnected":
-                self.say(tr("error.action", reason=getattr(f.value, "message", str(f.value))), BAD)
-
-        link.conn.send_action(self.table_id, dict(action)).addErrback(failed)
+        self._send_now(seat, link, action)
 
     # -- controls -----------------------------------------------------------------------
-    def _refresh(self) -> None:
-        """Re-derive the chooser, the buttons and the prompt from ``legal``."""
+    def _update_choices(self) -> None:
+        """Re-derive the chooser from ``legal``."""
         seat = self.my_seat
         legal = self.legal.get(seat, []) if seat is not None else []
         if not legal:
             self.chooser = None
         elif self.chooser is None or self.chooser.legal != legal:
             self.chooser = Chooser(legal)
-        self._prompt = prompt(self)
-        if self.app.scenes and self.app.top is self:
-            self._build_buttons()
 
-    def _build_buttons(self) -> None:
-        specs = [] if self.reconnecting is not None else button_specs(self)
-        sig = (tuple((s[0], tuple(sorted(s[2].items()))) for s in specs), self.app.size)
-        if sig == self._buttons_sig:
-            return
-        self._buttons_sig = sig
-        self.clear_ui()
-        self.buttons.clear()
-        box = self.layout.actions
-        n = max(1, len(specs))
-        gap = max(4, int(box.h * 0.03))
-        bh = min(int(44 * self.app.ui_scale), (box.h - gap * (n - 1)) // n)
-        bw = box.w - 8
-        y = box.bottom - n * bh - (n - 1) * gap
-        for ident, key, fields, oid, what in specs:
-            rect = pygame.Rect(box.centerx - bw // 2, y, bw, bh)
-            label, cls = fitted(tr(key, **fields), bw, self.app.ui_scale)
-            self.buttons[ident] = button(self, rect, label, object_id=oid, class_id=cls, raw=True,
-                                         command=call(self._press, what))
-            y += bh + gap
+    def _buttons_key(self, specs: list[tuple]) -> tuple:
+        return tuple((s[0], tuple(sorted(s[2].items()))) for s in specs)
+
+    def _button(self, spec: tuple, rect: pygame.Rect) -> Any:
+        ident, key, fields, oid, what = spec
+        label, cls = fitted(tr(key, **fields), rect.w, self.app.ui_scale)
+        return button(self, rect, label, object_id=oid, class_id=cls, raw=True, command=call(self._press, what))
 
     def _press(self, what: Any) -> None:
         ch = self.chooser
@@ -320,47 +178,21 @@ class FamigliaTableScene(TableScene):
             self._refresh()
 
     # -- input --------------------------------------------------------------------------
-    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
-        et = event.type
-        if et == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            if self.chooser is not None and (self.chooser.kind or self.chooser.asking):
-                self.chooser.clear()
-                self._refresh()
-            elif self.t < self._esc_until:
-                self.leave_table()
-            else:
-                self._esc_until = self.t + 2500
-                self.say(tr("table.esc_again"), NOTE, 2500)
-        elif et == pygame.MOUSEMOTION:
-            self.hover = self.layout.hit(event.pos)
-        elif et == pygame.MOUSEBUTTONDOWN:
-            place = self.layout.hit(event.pos)
-            if place is None:
-                return
-            if event.button == 1:
-                self.click(place)
-            elif event.button == 3 and self.chooser is not None:
-                self.chooser.clear()
-                self._refresh()
+    def _cancel_choice(self) -> bool:
+        """Esc while a card's use or an amount is being chosen: start the choice over."""
+        if self.chooser is not None and (self.chooser.kind or self.chooser.asking):
+            self.chooser.clear()
+            self._refresh()
+            return True
+        return False
 
-    def leave_table(self) -> None:
-        for link in set(self.links.values()) | {self.display}:
-            if link is not None and link.conn is not None:
-                link.request("leave", table=self.table_id).addErrback(lambda f: None)
-                if link is not self.app.main_link:
-                    self.app.close_link(link)
-        self.app.go_menu()
+    def _right_click(self, pick: Place, t_ms: float) -> None:
+        """A right click anywhere on the table drops the choice being made."""
+        if self.chooser is not None:
+            self.chooser.clear()
+            self._refresh()
 
     # -- frame --------------------------------------------------------------------------
-    def update(self, dt: float) -> None:
-        dt_ms = dt * 1000.0
-        self.t += dt_ms
-        for place, f in self.pos.items():
-            r = self.layout.cards.get(place)
-            if r is not None:
-                f.step(r.x, r.y, dt_ms)
-        self.anim.prune(self.t)
-
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)
 

@@ -21,22 +21,21 @@ the card (or the attack) that opened the window.
 """
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, Callable, Mapping
 
 import pygame
 
-from client import omerta_fx
-from client.animation import Animator
+from client import omerta_controls, omerta_fx
 from client.i18n import tr
 from client.input import CONFIRM, NEXT, PASS, PREV, REVEAL, SELECT, SNAP, Binding, default_binding, now_ms
 from client.layout import TableLayout, table_layout
-from client.omerta_controls import CLAIMS, PASSES, button_specs, prompt
+from client.omerta_controls import CLAIMS, PASSES
 from client.omerta_draw import draw_table
 from client.omerta_narrate import BAD, INFO, NOTE, claim_result, narrate
 from client.picker import Picker
-from client.scenes.table_base import MSG_MS, TableScene
+from client.scenes.table_base import TableScene
 from client.scenes.widgets import button, call, fitted
-from client.tween import Follower
 
 #: Choices made by picking on the table, in the order they are looked for in ``legal``.
 PICK_ORDER = ("peek", "replace", "safe_swap", "henchman", "lady", "mole", "snitch", "driver", "mamma",
@@ -47,31 +46,23 @@ class OmertaTableScene(TableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
 
+    controls = omerta_controls
+    layout: TableLayout
+
     def __init__(self, app: Any, link: Any, started: dict[str, Any], binding: Binding | None = None):
         super().__init__(app, link, started)
         seat = started.get("seat")
         self.bindings: dict[int, Binding] = {}
-        self.legal: dict[int | None, list[dict[str, Any]]] = {}
         self.seat_views: dict[int, dict[str, Any]] = {}
         self.secrets: dict[int, dict[str, Any]] = {}  # seat -> latest private look (hand-over)
-        self.perspective: int | None = seat
-        self.view: dict[str, Any] = started["view"]
-        self.anim = Animator()
-        self.layout: TableLayout = self._layout()
-        self.pos: dict[int, Follower] = {}
         self.pickers: dict[int, Picker] = {}
         self.cursor: dict[int, int] = {}
-        self.hover: tuple[str, int] | None = None
         self.window_face_t: dict[int, float] = {}
         self.window_shown_ms: dict[int, float] = {}
         self.window_open_t: dict[int, float] = {}
         self._shown_pending: set[int] = set()
-        self._buttons_sig: tuple | None = None
-        self._prompt: tuple[str, str, bool] = ("", "", False)
-        self._esc_until = 0.0
         # results of rounds played before we arrived are not shown again
         self.results_shown_round = int((self.view.get("last_round") or {}).get("round", 0))
-        self.match_result: dict[str, Any] | None = None
         if seat is not None:
             self._seat_joined(seat, link, started, binding)
         self._sync_followers()
@@ -82,32 +73,10 @@ class OmertaTableScene(TableScene):
 
     # -- things the drawing reads ----------------------------------------------------
     @property
-    def art(self):
-        return self.app.art
-
-    @property
-    def me(self) -> int | None:
-        """The seat whose private information this screen may show (None: none)."""
-        return None if self.public else self.perspective
-
-    @property
-    def local_seats(self) -> set[int]:
-        return set(self.links)
-
-    @property
     def show_slot_numbers(self) -> bool:
         return any(b.slot_keys for b in self.bindings.values())
 
-    @property
-    def table_name(self) -> str:
-        return str(self.table_entry().get("name") or self.fallback_name)
-
-    @property
-    def help_line(self) -> str:
-        if self.replay:
-            return tr("replay.keys")
-        if not self.links:
-            return tr("table.help_spectator")
+    def player_help(self) -> str:
         if len(self.links) > 1:
             return tr("table.help_couch")
         keys = next(iter(self.bindings.values())).describe()
@@ -141,11 +110,6 @@ class OmertaTableScene(TableScene):
     def cursor_picks(self) -> set[tuple[str, int]]:
         return {("slot", sid) for sid in self.cursor.values()}
 
-    @property
-    def prompt(self) -> tuple[str, str, bool]:
-        """(main line, second line, urgent) for the banner above your cards."""
-        return self._prompt
-
     def seat_status(self, p: int) -> str:
         away = self.seat_away(p)
         if away:
@@ -160,10 +124,6 @@ class OmertaTableScene(TableScene):
         if w and p in w.get("pending", []):
             return tr("status.deciding")
         return ""
-
-    def slot_pos(self, sid: int, rect: pygame.Rect) -> tuple[float, float]:
-        f = self.pos.get(sid)
-        return (f.x, f.y) if f is not None else rect.topleft
 
     def window_left(self) -> float | None:
         """Fraction of the open window's time left (1 -> 0), None without a window."""
@@ -190,38 +150,21 @@ class OmertaTableScene(TableScene):
     def _layout(self) -> TableLayout:
         return table_layout(self.view, self.table_size, perspective=self.perspective)
 
+    def card_rects(self) -> Mapping[int, pygame.Rect]:
+        return self.layout.slots  # followers by slot id
+
     def _narrate(self, ev: dict[str, Any]):
         return narrate(ev, self.seat_name, self.local_seats)
 
     # -- life cycle ---------------------------------------------------------------------
-    def build(self, size: tuple[int, int]) -> None:
-        self._buttons_sig = None
-        self._build_buttons()
-
     def on_resize(self, size: tuple[int, int]) -> None:
-        self.anim.finish()
-        self.layout = self._layout()
-        self.pos.clear()
-        self._sync_followers()
+        self.relayout()
 
-    def _sync_followers(self) -> None:
-        live = set()
-        for area in self.layout.seats.values():
-            for sid, r in area.slots.items():
-                live.add(sid)
-                if sid not in self.pos:
-                    self.pos[sid] = Follower(r.x, r.y, half_life_ms=55.0)
-        for sid in list(self.pos):
-            if sid not in live:
-                del self.pos[sid]
-
-    def _fx(self, prev_view: dict[str, Any], old: TableLayout) -> omerta_fx.FxContext:
+    def _context(self, prev_view: dict[str, Any], old: TableLayout) -> omerta_fx.FxContext:
         def slot_rect(sid: int) -> pygame.Rect | None:
             r = self.layout.slot_rect(sid) or old.slot_rect(sid)
-            f = self.pos.get(sid)
-            if r is not None and f is not None:
-                return pygame.Rect(int(f.x), int(f.y), r.w, r.h)
-            return r
+            shown = self.shown_at(sid, r)
+            return shown if shown is not None else r
 
         def window_face(wid: int, at: float) -> None:
             self.window_face_t[wid] = at
@@ -230,21 +173,20 @@ class OmertaTableScene(TableScene):
         return omerta_fx.FxContext(self.anim, self.t, self.me, old, self.layout, slot_rect, prev_view, window_face,
                                    local=self.local_seats)
 
+    def _fx(self, prev_view: dict[str, Any], old: TableLayout) -> Callable[[dict[str, Any]], None]:
+        return partial(omerta_fx.animate, self._context(prev_view, old))
+
     def _deal_current(self) -> None:
         v = self.view
         if v.get("phase") == "peek" and not any(p.get("peeked") for p in v["players"]):
-            omerta_fx.deal(self._fx(v, self.layout), [[s["slot"] for s in p["slots"]] for p in v["players"]],
+            omerta_fx.deal(self._context(v, self.layout), [[s["slot"] for s in p["slots"]] for p in v["players"]],
                            int(v.get("first", 0)))
             self.app.sound and self.app.sound.play("deal")
 
     # -- network ------------------------------------------------------------------------
-    def seat_of(self, link: Any) -> int | None:
-        return next((s for s, l in self.links.items() if l is link), None)
-
     def _seat_joined(self, seat: int, link: Any, msg: dict[str, Any], binding: Binding | None) -> None:
         self.links[seat] = link
-        self.legal[seat] = list(msg.get("legal", []))
-        self.seat_views[seat] = msg.get("view", {})
+        self._note_seat(seat, msg)
         self.bindings[seat] = binding or default_binding()
 
     def add_local_seat(self, link: Any, msg: dict[str, Any], binding: Binding | None = None) -> None:
@@ -256,94 +198,35 @@ class OmertaTableScene(TableScene):
         self._buttons_sig = None
         self._refresh()
 
-    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
-        kind = msg.get("type")
-        if msg.get("table") != self.table_id:
-            return
-        seat = self.seat_of(link)
-        if kind == "match_started":
-            if seat is None and msg.get("seat") is not None and link is not self.display:
-                self.add_local_seat(link, msg, self.app.pending_bindings.pop(link, None))
-            elif seat is not None or link is self.display:  # back after a lost connection
-                self._resume(msg, link, seat)
-            return
-        if kind == "update":
-            if seat is not None:
-                self.legal[seat] = list(msg.get("legal", []))
-                self.seat_views[seat] = msg.get("view", {})
-                if self.public:
-                    self._keep_secrets(seat, msg.get("events", []))
-            if link is self.display:
-                self.note_timer(msg, link)
-                self._apply_update(msg)
-            self._refresh()
-        elif kind == "claim_result" and seat is not None:
+    def _seat_arrived(self, link: Any, msg: dict[str, Any]) -> None:
+        self.add_local_seat(link, msg, self.app.pending_bindings.pop(link, None))
+
+    def _note_seat(self, seat: int, msg: dict[str, Any]) -> None:
+        super()._note_seat(seat, msg)
+        self.seat_views[seat] = msg.get("view", {})
+        if self.public and msg.get("type") == "update":
+            self._keep_secrets(seat, msg.get("events", []))
+
+    def _game_message(self, msg: dict[str, Any], seat: int | None) -> None:
+        if msg.get("type") == "claim_result" and seat is not None:
             text, colour, cue = claim_result(msg)
             self.say(text if len(self.links) == 1 else f"{self.seat_name(seat)}: {text}", colour, 5000)
             cue and self.app.sound and self.app.sound.play(cue)
-        elif kind == "match_over" and (link is self.display or seat is not None):
-            self.match_result = msg.get("result")
-            if not self.replay:
-                self._show_results()
 
-    def _resume(self, msg: dict[str, Any], link: Any, seat: int | None) -> None:
-        """A ``match_started`` for a connection already at this table: it came back
-        after a lost connection (``resumed``), or a spectator re-joined."""
-        self.note_seats(msg)
-        if seat is not None:
-            self.legal[seat] = list(msg.get("legal", []))
-            self.seat_views[seat] = msg.get("view", {})
-        if link is self.display:
-            self.note_timer(msg, link)
-            self.jump(msg.get("view") or self.view)
-        if msg.get("resumed"):
-            self.resumed_lines(msg, self._narrate)
+    def _match_over(self) -> None:
+        if not self.replay:
+            self._show_results()
+
+    def _drop_choices(self) -> None:
         self.pickers.clear()
-        self._refresh()
 
-    def jump(self, view: dict[str, Any]) -> None:
-        """Show ``view`` at once: effects dropped, every card at its place (a replay's
-        seek, a resumed match)."""
-        self.anim.finish()
-        self.view = view
-        self.on_resize(self.table_size)
+    def _forget_gone(self) -> None:
         for seat, sid in list(self.cursor.items()):
             if sid not in self.layout.slot_owner:
                 del self.cursor[seat]
-        self._refresh()
 
-    def show(self, view: dict[str, Any], events: list[dict[str, Any]], animate: bool = True) -> None:
-        """Show ``view`` after ``events`` (wire dicts): animated and told, or (``animate``
-        false) told only and shown at once (a replay's step)."""
-        if animate:
-            self._apply_update({"view": view, "events": events})
-            self._refresh()
-            return
-        for ev in events:
-            line = self._narrate(ev)
-            if line is not None:
-                self.say(line[0], line[1], MSG_MS)
-        self.jump(view)
-
-    def _apply_update(self, msg: dict[str, Any]) -> None:
-        prev_view, old = self.view, self.layout
-        self.view = msg["view"]
-        self.layout = self._layout()
-        ctx = self._fx(prev_view, old)
-        for ev in msg.get("events", []):
-            try:
-                omerta_fx.animate(ctx, ev)
-            except (KeyError, IndexError, TypeError, ValueError):  # a malformed event: show the view
-                pass
-            line = self._narrate(ev)
-            if line is not None:
-                text, colour, cue = line
-                self.say(text, colour, 3000 if ev.get("type") == "turn" else MSG_MS)
-                cue and self.app.sound and self.app.sound.play(cue)
-        self._sync_followers()
-        for seat, sid in list(self.cursor.items()):
-            if sid not in self.layout.slot_owner:
-                del self.cursor[seat]
+    def _after_update(self) -> None:
+        self._forget_gone()
         lr = self.view.get("last_round")
         if lr and lr.get("round", 0) > self.results_shown_round and not self.replay:
             self._show_results()
@@ -406,19 +289,12 @@ class OmertaTableScene(TableScene):
         self.anim.finish()
         self._deal_current()
 
-    def on_link_lost(self, link: Any) -> None:
-        if getattr(link, "reconnect", None) is not None and link.reconnect.active:
-            self._refresh()  # no buttons while the app brings it back; the overlay says so
-            return
-        if link is self.display:
-            self.app.go_menu()
-            return
-        seat = self.seat_of(link)
-        if seat is not None:
-            self.links.pop(seat, None)
-            self.bindings.pop(seat, None)
-            self.pickers.pop(seat, None)
-            self._refresh()
+    def _seat_lost(self, seat: int) -> None:
+        """A couch player's connection is gone: the others play on."""
+        self.links.pop(seat, None)
+        self.bindings.pop(seat, None)
+        self.pickers.pop(seat, None)
+        self._refresh()
 
     # -- sending ------------------------------------------------------------------------
     def send(self, seat: int | None, action: dict[str, Any], t_press: float | None = None,
@@ -426,23 +302,9 @@ class OmertaTableScene(TableScene):
         link = self.links.get(seat) if seat is not None else None
         if link is None or link.conn is None:
             return
-        saved = self.legal.get(seat, [])
-        self.legal[seat] = []  # nothing more to click until the server answers
         self.pickers.pop(seat, None)
-        self._refresh()
-        self.app.sound and self.app.sound.play("click")
-
-        def failed(f) -> None:
-            if not self.legal.get(seat):
-                self.legal[seat] = saved
-                self._refresh()
-            if action.get("type") in PASSES:
-                return  # the window closed meanwhile: nothing to say
-            if getattr(f.value, "code", "") != "disconnected":
-                self.say(tr("error.action", reason=getattr(f.value, "message", str(f.value))), BAD)
-
-        d = link.conn.send_action(self.table_id, dict(action), t_press=t_press, t_shown=t_shown)
-        d.addErrback(failed)
+        # a pass refused because the window closed meanwhile: nothing to say
+        self._send_now(seat, link, action, t_press=t_press, t_shown=t_shown, quiet=action.get("type") in PASSES)
 
     def claim(self, seat: int, slot: int | None, t_press: float) -> None:
         """Snap (or counter with a Hitwoman) with ``slot``; ``t_press`` is the stamp of
@@ -472,8 +334,8 @@ class OmertaTableScene(TableScene):
                 return
 
     # -- controls -----------------------------------------------------------------------
-    def _refresh(self) -> None:
-        """Re-derive the pickers, the buttons and the prompt from ``legal``."""
+    def _update_choices(self) -> None:
+        """Re-derive each local seat's picker from its ``legal``."""
         for seat in self.links:
             legal = self.legal.get(seat, [])
             kind = next((k for k in PICK_ORDER if any(a.get("type") == k for a in legal)), None)
@@ -483,34 +345,24 @@ class OmertaTableScene(TableScene):
             elif old is None or old.kind != kind or \
                     [a for a in legal if a.get("type") == kind] != [a for a, _ in old.options]:
                 self.pickers[seat] = Picker(kind, legal)
-        self._prompt = prompt(self)
-        if self.app.scenes and self.app.top is self:
-            self._build_buttons()
 
-    def _build_buttons(self) -> None:
-        specs = [] if self.reconnecting is not None else button_specs(self)
-        sig = (tuple((s[0], s[1], s[4]) for s in specs), self.app.size)
-        if sig == self._buttons_sig:
-            return
-        self._buttons_sig = sig
-        self.clear_ui()
-        box = self.layout.actions
-        n = max(1, len(specs))
-        gap = max(4, int(box.h * 0.03))
-        bh = min(int(44 * self.app.ui_scale), (box.h - gap * (n - 1)) // n)
-        bw = min(box.w - 8, int(box.h * 1.5))
-        y = box.bottom - n * bh - (n - 1) * gap
+    def _buttons_key(self, specs: list[tuple]) -> tuple:
+        return tuple((s[0], s[1], s[4]) for s in specs)
+
+    def _button_width(self, box: pygame.Rect) -> int:
+        return min(box.w - 8, int(box.h * 1.5))
+
+    def _button(self, spec: tuple, rect: pygame.Rect) -> Any:
+        ident, key, oid, what, enabled, seat = spec
         couch = len(self.links) > 1
-        for ident, key, oid, what, enabled, seat in specs:
-            rect = pygame.Rect(box.centerx - bw // 2, y, bw, bh)
-            text, cls = fitted(f"{self.seat_name(seat)}: {tr(key)}" if couch else tr(key), bw, self.app.ui_scale)
-            if cls is None and not couch:
-                text = key  # translated by pygame_gui itself
-            b = button(self, rect, text, object_id=oid, class_id=cls, raw=couch or cls is not None,
-                       command=call(self._press, seat, what))
-            if not enabled:
-                b.disable()
-            y += bh + gap
+        text, cls = fitted(f"{self.seat_name(seat)}: {tr(key)}" if couch else tr(key), rect.w, self.app.ui_scale)
+        if cls is None and not couch:
+            text = key  # translated by pygame_gui itself
+        b = button(self, rect, text, object_id=oid, class_id=cls, raw=couch or cls is not None,
+                   command=call(self._press, seat, what))
+        if not enabled:
+            b.disable()
+        return b
 
     def _press(self, seat: int, what: Any) -> None:
         """An action button: an action dict to send, or "claim" / "confirm" / "clear"."""
@@ -528,34 +380,21 @@ class OmertaTableScene(TableScene):
             self.send(seat, what)
 
     # -- input --------------------------------------------------------------------------
-    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
-        et = event.type
-        if et == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            if self.t < self._esc_until:
-                self.leave_table()
-            else:
-                self._esc_until = self.t + 2500
-                self.say(tr("table.esc_again"), NOTE, 2500)
-            return
-        if et in (pygame.KEYDOWN, pygame.JOYBUTTONDOWN, pygame.JOYHATMOTION):
+    def _other_input(self, event: pygame.event.Event, t_ms: float) -> None:
+        if event.type in (pygame.KEYDOWN, pygame.JOYBUTTONDOWN, pygame.JOYHATMOTION):
             for seat, binding in list(self.bindings.items()):
                 cmd = binding.command(event)
                 if cmd is not None:
                     self.command(seat, cmd, t_ms)
                     return
-        elif et == pygame.MOUSEMOTION:
-            self.hover = self.layout.hit(event.pos)
-        elif et == pygame.MOUSEBUTTONDOWN:
-            pick = self.layout.hit(event.pos)
-            if pick is None:
-                return
-            if event.button == 1:
-                self.click(pick)
-            elif event.button == 3 and pick[0] == "slot":
-                owner = self.layout.slot_owner.get(pick[1])
-                if owner in self.links:
-                    self.cursor[owner] = pick[1]
-                    self.claim(owner, pick[1], t_ms)
+
+    def _right_click(self, pick: tuple[str, int], t_ms: float) -> None:
+        """Right click on a card: snap with it (a local seat's own card)."""
+        if pick[0] == "slot":
+            owner = self.layout.slot_owner.get(pick[1])
+            if owner in self.links:
+                self.cursor[owner] = pick[1]
+                self.claim(owner, pick[1], t_ms)
 
     def command(self, seat: int, cmd: tuple[str, int], t_ms: float) -> None:
         """A key or controller command of local ``seat`` (see client.input)."""
@@ -627,23 +466,9 @@ class OmertaTableScene(TableScene):
                 self.cursor[owner] = ident
                 self._build_buttons()
 
-    def leave_table(self) -> None:
-        for link in set(self.links.values()) | {self.display}:
-            if link is not None and link.conn is not None:
-                link.request("leave", table=self.table_id).addErrback(lambda f: None)
-                if link is not self.app.main_link:
-                    self.app.close_link(link)
-        self.app.go_menu()
-
     # -- frame --------------------------------------------------------------------------
     def update(self, dt: float) -> None:
-        dt_ms = dt * 1000.0
-        self.t += dt_ms
-        for sid, f in self.pos.items():
-            r = self.layout.slot_rect(sid)
-            if r is not None:
-                f.step(r.x, r.y, dt_ms)
-        self.anim.prune(self.t)
+        super().update(dt)
         for wid, at in self.window_face_t.items():
             if wid not in self.window_shown_ms and self.t >= at:
                 self._shown_pending.add(wid)

@@ -15,15 +15,27 @@ column, the turn timer, spectators, and coming back after a lost connection.
 * **Replays** (:mod:`client.scenes.replay`) drive a table scene with no connection:
   ``replay`` is then true (no results pop-up, nothing to send) and ``area`` the part of
   the window (w, h px) the table is drawn in.
+
+The course of a match is the same for every game and is written here once: showing an
+``update`` (each event animated by the game's effects and told in the message column,
+then the cards glide to their new places), a jump to a view (a replay's seek, a resumed
+match), the messages of the display link and of the local seats, sending an action, the
+action buttons, the mouse and the double Esc that leaves. A game's scene supplies its
+layout, effects, narration, choices (``_update_choices``, ``_drop_choices``) and
+controls (:attr:`TableScene.controls`: ``button_specs`` and ``prompt``).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Mapping
 
+import pygame
+
+from client.animation import Animator
 from client.i18n import tr
 from client.input import now_ms
-from client.narrate import GOOD
+from client.narrate import BAD, GOOD, NOTE, Line
 from client.scenes.base import Scene
+from client.tween import Follower
 
 MSG_MS = 7000.0
 
@@ -37,6 +49,10 @@ class TableScene(Scene):
     #: (w, h) px the table is drawn in when it is not the whole window.
     area: tuple[int, int] | None = None
 
+    #: The game's controls module: ``button_specs(scene)`` (one tuple per action button,
+    #: its id first) and ``prompt(scene)`` (the banner's main line, second line, urgent).
+    controls: Any = None
+
     def __init__(self, app: Any, link: Any, started: dict[str, Any]):
         super().__init__(app)
         self.table_id = started.get("table")
@@ -49,8 +65,103 @@ class TableScene(Scene):
         self.seat_info: dict[int, dict[str, Any]] = {}
         self.timer: tuple[int, float] | None = None  # (seat, deadline in client ms)
         self.fallback_name = str(started.get("name") or "")  # a replay's table name
+        self.perspective: int | None = started.get("seat")  # the seat at the bottom of the screen
+        self.view: dict[str, Any] = started["view"]
+        self.legal: dict[int | None, list[dict[str, Any]]] = {}  # local seat -> its legal actions
+        self.anim = Animator()
+        self.layout: Any = self._layout()
+        self.pos: dict[Any, Follower] = {}  # card -> where it is drawn now (it glides to its place)
+        self.hover: tuple[str, int] | None = None  # the place under the mouse
+        self.buttons: dict[str, Any] = {}  # the action buttons by id
+        self.match_result: dict[str, Any] | None = None
+        self._buttons_sig: tuple | None = None
+        self._prompt: tuple[str, str, bool] = ("", "", False)
+        self._esc_until = 0.0
         self.note_seats(started)
         self.note_timer(started, link)
+
+    # -- what the game supplies ---------------------------------------------------------
+    def _layout(self) -> Any:
+        """Every rect of the table for ``view`` at :attr:`table_size` (pixels)."""
+        raise NotImplementedError
+
+    def card_rects(self) -> Mapping[Any, pygame.Rect]:
+        """The rect of every card of the layout, by the key its follower has in ``pos``."""
+        raise NotImplementedError
+
+    def _narrate(self, ev: dict[str, Any]) -> Line | None:
+        """The message-column line for one event, None for none."""
+        raise NotImplementedError
+
+    def _fx(self, prev_view: dict[str, Any], old: Any) -> Callable[[dict[str, Any]], None]:
+        """What animates one event of an update (``prev_view``/``old``: the view and
+        layout before it; ``view``/``layout`` are already the new ones)."""
+        raise NotImplementedError
+
+    def player_help(self) -> str:
+        """The top bar's key help for the players of this screen."""
+        return ""
+
+    def _update_choices(self) -> None:
+        """Re-derive what is being chosen on the table from ``legal``."""
+
+    def _drop_choices(self) -> None:
+        """Forget every choice being made (the server sent a fresh state)."""
+
+    def _after_update(self) -> None:
+        """An animated update was shown (the followers are synced): what the game does next."""
+
+    def _forget_gone(self) -> None:
+        """The layout changed: drop what points at a card no longer on the table."""
+
+    # -- things the drawing reads ----------------------------------------------------
+    @property
+    def art(self):
+        return self.app.art
+
+    @property
+    def me(self) -> int | None:
+        """The seat whose private information this screen may show (None: none)."""
+        return None if self.public else self.perspective
+
+    @property
+    def local_seats(self) -> set[int]:
+        return set(self.links)
+
+    @property
+    def table_name(self) -> str:
+        return str(self.table_entry().get("name") or self.fallback_name)
+
+    @property
+    def help_line(self) -> str:
+        if self.replay:
+            return tr("replay.keys")
+        if not self.links:
+            return tr("table.help_spectator")
+        return self.player_help()
+
+    @property
+    def prompt(self) -> tuple[str, str, bool]:
+        """(main line, second line, urgent) for the banner above your cards."""
+        return self._prompt
+
+    @property
+    def cursor_picks(self) -> set[tuple[str, int]]:
+        """The places under a keyboard cursor (none unless the game has one)."""
+        return set()
+
+    def card_pos(self, key: Any, rect: pygame.Rect) -> tuple[float, float]:
+        """Where a card is drawn now (it glides to its place when the layout changes)."""
+        f = self.pos.get(key)
+        return (f.x, f.y) if f is not None else rect.topleft
+
+    def shown_at(self, key: Any, rect: pygame.Rect | None) -> pygame.Rect | None:
+        """``rect``'s size at where card ``key`` is drawn now; None when ``rect`` is None
+        or the card has no place on screen yet."""
+        f = self.pos.get(key)
+        if rect is None or f is None:
+            return None
+        return pygame.Rect(int(f.x), int(f.y), rect.w, rect.h)
 
     # -- size ---------------------------------------------------------------------------
     @property
@@ -75,6 +186,10 @@ class TableScene(Scene):
         if entry is None or not entry.get("name"):
             entry = self.seat_info.get(p) or {}
         return entry
+
+    def seat_of(self, link: Any) -> int | None:
+        """The local seat ``link`` plays, None for none (the spectator display link)."""
+        return next((s for s, l in self.links.items() if l is link), None)
 
     def seat_name(self, p: int) -> str:
         name = self.seat_entry(p).get("name") or tr("table.seat", n=str(p + 1))
@@ -154,5 +269,257 @@ class TableScene(Scene):
         to the menu, unless other players of this screen go on (couch play)."""
         if link is self.display or not self.links or set(self.links.values()) == {link}:
             self.app.go_menu()
-        elif hasattr(self, "on_link_lost"):
+        else:
             self.on_link_lost(link)
+
+    def on_link_lost(self, link: Any) -> None:
+        if getattr(link, "reconnect", None) is not None and link.reconnect.active:
+            self._refresh()  # no buttons while the app brings it back; the overlay says so
+            return
+        if link is self.display:
+            self.app.go_menu()
+            return
+        seat = self.seat_of(link)
+        if seat is not None:
+            self._seat_lost(seat)
+
+    def _seat_lost(self, seat: int) -> None:
+        """A local seat's connection is gone for good (the display link is not)."""
+        self.app.go_menu()
+
+    def leave_table(self) -> None:
+        for link in set(self.links.values()) | {self.display}:
+            if link is not None and link.conn is not None:
+                link.request("leave", table=self.table_id).addErrback(lambda f: None)
+                if link is not self.app.main_link:
+                    self.app.close_link(link)
+        self.app.go_menu()
+
+    # -- life cycle ---------------------------------------------------------------------
+    def build(self, size: tuple[int, int]) -> None:
+        self._buttons_sig = None
+        self._build_buttons()
+
+    def relayout(self) -> None:
+        """Lay the table out again: effects dropped, every card at its place."""
+        self.anim.finish()
+        self.layout = self._layout()
+        self.pos.clear()
+        self._sync_followers()
+
+    def _sync_followers(self) -> None:
+        """A follower for every card of the layout (starting at its place), none for the others."""
+        rects = self.card_rects()
+        for key, r in rects.items():
+            if key not in self.pos:
+                self.pos[key] = Follower(r.x, r.y, half_life_ms=55.0)
+        for key in list(self.pos):
+            if key not in rects:
+                del self.pos[key]
+
+    # -- showing the match --------------------------------------------------------------
+    def show(self, view: dict[str, Any], events: list[dict[str, Any]], animate: bool = True) -> None:
+        """Show ``view`` after ``events`` (wire dicts): animated and told, or (``animate``
+        false) told only and shown at once (a replay's step)."""
+        if not animate:
+            for ev in events:
+                line = self._narrate(ev)
+                if line is not None:
+                    self.say(line[0], line[1], MSG_MS)
+            self.jump(view)
+            return
+        self._apply(view, events)
+        self._refresh()
+
+    def jump(self, view: dict[str, Any]) -> None:
+        """Show ``view`` at once: effects dropped, every card at its place (a replay's
+        seek, a resumed match)."""
+        self.view = view
+        self.relayout()
+        self._forget_gone()
+        self._refresh()
+
+    def _apply(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        """The display link's update: the new view and layout, each event animated and
+        told (with its sound), then the cards glide to their new places."""
+        prev_view, old = self.view, self.layout
+        self.view = view
+        self.layout = self._layout()
+        animate = self._fx(prev_view, old)
+        for ev in events:
+            try:
+                animate(ev)
+            except (KeyError, IndexError, TypeError, ValueError):  # a malformed event: the view is enough
+                pass
+            line = self._narrate(ev)
+            if line is not None:
+                text, colour, cue = line
+                self.say(text, colour, 3000 if ev.get("type") == "turn" else MSG_MS)
+                cue and self.app.sound and self.app.sound.play(cue)
+        self._sync_followers()
+        self._after_update()
+
+    # -- network ------------------------------------------------------------------------
+    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
+        kind = msg.get("type")
+        if msg.get("table") != self.table_id:
+            return
+        seat = self.seat_of(link)
+        if kind == "match_started":
+            if seat is not None or link is self.display:  # back after a lost connection
+                self._resume(msg, link, seat)
+            elif msg.get("seat") is not None:
+                self._seat_arrived(link, msg)
+        elif kind == "update":
+            if seat is not None:
+                self._note_seat(seat, msg)
+            if link is self.display:
+                self.note_timer(msg, link)
+                self._apply(msg["view"], msg.get("events", []))
+            self._refresh()
+        elif kind == "match_over":
+            if link is self.display or seat is not None:
+                self.match_result = msg.get("result")
+                self._match_over()
+        else:
+            self._game_message(msg, seat)
+
+    def _note_seat(self, seat: int, msg: dict[str, Any]) -> None:
+        """An ``update`` (or the ``match_started`` of a come-back) for local ``seat``."""
+        self.legal[seat] = list(msg.get("legal", []))
+
+    def _seat_arrived(self, link: Any, msg: dict[str, Any]) -> None:
+        """The ``match_started`` of a seat on a link this table does not know yet."""
+
+    def _match_over(self) -> None:
+        """``match_over`` came (``match_result`` holds its result)."""
+
+    def _game_message(self, msg: dict[str, Any], seat: int | None) -> None:
+        """A message of this table the game itself handles (``seat``: its local seat)."""
+
+    def _resume(self, msg: dict[str, Any], link: Any, seat: int | None) -> None:
+        """A ``match_started`` for a connection already at this table: it came back
+        after a lost connection (``resumed``), or a spectator re-joined."""
+        self.note_seats(msg)
+        if seat is not None:
+            self._note_seat(seat, msg)
+        if link is self.display:
+            self.note_timer(msg, link)
+            self.jump(msg.get("view") or self.view)
+        if msg.get("resumed"):
+            self.resumed_lines(msg, self._narrate)
+        self._drop_choices()
+        self._refresh()
+
+    # -- sending ------------------------------------------------------------------------
+    def _send_now(self, seat: int, link: Any, action: dict[str, Any], t_press: float | None = None,
+                  t_shown: float | None = None, quiet: bool = False) -> None:
+        """Send ``action`` for local ``seat`` on its connected ``link``: nothing more to
+        click until the server answers; a refused action gives the choices back and says
+        why (``quiet``: only gives them back)."""
+        saved = self.legal.get(seat, [])
+        self.legal[seat] = []  # nothing more to click until the server answers
+        self._refresh()
+        self.app.sound and self.app.sound.play("click")
+
+        def failed(f) -> None:
+            if not self.legal.get(seat):
+                self.legal[seat] = saved
+                self._refresh()
+            if quiet:
+                return
+            if getattr(f.value, "code", "") != "disconnected":
+                self.say(tr("error.action", reason=getattr(f.value, "message", str(f.value))), BAD)
+
+        d = link.conn.send_action(self.table_id, dict(action), t_press=t_press, t_shown=t_shown)
+        d.addErrback(failed)
+
+    # -- controls -----------------------------------------------------------------------
+    def _refresh(self) -> None:
+        """Re-derive the choices, the buttons and the prompt from ``legal``."""
+        self._update_choices()
+        self._prompt = self.controls.prompt(self)
+        if self.app.scenes and self.app.top is self:
+            self._build_buttons()
+
+    def _build_buttons(self) -> None:
+        """The action buttons, stacked at the bottom of the layout's ``actions`` column;
+        remade only when what they offer (or the window size) changes."""
+        specs = [] if self.reconnecting is not None else self.controls.button_specs(self)
+        sig = (self._buttons_key(specs), self.app.size)
+        if sig == self._buttons_sig:
+            return
+        self._buttons_sig = sig
+        self.clear_ui()
+        self.buttons.clear()
+        box = self.layout.actions
+        n = max(1, len(specs))
+        gap = max(4, int(box.h * 0.03))
+        bh = min(int(44 * self.app.ui_scale), (box.h - gap * (n - 1)) // n)
+        bw = self._button_width(box)
+        y = box.bottom - n * bh - (n - 1) * gap
+        for spec in specs:
+            self.buttons[spec[0]] = self._button(spec, pygame.Rect(box.centerx - bw // 2, y, bw, bh))
+            y += bh + gap
+
+    def _buttons_key(self, specs: list[tuple]) -> tuple:
+        """What of ``specs`` changes the buttons (the same key: they are kept)."""
+        raise NotImplementedError
+
+    def _button_width(self, box: pygame.Rect) -> int:
+        return box.w - 8
+
+    def _button(self, spec: tuple, rect: pygame.Rect) -> Any:
+        """The button for one of ``controls.button_specs`` at ``rect``."""
+        raise NotImplementedError
+
+    # -- input --------------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+        et = event.type
+        if et == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            if not self._cancel_choice():
+                self._escape()
+        elif et == pygame.MOUSEMOTION:
+            self.hover = self.layout.hit(event.pos)
+        elif et == pygame.MOUSEBUTTONDOWN:
+            pick = self.layout.hit(event.pos)
+            if pick is None:
+                return
+            if event.button == 1:
+                self.click(pick)
+            elif event.button == 3:
+                self._right_click(pick, t_ms)
+        else:
+            self._other_input(event, t_ms)
+
+    def _escape(self) -> None:
+        """Esc twice within 2.5 s leaves the table (the first press says so)."""
+        if self.t < self._esc_until:
+            self.leave_table()
+        else:
+            self._esc_until = self.t + 2500
+            self.say(tr("table.esc_again"), NOTE, 2500)
+
+    def _cancel_choice(self) -> bool:
+        """Esc: drop the choice being made, True when there was one."""
+        return False
+
+    def click(self, pick: tuple[str, int]) -> None:
+        """A left click on a place of the table."""
+
+    def _right_click(self, pick: tuple[str, int], t_ms: float) -> None:
+        """A right click on a place of the table (``t_ms``: its client stamp)."""
+
+    def _other_input(self, event: pygame.event.Event, t_ms: float) -> None:
+        """Any other input event (keys, controllers)."""
+
+    # -- frame --------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        dt_ms = dt * 1000.0
+        self.t += dt_ms
+        rects = self.card_rects()
+        for key, f in self.pos.items():
+            r = rects.get(key)
+            if r is not None:
+                f.step(r.x, r.y, dt_ms)
+        self.anim.prune(self.t)
