@@ -21,33 +21,25 @@ from typing import Any
 
 import pygame
 
-from client import felt, text
+from client import felt, table_draw, text
 from client.cards import FAMILY_LETTERS, card_key, family_colour, family_name
 from client.famiglia_layout import FAMILY_ORDER
 from client.i18n import tr
-from client.input import now_ms
-from client.table_draw import (CREAM, DIM, GOLD, TURN, banner, draw_messages, draw_reconnecting, fade,
-                               label_under, panel, pill, plate, pulse, timer_text)
+from client.table_draw import (CREAM, DIM, GOLD, TURN, banner, count_badge, discard_pile, draw_messages,
+                               draw_reconnecting, fade, label_under, panel, pill, refill, seat_panel, stack,
+                               turn_timer)
 
-PICKED = (255, 214, 102)
-OFFERED = (235, 235, 235)
 RED = (235, 70, 60)
 
 
-class Frame:
-    """What one frame needs, computed once: the effects index and the selection sets."""
+class Frame(table_draw.Frame):
+    """What one frame needs, computed once: the effects index, the selection sets, the
+    card of every place and the cards lying still."""
+
+    offered_alpha = (70, 110)  # fainter than Omerta's: Famiglia offers many cards at once
 
     def __init__(self, sc: Any):
-        self.sc = sc
-        self.t = sc.t
-        self.art = sc.art
-        self.view = sc.view
-        self.layout = sc.layout
-        self.hidden, self.offsets, _ = sc.anim.index(sc.t)
-        self.picked = sc.picked
-        self.offered = sc.offered
-        self.hover = sc.hover
-        self.pulse = pulse(sc.t)
+        super().__init__(sc)
         # every card place of the view with its card
         v, lay = self.view, self.layout
         self.faces: dict[tuple[str, int], dict] = {("street", int(c["id"])): c for c in v.get("street") or []}
@@ -116,12 +108,7 @@ def _chrome_key(sc: Any) -> tuple:
 def _chrome_layer(sc: Any) -> pygame.Surface:
     key = _chrome_key(sc)
     if _chrome["key"] != key:
-        w, h = sc.layout.size
-        surf = _chrome["surf"]
-        if surf is None or surf.get_size() != (w, h):
-            surf = felt.table_surface(w, h).copy()
-        else:
-            surf.blit(felt.table_surface(w, h), (0, 0))
+        surf = refill(_chrome["surf"], felt.table_surface(*sc.layout.size))
         _top_bar(surf, sc)
         for seat in sc.layout.zones:
             _seat_static(surf, sc, seat)
@@ -170,15 +157,9 @@ def _seat_static(surf: pygame.Surface, sc: Any, seat: int) -> None:
     zone = lay.zones[seat]
     player = next((p for p in v.get("players", []) if p.get("seat") == seat), {})
     active = v.get("turn") == seat and v.get("phase") != "over"
-    radius = max(6, lay.font // 2)
-    surf.blit(panel(zone.w, zone.h, radius, 80 if active else 55), zone.topleft)
     pr = lay.plates[seat]
-    surf.blit(plate(pr.w, pr.h, active), pr.topleft)
+    x = seat_panel(surf, zone, pr, max(6, lay.font // 2), active)
     fs = max(11, int(pr.h * 0.56))
-    x = pr.x + pr.h // 2
-    if active:
-        pygame.draw.circle(surf, TURN, (x, pr.centery), max(3, pr.h // 5))
-    x += pr.h // 2
     score = text.render(tr("fam.vp", n=str(player.get("score", 0))), fs, GOLD, bold=True)
     surf.blit(score, score.get_rect(midright=(pr.right - pr.h // 2, pr.centery)))
     count = int(player.get("hand_count", 0))
@@ -248,11 +229,7 @@ def _static_layer(sc: Any, f: Frame) -> pygame.Surface:
     stale = _layer["chrome"] is not _chrome["key"] or any(f.resting.get(p) != v for p, v in baked.items())
     lazy = len(f.resting) != len(baked) and f.t - _layer["t"] >= BAKE_DELAY_MS
     if stale or lazy or _layer["surf"] is None:
-        surf = _layer["surf"]
-        if surf is None or surf.get_size() != chrome.get_size():
-            surf = chrome.copy()
-        else:
-            surf.blit(chrome, (0, 0))
+        surf = refill(_layer["surf"], chrome)
         lay, art = sc.layout, sc.art
         for place, value in f.resting.items():
             if place[0] == "backs":
@@ -280,25 +257,7 @@ def _card(surf: pygame.Surface, f: Frame, place: tuple[str, int], card: dict | N
     if _layer["baked"].get(place) is None or _layer["baked"][place] != f.resting.get(place):
         img, m = f.art.shadowed(card, rect.w, rect.h)
         surf.blit(img, (x - m, y - m))
-    _marks(surf, f, place, pygame.Rect(x, y, rect.w, rect.h))
-
-
-def _marks(surf: pygame.Surface, f: Frame, place: tuple[str, int], rect: pygame.Rect) -> None:
-    art = f.art
-    th = max(3, rect.w // 16)
-    colour = None
-    if place in f.picked:
-        colour = PICKED
-    elif place == f.hover and place in f.offered:
-        colour = (255, 255, 255)
-    if colour is not None:
-        g = art.outline(rect.w, rect.h, colour, th)
-        surf.blit(g, g.get_rect(center=rect.center))
-    elif place in f.offered:
-        g = art.outline(rect.w, rect.h, OFFERED, th)
-        g.set_alpha(int(70 + 110 * f.pulse))
-        surf.blit(g, g.get_rect(center=rect.center))
-        g.set_alpha(None)
+    f.marks(surf, place, pygame.Rect(x, y, rect.w, rect.h))
 
 
 def _piles(surf: pygame.Surface, f: Frame) -> None:
@@ -306,30 +265,11 @@ def _piles(surf: pygame.Surface, f: Frame) -> None:
     dk = lay.deck
     count = int(v.get("deck", 0))
     surf.blit(art.slot_outline(dk.w, dk.h), dk.topleft)
-    top = (v.get("deck_cards") or [None])[0]  # a finished match's replay shows the deck face up
-    layers = min(4, max(0, (count + 9) // 10))
-    step = max(1, dk.w // 60)
-    for k in range(layers - 1, 0, -1):
-        surf.blit(art.back(dk.w, dk.h), (dk.x + k * step, dk.y + k * step))
-    if count > 0:
-        img, m = art.shadowed(top, dk.w, dk.h)
-        surf.blit(img, (dk.x - m, dk.y - m))
-    badge = text.render(str(count), max(12, int(dk.h * 0.16)), CREAM, bold=True, shadow=True)
-    br = badge.get_rect(center=(dk.right - dk.w * 0.12, dk.top + dk.h * 0.10))
-    pygame.draw.circle(surf, (20, 12, 10), br.center, int(max(br.w, br.h) * 0.62))
-    pygame.draw.circle(surf, RED if v.get("end") else GOLD, br.center, int(max(br.w, br.h) * 0.62), 2)
-    surf.blit(badge, br)
-    dc = lay.discard
+    stack(surf, art, dk, count, (v.get("deck_cards") or [None])[0])  # face up in a finished match's replay
+    count_badge(surf, dk, count, RED if v.get("end") else GOLD)  # red: the last turns are running
     pile = v.get("discard") or []
     k = f.hidden[("discard", 0)]
-    shown = pile[:len(pile) - k] if k else pile
-    surf.blit(art.slot_outline(dc.w, dc.h), dc.topleft)
-    if len(shown) >= 2:
-        under = art.rotated(shown[-2], dc.w, dc.h, 6)
-        surf.blit(under, under.get_rect(center=(dc.centerx - dc.w * 0.04, dc.centery + dc.h * 0.02)))
-    if shown:
-        img, m = art.shadowed(shown[-1], dc.w, dc.h)
-        surf.blit(img, (dc.x - m, dc.y - m))
+    discard_pile(surf, art, lay.discard, pile[:len(pile) - k] if k else pile)
 
 
 def _street(surf: pygame.Surface, f: Frame) -> None:
@@ -393,15 +333,7 @@ def _hand(surf: pygame.Surface, f: Frame, seat: int) -> None:
 
 
 def _timer(surf: pygame.Surface, sc: Any) -> None:
+    """The turn timer's countdown on the plate of the seat on the clock."""
     left = sc.timer_left()
-    if left is None:
-        return
-    seat, seconds = left
-    pr = sc.layout.plates.get(seat)
-    if pr is None:
-        return
-    urgent = seconds < 10
-    fg = (255, 255, 255) if urgent else (255, 226, 140)
-    bg = (150, 30, 30) if urgent and pulse(now_ms(), 600) > 0.5 else (30, 20, 16)
-    pill(surf, tr("table.timer", time=timer_text(seconds)), (pr.centerx, pr.top), max(10, int(pr.h * 0.5)),
-         fg=fg, bg=bg)
+    if left is not None and left[0] in sc.layout.plates:
+        turn_timer(surf, sc.layout.plates[left[0]], left[1])

@@ -13,73 +13,29 @@ indexed once per frame (``Animator.index``) rather than searched per card.
 """
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Any
 
 import pygame
 
-from client import felt, text
+from client import felt, table_draw, text
 from client.i18n import tr
-from client.input import now_ms
 from client.omerta_fx import token_rect
-from client.table_draw import draw_messages, draw_reconnecting, pill, timer_text
+from client.table_draw import (CREAM, GOLD, OFFERED, PICKED, TURN, banner, count_badge, discard_pile,
+                               draw_messages, draw_reconnecting, fade, label_under, panel, pill, refill,
+                               seat_panel, stack, turn_timer)
 
-CREAM = (243, 232, 207)
-GOLD = (240, 207, 121)
-DIM = (180, 170, 150)
-TURN = (255, 214, 102)
-PICKED = (255, 214, 102)
-OFFERED = (235, 235, 235)
-CURSOR = (110, 200, 255)
+DIM = (180, 170, 150)  # a little darker than the shared one: the Omerta felt's labels
 RED = (255, 120, 100)
 
 
-@lru_cache(maxsize=64)
-def _panel(w: int, h: int, radius: int, alpha: int = 70) -> pygame.Surface:
-    s = pygame.Surface((w, h), pygame.SRCALPHA)
-    pygame.draw.rect(s, (0, 0, 0, alpha), s.get_rect(), border_radius=radius)
-    return s
-
-
-@lru_cache(maxsize=64)
-def _plate(w: int, h: int, active: bool) -> pygame.Surface:
-    s = pygame.Surface((w, h), pygame.SRCALPHA)
-    r = s.get_rect()
-    bg = (70, 18, 26, 235) if active else (22, 16, 14, 215)
-    pygame.draw.rect(s, bg, r, border_radius=h // 2)
-    pygame.draw.rect(s, (*(TURN if active else (150, 120, 70)), 255), r, max(1, h // 14), border_radius=h // 2)
-    return s
-
-
-def _fade(colour: tuple[int, int, int], k: float) -> tuple[int, int, int]:
-    """``colour`` darkened towards the felt by ``1 - k`` (drawing on the opaque screen
-    ignores alpha, so a breathing outline changes brightness instead)."""
-    felt_c = (20, 70, 44)
-    return tuple(int(f + (c - f) * k) for c, f in zip(colour, felt_c))  # type: ignore[return-value]
-
-
-def pulse(t_ms: float, period_ms: float = 900.0) -> float:
-    """0..1..0 breathing value for highlights."""
-    return 0.5 + 0.5 * math.sin(t_ms / period_ms * 2 * math.pi)
-
-
-class Frame:
-    """What one frame needs, computed once: the effects index and the selection sets."""
+class Frame(table_draw.Frame):
+    """What one frame needs, computed once: the effects index, the selection sets, the
+    cards the view gives face up and the face-down cards lying still."""
 
     def __init__(self, sc: Any):
-        self.sc = sc
-        self.t = sc.t
-        self.art = sc.art
-        self.view = sc.view
-        self.layout = sc.layout
-        self.hidden, self.offsets, self.reveals = sc.anim.index(sc.t)
-        self.picked = sc.picked
-        self.offered = sc.offered
-        self.cursor = sc.cursor_picks
-        self.hover = sc.hover
+        super().__init__(sc)
         self.marked = self.picked | self.offered | self.cursor
-        self.pulse = pulse(sc.t)
         # cards the view gives face up (a finished match's replay: full_view slots carry "card")
         self.faces: dict[int, dict] = {s["slot"]: s["card"] for p in self.view.get("players", [])
                                        for s in p.get("slots", []) if s.get("card")}
@@ -106,7 +62,7 @@ def draw_table(surf: pygame.Surface, sc: Any) -> None:
     sc.anim.draw(surf, f.art, f.t)
     _timer(surf, sc)
     _banner(surf, sc)
-    _messages(surf, sc)
+    draw_messages(surf, f.layout.info, sc.visible_messages(), max(11, int(f.layout.font * 0.82)))
     attempt = sc.reconnecting
     if attempt is not None:
         draw_reconnecting(surf, attempt, attempt.clock_s())
@@ -138,20 +94,15 @@ def _chrome_layer(sc: Any) -> pygame.Surface:
     """Felt, top bar, seat panels and plates, labels: rebuilt when their text changes."""
     key = _chrome_key(sc)
     if _chrome["key"] != key:
-        w, h = sc.layout.size
-        surf = _chrome["surf"]
-        if surf is None or surf.get_size() != (w, h):
-            surf = felt.table_surface(w, h).copy()
-        else:
-            surf.blit(felt.table_surface(w, h), (0, 0))
+        surf = refill(_chrome["surf"], felt.table_surface(*sc.layout.size))
         _top_bar(surf, sc)
         for area in sc.layout.seats.values():
             _seat_static(surf, sc, area)
         lay = sc.layout
         fs = max(10, int(lay.font * 0.85))
         box = lay.safe[0].union(lay.safe[3])
-        _label_under(surf, box, tr("table.safe"), max(10, int(lay.font * 0.8)))
-        _label_under(surf, lay.draw_pile, tr("table.draw_pile"), fs)
+        label_under(surf, box, tr("table.safe"), max(10, int(lay.font * 0.8)))
+        label_under(surf, lay.draw_pile, tr("table.draw_pile"), fs)
         _chrome.update(key=key, surf=surf)
     return _chrome["surf"]
 
@@ -165,11 +116,7 @@ def _static_layer(sc: Any, f: Frame) -> pygame.Surface:
         any(f.resting.get(sid) != pos for sid, pos in baked.items())
     lazy = len(f.resting) != len(baked) and f.t - _layer["t"] >= BAKE_DELAY_MS
     if stale or lazy or _layer["surf"] is None:
-        surf = _layer["surf"]
-        if surf is None or surf.get_size() != chrome.get_size():
-            surf = chrome.copy()
-        else:
-            surf.blit(chrome, (0, 0))
+        surf = refill(_layer["surf"], chrome)
         for area in sc.layout.seats.values():
             back, m = sc.art.shadowed(None, *area.card)
             outline = sc.art.slot_outline(*area.card)
@@ -190,7 +137,7 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
     lay, view = sc.layout, sc.view
     bar = lay.top_bar
     fs = max(12, int(bar.h * 0.52))
-    surf.blit(_panel(bar.w, bar.h, 0, 110), bar.topleft)
+    surf.blit(panel(bar.w, bar.h, 0, 110), bar.topleft)
     left = text.render(tr("table.round", round=str(view.get("round", 1)), rounds=str(view.get("rounds", 1))),
                        fs, GOLD, bold=True)
     surf.blit(left, left.get_rect(midleft=(bar.x + bar.h * 0.6, bar.centery)))
@@ -206,17 +153,9 @@ def _seat_static(surf: pygame.Surface, sc: Any, area: Any) -> None:
     view = sc.view
     p = area.seat
     player = view["players"][p]
-    active = _active(view, p)
-    zone = area.zone
-    radius = max(6, area.card[0] // 6)
-    surf.blit(_panel(zone.w, zone.h, radius, 55 if not active else 80), zone.topleft)
     plate = area.plate
-    surf.blit(_plate(plate.w, plate.h, active), plate.topleft)
+    x = seat_panel(surf, area.zone, plate, max(6, area.card[0] // 6), _active(view, p))
     fs = max(11, int(plate.h * 0.56))
-    x = plate.x + plate.h // 2
-    if active:
-        pygame.draw.circle(surf, TURN, (x, plate.centery), max(3, plate.h // 5))
-    x += plate.h // 2
     mamma = player.get("mamma") is not None
     name = sc.seat_name(p)
     sc_img = text.render(tr("table.points", points=str(player.get("total", 0))), fs, GOLD, bold=True)
@@ -227,17 +166,7 @@ def _seat_static(surf: pygame.Surface, sc: Any, area: Any) -> None:
     surf.blit(sc_img, sc_img.get_rect(midright=(int(right), plate.centery)))
     status = sc.seat_status(p) if p not in sc.local_seats else ""
     if status:  # a small pill on the plate's lower edge
-        st = text.render(status, max(9, int(plate.h * 0.40)), (255, 226, 140))
-        r = st.get_rect(center=(plate.centerx, plate.bottom))
-        pill = r.inflate(st.get_height(), 2)
-        pygame.draw.rect(surf, (30, 20, 16), pill, border_radius=pill.h // 2)
-        pygame.draw.rect(surf, (150, 120, 70), pill, 1, border_radius=pill.h // 2)
-        surf.blit(st, r)
-
-
-def _label_under(surf: pygame.Surface, rect: pygame.Rect, label: str, size: int) -> None:
-    img = text.render(label, size, CREAM, shadow=True)
-    surf.blit(img, img.get_rect(midtop=(rect.centerx, rect.bottom + 2)))
+        pill(surf, status, (plate.centerx, plate.bottom), max(9, int(plate.h * 0.40)))
 
 
 # -- per frame ---------------------------------------------------------------------------
@@ -248,14 +177,14 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
     player = view["players"][p]
     if _active(view, p):
         radius = max(6, area.card[0] // 6)
-        pygame.draw.rect(surf, _fade(TURN, 0.5 + 0.5 * f.pulse), area.zone, max(2, area.zone.h // 90),
+        pygame.draw.rect(surf, fade(TURN, 0.5 + 0.5 * f.pulse), area.zone, max(2, area.zone.h // 90),
                          border_radius=radius)
     if player.get("mamma") is not None and not f.hidden[("mamma", p)]:
         surf.blit(art.token("mamma", area.mamma.w), area.mamma.topleft)
     who = ("player", p)
     if who in f.picked or who in f.offered:  # a player to choose (Lady, Mamma, Snitch)
         plate = area.plate
-        colour = PICKED if who in f.picked else _fade(OFFERED, 0.35 + 0.65 * f.pulse)
+        colour = PICKED if who in f.picked else fade(OFFERED, 0.35 + 0.65 * f.pulse)
         pygame.draw.rect(surf, colour, plate.inflate(6, 6), max(2, plate.h // 9), border_radius=plate.h // 2 + 3)
     cw, ch = area.card
     local = p in sc.local_seats and sc.show_slot_numbers
@@ -290,7 +219,7 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
         elif sid not in baked:
             surf.blit(back, (x - bm, y - bm))
         if place in f.marked:
-            _marks(surf, f, place, pygame.Rect(x, y, cw, ch))
+            f.marks(surf, place, pygame.Rect(x, y, cw, ch))
         if s.get("patrol") is not None and not f.hidden[("patrol", sid)]:
             tr_ = token_rect(pygame.Rect(x, y, cw, ch))
             surf.blit(art.token("police_patrol", tr_.w), tr_.topleft)
@@ -315,28 +244,6 @@ def _number_badge(n: int, radius: int) -> pygame.Surface:
     return s
 
 
-def _marks(surf: pygame.Surface, f: Frame, pick: tuple[str, int], rect: pygame.Rect) -> None:
-    """Selection outlines on a place: picked (gold), keyboard cursor (blue), mouse hover
-    on an offered place (white), offered (breathing white)."""
-    art = f.art
-    th = max(3, rect.w // 16)
-    colour = None
-    if pick in f.picked:
-        colour = PICKED
-    elif pick in f.cursor:
-        colour = CURSOR
-    elif pick == f.hover and pick in f.offered:
-        colour = (255, 255, 255)
-    if colour is not None:
-        g = art.outline(rect.w, rect.h, colour, th)
-        surf.blit(g, g.get_rect(center=rect.center))
-    elif pick in f.offered:
-        g = art.outline(rect.w, rect.h, OFFERED, th)
-        g.set_alpha(int(90 + 120 * f.pulse))
-        surf.blit(g, g.get_rect(center=rect.center))
-        g.set_alpha(None)
-
-
 def _safe(surf: pygame.Surface, f: Frame) -> None:
     lay, art, view = f.layout, f.art, f.view
     cards = view.get("safe_cards")
@@ -350,18 +257,7 @@ def _safe(surf: pygame.Surface, f: Frame) -> None:
         face = cards[i] if cards and i < len(cards) else None
         img, m = art.shadowed(face, r.w, r.h)
         surf.blit(img, (r.x - m, r.y - m))
-        _marks(surf, f, ("safe", i), r)
-
-
-def _stack(surf: pygame.Surface, art: Any, r: pygame.Rect, count: int, top: Any = None) -> None:
-    """A pile of ``count`` cards; ``top`` (a card dict) shows its top card face up."""
-    layers = min(4, max(0, (count + 9) // 10))
-    step = max(1, r.w // 60)
-    for k in range(layers - 1, 0, -1):
-        surf.blit(art.back(r.w, r.h), (r.x + k * step, r.y + k * step))
-    if count > 0:
-        img, m = art.shadowed(top, r.w, r.h)
-        surf.blit(img, (r.x - m, r.y - m))
+        f.marks(surf, ("safe", i), r)
 
 
 def _piles(surf: pygame.Surface, f: Frame) -> None:
@@ -369,28 +265,16 @@ def _piles(surf: pygame.Surface, f: Frame) -> None:
     dp = lay.draw_pile
     count = int(view.get("draw_pile", 0))
     surf.blit(art.slot_outline(dp.w, dp.h), dp.topleft)
-    _stack(surf, art, dp, count, (view.get("draw_pile_cards") or [None])[0])  # face up in a finished replay
-    _marks(surf, f, ("draw_pile", 0), dp)
+    stack(surf, art, dp, count, (view.get("draw_pile_cards") or [None])[0])  # face up in a finished replay
+    f.marks(surf, ("draw_pile", 0), dp)
 
     dc = lay.discard
     pile = view.get("discard", [])
     k = f.hidden[("discard", 0)]
-    shown = pile[:len(pile) - k] if k else pile
-    surf.blit(art.slot_outline(dc.w, dc.h), dc.topleft)
-    if len(shown) >= 2:
-        under = art.rotated(shown[-2], dc.w, dc.h, 6)
-        surf.blit(under, under.get_rect(center=(dc.centerx - dc.w * 0.04, dc.centery + dc.h * 0.02)))
-    if shown:
-        img, m = art.shadowed(shown[-1], dc.w, dc.h)
-        surf.blit(img, (dc.x - m, dc.y - m))
-    _marks(surf, f, ("discard", 0), dc)
-    _label_under(surf, dc, tr("table.discard", n=str(len(pile))), max(10, int(lay.font * 0.85)))
-    # the draw pile's count, last so the discard pile never covers it
-    badge = text.render(str(count), max(12, int(dp.h * 0.16)), CREAM, bold=True, shadow=True)
-    br = badge.get_rect(center=(dp.right - dp.w * 0.12, dp.top + dp.h * 0.10))
-    pygame.draw.circle(surf, (20, 12, 10), br.center, int(max(br.w, br.h) * 0.62))
-    pygame.draw.circle(surf, GOLD, br.center, int(max(br.w, br.h) * 0.62), 2)
-    surf.blit(badge, br)
+    discard_pile(surf, art, dc, pile[:len(pile) - k] if k else pile)
+    f.marks(surf, ("discard", 0), dc)
+    label_under(surf, dc, tr("table.discard", n=str(len(pile))), max(10, int(lay.font * 0.85)))
+    count_badge(surf, dp, count)  # last, so the discard pile never covers it
 
 
 def _hand(surf: pygame.Surface, f: Frame) -> None:
@@ -407,48 +291,24 @@ def _hand(surf: pygame.Surface, f: Frame) -> None:
     if turn in sc.local_seats:
         g = art.outline(r.w, r.h, GOLD, max(3, r.w // 18))
         surf.blit(g, g.get_rect(center=r.center))
-        _label_under(surf, r, tr("table.in_hand"), max(10, int(lay.font * 0.85)))
+        label_under(surf, r, tr("table.in_hand"), max(10, int(lay.font * 0.85)))
 
 
 def _banner(surf: pygame.Surface, sc: Any) -> None:
-    lay = sc.layout
-    b = lay.banner
-    prompt, sub, urgent = sc.prompt
-    if not prompt:
+    """The prompt strip, with the reaction window's time left as a bar along its bottom."""
+    b = sc.layout.banner
+    if not sc.prompt[0]:
         return
     fs = max(14, int(b.h * 0.34))
-    colour = (255, 226, 140) if urgent else CREAM
-    size = text.fit_size(prompt, int(b.w * 0.96), fs, bold=True)
-    img = text.render(prompt, size, colour, bold=True, shadow=True)
-    box = img.get_rect(center=(b.centerx, b.top + b.h * (0.32 if sub else 0.5)))
-    if urgent:
-        surf.blit(_panel(b.w, b.h, b.h // 4, 150), b.topleft)
-        pygame.draw.rect(surf, _fade(TURN, 0.6 + 0.4 * pulse(sc.t, 500)), b, 2, border_radius=b.h // 4)
-    surf.blit(img, box)
-    if sub:
-        ss = text.fit_size(sub, int(b.w * 0.96), int(fs * 0.72))
-        simg = text.render(sub, ss, DIM, shadow=True)
-        surf.blit(simg, simg.get_rect(center=(b.centerx, b.top + b.h * 0.70)))
+    banner(surf, b, sc.prompt, sc.t, size=fs, sub_size=int(fs * 0.72), sub_y=0.70, sub_colour=DIM)
     frac = sc.window_left()
     if frac is not None:
         bar = pygame.Rect(b.x + 6, b.bottom - max(3, b.h // 12) - 3, int((b.w - 12) * frac), max(3, b.h // 12))
         pygame.draw.rect(surf, RED if frac < 0.3 else TURN, bar, border_radius=bar.h // 2)
 
 
-def _messages(surf: pygame.Surface, sc: Any) -> None:
-    """The message column: every line wrapped to the column, none cut short."""
-    lay = sc.layout
-    draw_messages(surf, lay.info, sc.visible_messages(), max(11, int(lay.font * 0.82)))
-
-
 def _timer(surf: pygame.Surface, sc: Any) -> None:
     """The turn timer's countdown on the plate of the seat on the clock."""
     left = sc.timer_left()
-    if left is None or left[0] not in sc.layout.seats:
-        return
-    seat, seconds = left
-    pr = sc.layout.seats[seat].plate
-    urgent = seconds < 10
-    bg = (150, 30, 30) if urgent and pulse(now_ms(), 600) > 0.5 else (30, 20, 16)
-    pill(surf, tr("table.timer", time=timer_text(seconds)), (pr.centerx, pr.top), max(10, int(pr.h * 0.5)),
-         fg=(255, 255, 255) if urgent else (255, 226, 140), bg=bg)
+    if left is not None and left[0] in sc.layout.seats:
+        turn_timer(surf, sc.layout.seats[left[0]].plate, left[1])

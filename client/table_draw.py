@@ -4,8 +4,15 @@
   (never cut with an ellipsis: every line stays readable at 1280x720), newest at the
   bottom, as many as fit;
 * :func:`pill` -- a small rounded label (a plate's status, the turn timer);
+  :func:`turn_timer` -- the turn timer's pill on the plate of the seat on the clock;
 * :func:`draw_reconnecting` -- the veil and box shown while a lost connection is being
-  re-opened: "Connection lost — reconnecting… (attempt n, next try in x s)".
+  re-opened: "Connection lost — reconnecting… (attempt n, next try in x s)";
+* :class:`Frame` -- what one frame needs, computed once, and the selection marks on a
+  card (:meth:`Frame.marks`);
+* the pieces both tables are made of: :func:`panel`, :func:`plate` and
+  :func:`seat_panel` (a seat's panel and name plate), :func:`stack` (the draw pile),
+  :func:`discard_pile`, :func:`count_badge`, :func:`label_under`, :func:`banner` (the
+  prompt strip), and :func:`refill` for the cached static layers.
 
 Sizes are pixels; wrapped lines are cached per (text, width, size).
 """
@@ -19,10 +26,16 @@ import pygame
 
 from client import text
 from client.i18n import tr
+from client.input import now_ms
 
 CREAM = (243, 232, 207)
 GOLD = (240, 207, 121)
 DIM = (190, 178, 156)
+TURN = (255, 214, 102)
+FELT = (20, 70, 44)
+PICKED = (255, 214, 102)
+OFFERED = (235, 235, 235)
+CURSOR = (110, 200, 255)
 
 
 @lru_cache(maxsize=512)
@@ -71,6 +84,16 @@ def timer_text(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+def turn_timer(surf: pygame.Surface, pr: pygame.Rect, seconds: float) -> None:
+    """The turn timer's countdown on the top edge of plate ``pr``: red and blinking in
+    the last 10 s."""
+    urgent = seconds < 10
+    fg = (255, 255, 255) if urgent else (255, 226, 140)
+    bg = (150, 30, 30) if urgent and pulse(now_ms(), 600) > 0.5 else (30, 20, 16)
+    pill(surf, tr("table.timer", time=timer_text(seconds)), (pr.centerx, pr.top), max(10, int(pr.h * 0.5)),
+         fg=fg, bg=bg)
+
+
 @lru_cache(maxsize=4)
 def _veil(w: int, h: int) -> pygame.Surface:
     v = pygame.Surface((w, h), pygame.SRCALPHA)
@@ -101,10 +124,6 @@ def draw_reconnecting(surf: pygame.Surface, attempt: Any, now_s: float) -> None:
     for img in (title, sub, hint):
         surf.blit(img, img.get_rect(midtop=(box.centerx, y)))
         y += img.get_height()
-
-
-TURN = (255, 214, 102)
-FELT = (20, 70, 44)
 
 
 @lru_cache(maxsize=64)
@@ -143,20 +162,118 @@ def label_under(surf: pygame.Surface, rect: pygame.Rect, label: str, size: int,
     surf.blit(img, img.get_rect(midtop=(rect.centerx, rect.bottom + 2)))
 
 
-def banner(surf: pygame.Surface, b: pygame.Rect, prompt: tuple[str, str, bool], t_ms: float) -> None:
-    """The prompt strip: main line (gold and framed when ``urgent``), second line dim."""
+def banner(surf: pygame.Surface, b: pygame.Rect, prompt: tuple[str, str, bool], t_ms: float,
+           size: int | None = None, sub_size: int | None = None, sub_y: float = 0.72,
+           sub_colour: tuple[int, int, int] = DIM) -> None:
+    """The prompt strip ``b``: main line (gold and framed when ``urgent``), second line
+    dim. The main line is at most ``size`` px (default: 36 % of the strip's height, 42 %
+    alone), the second ``sub_size`` px (default 27 %) centred at ``sub_y`` of the height."""
     main, sub, urgent = prompt
     if not main:
         return
-    fs = max(14, int(b.h * 0.36 if sub else b.h * 0.42))
+    fs = size if size is not None else max(14, int(b.h * 0.36 if sub else b.h * 0.42))
     colour = (255, 226, 140) if urgent else CREAM
-    size = text.fit_size(main, int(b.w * 0.96), fs, bold=True)
-    img = text.render(main, size, colour, bold=True, shadow=True)
+    fitted = text.fit_size(main, int(b.w * 0.96), fs, bold=True)
+    img = text.render(main, fitted, colour, bold=True, shadow=True)
     if urgent:
         surf.blit(panel(b.w, b.h, b.h // 4, 150), b.topleft)
         pygame.draw.rect(surf, fade(TURN, 0.6 + 0.4 * pulse(t_ms, 500)), b, 2, border_radius=b.h // 4)
     surf.blit(img, img.get_rect(center=(b.centerx, b.top + b.h * (0.32 if sub else 0.5))))
     if sub:
-        ss = text.fit_size(sub, int(b.w * 0.96), max(11, int(b.h * 0.27)))
-        simg = text.render(sub, ss, DIM, shadow=True)
-        surf.blit(simg, simg.get_rect(center=(b.centerx, b.top + b.h * 0.72)))
+        ss = text.fit_size(sub, int(b.w * 0.96), sub_size if sub_size is not None else max(11, int(b.h * 0.27)))
+        simg = text.render(sub, ss, sub_colour, shadow=True)
+        surf.blit(simg, simg.get_rect(center=(b.centerx, b.top + b.h * sub_y)))
+
+
+def seat_panel(surf: pygame.Surface, zone: pygame.Rect, pr: pygame.Rect, radius: int, active: bool) -> int:
+    """A seat's translucent panel ``zone`` and its name plate ``pr`` (``active``: its
+    turn, with the turn light); returns the x where the plate's name starts."""
+    surf.blit(panel(zone.w, zone.h, radius, 80 if active else 55), zone.topleft)
+    surf.blit(plate(pr.w, pr.h, active), pr.topleft)
+    x = pr.x + pr.h // 2
+    if active:
+        pygame.draw.circle(surf, TURN, (x, pr.centery), max(3, pr.h // 5))
+    return x + pr.h // 2
+
+
+def stack(surf: pygame.Surface, art: Any, r: pygame.Rect, count: int, top: Any = None) -> None:
+    """A pile of ``count`` cards at ``r``; ``top`` (a card dict) shows its top card face up."""
+    layers = min(4, max(0, (count + 9) // 10))
+    step = max(1, r.w // 60)
+    for k in range(layers - 1, 0, -1):
+        surf.blit(art.back(r.w, r.h), (r.x + k * step, r.y + k * step))
+    if count > 0:
+        img, m = art.shadowed(top, r.w, r.h)
+        surf.blit(img, (r.x - m, r.y - m))
+
+
+def discard_pile(surf: pygame.Surface, art: Any, r: pygame.Rect, shown: list[Any]) -> None:
+    """The discard pile at ``r``: its place, the card under the top one turned a
+    little, and the top card of ``shown`` (the cards not flying to it)."""
+    surf.blit(art.slot_outline(r.w, r.h), r.topleft)
+    if len(shown) >= 2:
+        under = art.rotated(shown[-2], r.w, r.h, 6)
+        surf.blit(under, under.get_rect(center=(r.centerx - r.w * 0.04, r.centery + r.h * 0.02)))
+    if shown:
+        img, m = art.shadowed(shown[-1], r.w, r.h)
+        surf.blit(img, (r.x - m, r.y - m))
+
+
+def count_badge(surf: pygame.Surface, r: pygame.Rect, count: int, edge: tuple[int, int, int] = GOLD) -> None:
+    """How many cards a pile ``r`` holds, on a dark disc at its top-right corner."""
+    badge = text.render(str(count), max(12, int(r.h * 0.16)), CREAM, bold=True, shadow=True)
+    br = badge.get_rect(center=(r.right - r.w * 0.12, r.top + r.h * 0.10))
+    pygame.draw.circle(surf, (20, 12, 10), br.center, int(max(br.w, br.h) * 0.62))
+    pygame.draw.circle(surf, edge, br.center, int(max(br.w, br.h) * 0.62), 2)
+    surf.blit(badge, br)
+
+
+def refill(surf: pygame.Surface | None, src: pygame.Surface) -> pygame.Surface:
+    """``src`` painted over ``surf`` (a cached layer), or a copy of it when there is no
+    layer yet or the sizes differ."""
+    if surf is None or surf.get_size() != src.get_size():
+        return src.copy()
+    surf.blit(src, (0, 0))
+    return surf
+
+
+class Frame:
+    """What one frame of a table needs, computed once: the effects index (hidden places,
+    offsets, reveals) and the selection sets of the scene ``sc``."""
+
+    #: An offered place's outline breathes between these alphas: base + swing * pulse.
+    offered_alpha = (90, 120)
+
+    def __init__(self, sc: Any):
+        self.sc = sc
+        self.t = sc.t
+        self.art = sc.art
+        self.view = sc.view
+        self.layout = sc.layout
+        self.hidden, self.offsets, self.reveals = sc.anim.index(sc.t)
+        self.picked = sc.picked
+        self.offered = sc.offered
+        self.cursor = sc.cursor_picks
+        self.hover = sc.hover
+        self.pulse = pulse(sc.t)
+
+    def marks(self, surf: pygame.Surface, place: tuple[str, int], rect: pygame.Rect) -> None:
+        """Selection outlines on a place: picked (gold), keyboard cursor (blue), mouse
+        hover on an offered place (white), offered (breathing white)."""
+        th = max(3, rect.w // 16)
+        colour = None
+        if place in self.picked:
+            colour = PICKED
+        elif place in self.cursor:
+            colour = CURSOR
+        elif place == self.hover and place in self.offered:
+            colour = (255, 255, 255)
+        if colour is not None:
+            g = self.art.outline(rect.w, rect.h, colour, th)
+            surf.blit(g, g.get_rect(center=rect.center))
+        elif place in self.offered:
+            g = self.art.outline(rect.w, rect.h, OFFERED, th)
+            base, swing = self.offered_alpha
+            g.set_alpha(int(base + swing * self.pulse))
+            surf.blit(g, g.get_rect(center=rect.center))
+            g.set_alpha(None)
