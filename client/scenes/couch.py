@@ -19,7 +19,7 @@ from client.input import ZONE_PRESETS, Binding, binding_for
 from client.scenes.base import Scene
 from client.scenes.menu import draw_title
 from client.scenes.settings import zone_keys
-from client.scenes.widgets import button, entry, label, panel
+from client.scenes.widgets import button, dialog, entry, label
 
 MAX_LOCAL = 4
 
@@ -90,11 +90,8 @@ class CouchScene(Scene):
         self.busy = False
 
     def build(self, size: tuple[int, int]) -> None:
-        w, h = size
         s = self.app.ui_scale
-        box = pygame.Rect(0, 0, int(w * 0.84), int(h * 0.62))
-        box.midtop = (w // 2, int(h * 0.33))
-        panel(self, box)
+        box = dialog(self, size, 0.84, 0.62, top_frac=0.33)
         pad, rh, gap = int(20 * s), int(38 * s), int(8 * s)
         x0 = box.x + pad
         y = box.y + pad

@@ -10,7 +10,7 @@ import pygame_gui
 from client.i18n import tr
 from client.scenes.base import Scene
 from client.scenes.menu import draw_title
-from client.scenes.widgets import button, column, entry, label, panel
+from client.scenes.widgets import button, dialog, entry, label
 from client import felt
 
 #: Games this client can show, with their seat ranges.
@@ -26,11 +26,8 @@ class HostScene(Scene):
         self.busy = False
 
     def build(self, size: tuple[int, int]) -> None:
-        w, h = size
         s = self.app.ui_scale
-        box = pygame.Rect(0, 0, int(w * 0.42), int(h * 0.50))
-        box.midtop = (w // 2, int(h * 0.36))
-        panel(self, box)
+        box = dialog(self, size, 0.42, 0.50, top_frac=0.36)
         rh, gap = int(40 * s), int(12 * s)
         x0, x1 = box.x + int(24 * s), box.x + int(box.w * 0.42)
         fw = box.right - int(24 * s) - x1

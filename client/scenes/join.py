@@ -11,7 +11,7 @@ from client import felt
 from client.app import parse_address
 from client.i18n import tr
 from client.scenes.base import Scene
-from client.scenes.widgets import button, call, entry, label, panel
+from client.scenes.widgets import button, call, dialog, entry, label
 
 
 def table_line(t: dict[str, Any]) -> str:
@@ -76,11 +76,8 @@ class JoinScene(Scene):
             self.refresh_tables()
 
     def build(self, size: tuple[int, int]) -> None:
-        w, h = size
         s = self.app.ui_scale
-        box = pygame.Rect(0, 0, int(w * 0.86), int(h * 0.86))
-        box.center = (w // 2, h // 2)
-        panel(self, box)
+        box = dialog(self, size, 0.86, 0.86)
         pad, rh, gap = int(22 * s), int(42 * s), int(10 * s)
         col_w = (box.w - 3 * pad) // 2
         lx, rx = box.x + pad, box.x + 2 * pad + col_w

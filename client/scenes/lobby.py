@@ -11,7 +11,7 @@ import pygame
 from client import felt
 from client.i18n import tr
 from client.scenes.base import Scene
-from client.scenes.widgets import button, call, label, panel
+from client.scenes.widgets import button, call, dialog, label
 
 
 def lan_address() -> str:
@@ -50,12 +50,9 @@ class LobbyScene(Scene):
         return f"{host}:{port}"
 
     def build(self, size: tuple[int, int]) -> None:
-        w, h = size
         s = self.app.ui_scale
         t = self.table
-        box = pygame.Rect(0, 0, int(w * 0.56), int(h * 0.80))
-        box.center = (w // 2, h // 2)
-        panel(self, box)
+        box = dialog(self, size, 0.56, 0.80)
         pad, rh, gap = int(24 * s), int(44 * s), int(10 * s)
         y = box.y + pad
         head = label(self, pygame.Rect(box.x, y, box.w, int(48 * s)), t.get("name") or "", raw=True,

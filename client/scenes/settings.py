@@ -12,7 +12,7 @@ from client import felt
 from client.i18n import tr
 from client.input import ZONE_PRESETS, binding_for
 from client.scenes.base import Scene
-from client.scenes.widgets import button, entry, label, panel
+from client.scenes.widgets import button, dialog, entry, label
 from client import settings as settings_mod
 
 LANGS = ("auto", "en", "fr")
@@ -32,11 +32,8 @@ class SettingsScene(Scene):
         self.s = app.settings
 
     def build(self, size: tuple[int, int]) -> None:
-        w, h = size
         sc = self.app.ui_scale
-        box = pygame.Rect(0, 0, int(w * 0.80), int(h * 0.92))
-        box.center = (w // 2, h // 2)
-        panel(self, box)
+        box = dialog(self, size, 0.80, 0.92)
         pad, rh, gap = int(24 * sc), int(40 * sc), int(10 * sc)
         x0, x1 = box.x + pad, box.x + int(box.w * 0.27)
         fw = box.right - pad - x1

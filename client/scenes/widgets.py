@@ -59,6 +59,27 @@ def panel(scene: Any, rect: pygame.Rect, **kw: Any) -> pygame_gui.elements.UIPan
     return scene.add(p)
 
 
+def centred(size: tuple[int, int], width_frac: float, height_frac: float,
+            top_frac: float | None = None) -> pygame.Rect:
+    """A rect ``width_frac`` x ``height_frac`` of a ``size`` window, centred in it (or
+    centred across and hanging from ``top_frac`` of its height)."""
+    w, h = size
+    r = pygame.Rect(0, 0, int(w * width_frac), int(h * height_frac))
+    if top_frac is None:
+        r.center = (w // 2, h // 2)
+    else:
+        r.midtop = (w // 2, int(h * top_frac))
+    return r
+
+
+def dialog(scene: Any, size: tuple[int, int], width_frac: float, height_frac: float,
+           top_frac: float | None = None) -> pygame.Rect:
+    """A menu screen's panel (see :func:`centred`); returns its rect."""
+    box = centred(size, width_frac, height_frac, top_frac)
+    panel(scene, box)
+    return box
+
+
 #: Button font sizes of the theme (client/theme.json) at a 720 px tall window.
 BUTTON_FONT, COMPACT_FONT = 19, 15
 
