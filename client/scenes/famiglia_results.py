@@ -14,12 +14,8 @@ import pygame
 from client import text
 from client.famiglia_layout import FAMILY_ORDER
 from client.i18n import tr
-from client.scenes.base import Scene
+from client.scenes.results_base import CREAM, DIM, GOLD, ResultsOverlay, band
 from client.scenes.widgets import button
-
-CREAM = (243, 232, 207)
-GOLD = (240, 207, 121)
-DIM = (190, 178, 156)
 
 
 def _sorted(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -28,40 +24,22 @@ def _sorted(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
                                         if c.get("family") in FAMILY_ORDER else 9, int(c.get("id", 0))))
 
 
-class FamigliaResultsScene(Scene):
-    overlay = True
-
+class FamigliaResultsScene(ResultsOverlay):
     def __init__(self, app: Any, table: Any):
-        super().__init__(app)
-        self.table = table
+        super().__init__(app, table)
         self.result: dict[str, Any] | None = table.match_result
-        self.t = 0.0
-
-    def box(self) -> pygame.Rect:
-        w, h = self.app.size
-        r = pygame.Rect(0, 0, int(w * 0.86), int(h * 0.86))
-        r.center = (w // 2, h // 2)
-        return r
 
     def build(self, size: tuple[int, int]) -> None:
-        b = self.box()
         s = self.app.ui_scale
-        r = pygame.Rect(0, 0, int(240 * s), int(50 * s))
-        r.bottomright = (b.right - int(24 * s), b.bottom - int(18 * s))
+        r = self.main_button()
         button(self, r, "results.menu", object_id="#primary", command=self.to_menu)
         r2 = pygame.Rect(0, 0, int(200 * s), int(50 * s))
         r2.bottomright = (r.left - int(16 * s), r.bottom)
         button(self, r2, "fam.results.see_table", command=self.app.pop)
 
-    def to_menu(self) -> None:
-        self.table.leave_table()
-
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_ESCAPE) and self.t > 1.0:
             self.to_menu()
-
-    def update(self, dt: float) -> None:
-        self.t += dt
 
     def outcome(self) -> dict[str, Any]:
         """``{scores, winners, decided_by, reason}`` from the view (or ``match_over``)."""
@@ -71,13 +49,8 @@ class FamigliaResultsScene(Scene):
         return res
 
     def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        veil = pygame.Surface((w, h), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, int(min(1.0, self.t * 4) * 170)))
-        surface.blit(veil, (0, 0))
-        b = self.box()
-        pygame.draw.rect(surface, (22, 15, 13), b, border_radius=b.h // 30)
-        pygame.draw.rect(surface, GOLD, b, 3, border_radius=b.h // 30)
+        h = surface.get_height()
+        b = self.draw_box(surface)
         view, res = self.table.view, self.outcome()
         name = self.table.seat_name
         pad = int(b.h * 0.04)
@@ -113,9 +86,7 @@ class FamigliaResultsScene(Scene):
              scores: list[int]) -> None:
         seat = int(player.get("seat", 0))
         if seat % 2 == 0:
-            band = pygame.Surface(r.size, pygame.SRCALPHA)
-            band.fill((255, 255, 255, 12))
-            surf.blit(band, r.topleft)
+            band(surf, r)
         label = self.table.seat_name(seat) + ("  " + tr("results.winner") if winner else "")
         name_w = int(r.w * 0.18)
         size = text.fit_size(label, name_w, fs, bold=True)

@@ -12,45 +12,28 @@ import pygame
 
 from client import text
 from client.i18n import tr
-from client.scenes.base import Scene
+from client.narrate import BAD, GOOD
+from client.scenes.results_base import CREAM, DIM, GOLD, ResultsOverlay, band
 from client.scenes.widgets import button
 
-CREAM = (243, 232, 207)
-GOLD = (240, 207, 121)
-DIM = (190, 178, 156)
-GOOD = (150, 235, 140)
-BAD = (255, 140, 120)
 
-
-class ResultsScene(Scene):
-    overlay = True
+class ResultsScene(ResultsOverlay):
+    width_frac = 0.84
 
     def __init__(self, app: Any, table: Any, last_round: dict[str, Any] | None, final: bool = False,
                  result: dict[str, Any] | None = None):
-        super().__init__(app)
-        self.table = table
+        super().__init__(app, table)
         self.lr = last_round or {}
         self.final = final
         self.result = result
-        self.t = 0.0
 
     def update_result(self, result: dict[str, Any] | None) -> None:
         self.result = result
         self.final = True
         self.rebuild()
 
-    def box(self) -> pygame.Rect:
-        w, h = self.app.size
-        r = pygame.Rect(0, 0, int(w * 0.84), int(h * 0.86))
-        r.center = (w // 2, h // 2)
-        return r
-
     def build(self, size: tuple[int, int]) -> None:
-        b = self.box()
-        s = self.app.ui_scale
-        bw, bh = int(240 * s), int(50 * s)
-        r = pygame.Rect(0, 0, bw, bh)
-        r.bottomright = (b.right - int(24 * s), b.bottom - int(18 * s))
+        r = self.main_button()
         if self.final:
             button(self, r, "results.menu", object_id="#primary", command=self.to_menu)
         else:
@@ -60,28 +43,14 @@ class ResultsScene(Scene):
         self.app.pop()
         self.table.results_closed()
 
-    def to_menu(self) -> None:
-        self.table.leave_table()
-
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_ESCAPE):
             if self.t > 1.5:  # a snap key pressed at the last moment must not dismiss it
                 self.to_menu() if self.final else self.close()
 
-    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
-        pass
-
-    def update(self, dt: float) -> None:
-        self.t += dt
-
     def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        veil = pygame.Surface((w, h), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, int(min(1.0, self.t * 4) * 170)))
-        surface.blit(veil, (0, 0))
-        b = self.box()
-        pygame.draw.rect(surface, (22, 15, 13), b, border_radius=b.h // 30)
-        pygame.draw.rect(surface, GOLD, b, 3, border_radius=b.h // 30)
+        h = surface.get_height()
+        b = self.draw_box(surface)
         view = self.table.view
         lr = self.lr
         n = int(view.get("seats", 4))
@@ -133,9 +102,7 @@ class ResultsScene(Scene):
         for p in range(n):
             ry = y + p * row_h
             if p % 2 == 0:
-                band = pygame.Surface((b.w - 2 * pad, row_h), pygame.SRCALPHA)
-                band.fill((255, 255, 255, 12))
-                surface.blit(band, (b.x + pad, ry))
+                band(surface, pygame.Rect(b.x + pad, ry, b.w - 2 * pad, row_h))
             nm = self.table.seat_name(p)
             colour = GOLD if p in winners else CREAM
             label = nm + ("  " + tr("results.winner") if p in winners else "") + \

@@ -1,0 +1,63 @@
+"""What the results boards of every game share (:mod:`client.scenes.results`,
+:mod:`client.scenes.famiglia_results`): drawn over the table with a veil that fades in
+and a gold-framed box, a main button at the box's bottom right, a way back to the menu
+(which leaves the table) and a clock in seconds, so keys pressed at the last moment of
+play do not dismiss the board."""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from client.scenes.base import Scene
+from client.scenes.widgets import centred
+
+CREAM = (243, 232, 207)
+GOLD = (240, 207, 121)
+DIM = (190, 178, 156)
+
+
+class ResultsOverlay(Scene):
+    overlay = True
+    #: The box's width, a fraction of the window's (its height is 86 %).
+    width_frac = 0.86
+
+    def __init__(self, app: Any, table: Any):
+        super().__init__(app)
+        self.table = table
+        self.t = 0.0  # seconds shown
+
+    def box(self) -> pygame.Rect:
+        return centred(self.app.size, self.width_frac, 0.86)
+
+    def main_button(self) -> pygame.Rect:
+        """Where the main button goes: the box's bottom-right corner."""
+        b = self.box()
+        s = self.app.ui_scale
+        r = pygame.Rect(0, 0, int(240 * s), int(50 * s))
+        r.bottomright = (b.right - int(24 * s), b.bottom - int(18 * s))
+        return r
+
+    def to_menu(self) -> None:
+        self.table.leave_table()
+
+    def update(self, dt: float) -> None:
+        self.t += dt
+
+    def draw_box(self, surface: pygame.Surface) -> pygame.Rect:
+        """The veil over the table and the empty box; returns the box."""
+        w, h = surface.get_size()
+        veil = pygame.Surface((w, h), pygame.SRCALPHA)
+        veil.fill((0, 0, 0, int(min(1.0, self.t * 4) * 170)))
+        surface.blit(veil, (0, 0))
+        b = self.box()
+        pygame.draw.rect(surface, (22, 15, 13), b, border_radius=b.h // 30)
+        pygame.draw.rect(surface, GOLD, b, 3, border_radius=b.h // 30)
+        return b
+
+
+def band(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """The faint light band behind every other row."""
+    s = pygame.Surface(rect.size, pygame.SRCALPHA)
+    s.fill((255, 255, 255, 12))
+    surface.blit(s, rect.topleft)
