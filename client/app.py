@@ -237,21 +237,24 @@ class App:
         scene.enter()
         return scene
 
-    def pop(self) -> Scene | None:
-        if not self.scenes:
-            return None
+    def _end_top(self) -> Scene:
+        """Take the top scene off the stack for good (its widgets go)."""
         scene = self.scenes.pop()
         scene.leave()
         scene.dispose()
+        return scene
+
+    def pop(self) -> Scene | None:
+        if not self.scenes:
+            return None
+        scene = self._end_top()
         if self.scenes:
             self.top.enter()
         return scene
 
     def replace(self, scene: Scene) -> Scene:
         if self.scenes:
-            old = self.scenes.pop()
-            old.leave()
-            old.dispose()
+            self._end_top()
         self.scenes.append(scene)
         scene.enter()
         return scene
@@ -259,9 +262,7 @@ class App:
     def reset(self, scene: Scene) -> Scene:
         """Clear the stack down to nothing and show ``scene``."""
         while self.scenes:
-            old = self.scenes.pop()
-            old.leave()
-            old.dispose()
+            self._end_top()
         return self.push(scene)
 
     def go_menu(self) -> None:
