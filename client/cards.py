@@ -16,7 +16,7 @@ or the family's letter (Famiglia), so nothing depends on hue alone.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import pygame
 
@@ -116,7 +116,7 @@ class CardArt:
 
     def __init__(self, colour_blind: bool = False):
         self.colour_blind = colour_blind
-        self._cache: dict[tuple, pygame.Surface] = {}
+        self._cache: dict[tuple, Any] = {}  # surfaces; (surface, margin) for shadowed cards
 
     def set_colour_blind(self, on: bool) -> None:
         if on != self.colour_blind:
@@ -149,85 +149,80 @@ class CardArt:
         """The card (None = back) with its drop shadow baked in, and the margin (px)
         to subtract from the card's top-left: one blit instead of two."""
         key = ("shadowed", card_key(card) if card is not None else None, w, h, self.colour_blind)
-        hit = self._cache.get(key)
-        if hit is None:
-            sh = self.shadow(w, h)
-            m = (sh.get_width() - w) // 2
-            surf = pygame.Surface((w + 2 * m + 3, h + 2 * m + 5), pygame.SRCALPHA)
-            surf.blit(sh, (3, 5))
-            surf.blit(self.surface(card, w, h), (m, m))
-            hit = (self._convert(surf), m)
-            self._cache[key] = hit
-        return hit
+        return self._cached(key, lambda: self._paint_shadowed(card, w, h))
 
     def rotated(self, card: Mapping[str, Any] | None, w: int, h: int, angle: float) -> pygame.Surface:
         """The card (None = back) turned by ``angle`` degrees, smoothed, cached."""
         key = ("rot", card_key(card) if card is not None else None, w, h, round(angle, 1), self.colour_blind)
-        surf = self._cache.get(key)
-        if surf is None:
-            surf = self._convert(pygame.transform.rotozoom(self.surface(card, w, h), angle, 1.0))
-            self._cache[key] = surf
-        return surf
+        return self._cached(key, lambda: self._convert(
+            pygame.transform.rotozoom(self.surface(card, w, h), angle, 1.0)))
 
     def shadow(self, w: int, h: int) -> pygame.Surface:
         """A soft dark shadow the size of a card plus its blur margin."""
-        key = ("shadow", w, h)
-        surf = self._cache.get(key)
-        if surf is None:
-            m = max(2, w // 12)
-            surf = pygame.Surface((w + 2 * m, h + 2 * m), pygame.SRCALPHA)
-            for i in range(m, 0, -1):
-                a = int(60 * (1 - i / (m + 1)) ** 2) + 4
-                r = pygame.Rect(m - i, m - i, w + 2 * i, h + 2 * i)
-                _rounded(surf, r, (0, 0, 0, a), max(4, w // 10) + i)
-            surf = self._convert(surf)
-            self._cache[key] = surf
-        return surf
+        return self._cached(("shadow", w, h), lambda: self._paint_shadow(w, h))
 
     def outline(self, w: int, h: int, colour: Colour, thickness: int) -> pygame.Surface:
         """A glowing rounded outline around a card (selection / clickable / turn)."""
-        key = ("outline", w, h, colour, thickness)
-        surf = self._cache.get(key)
-        if surf is None:
-            t = max(2, thickness)
-            surf = pygame.Surface((w + 4 * t, h + 4 * t), pygame.SRCALPHA)
-            for i in range(2 * t, 0, -1):
-                a = int(220 * (1 - i / (2 * t + 1)))
-                r = pygame.Rect(2 * t - i, 2 * t - i, w + 2 * i, h + 2 * i)
-                _rounded(surf, r, (*colour, a), max(4, w // 10) + i, width=2)
-            _rounded(surf, pygame.Rect(2 * t - 1, 2 * t - 1, w + 2, h + 2), (*colour, 255),
-                     max(4, w // 10), width=max(2, t // 2))
-            surf = self._convert(surf)
-            self._cache[key] = surf
-        return surf
+        return self._cached(("outline", w, h, colour, thickness), lambda: self._paint_outline(w, h, colour, thickness))
 
     def slot_outline(self, w: int, h: int) -> pygame.Surface:
         """The faint place-holder of an empty place on the felt."""
-        key = ("slot", w, h)
-        surf = self._cache.get(key)
-        if surf is None:
-            surf = pygame.Surface((w, h), pygame.SRCALPHA)
-            _rounded(surf, surf.get_rect(), (0, 0, 0, 40), max(4, w // 10))
-            _rounded(surf, surf.get_rect(), (255, 255, 255, 60), max(4, w // 10), width=2)
-            surf = self._convert(surf)
-            self._cache[key] = surf
-        return surf
+        return self._cached(("slot", w, h), lambda: self._paint_slot_outline(w, h))
 
     def token(self, kind: str, d: int) -> pygame.Surface:
         """A round marker token of diameter ``d`` px: ``"mamma"`` or ``"police_patrol"``."""
         return self._get(("token", kind, d), (d, d), lambda s: self._draw_token(s, kind))
 
     # -- drawing ----------------------------------------------------------------------
+    def _cached(self, key: tuple, make: Callable[[], Any]) -> Any:
+        """The cached entry for ``key``; ``make()`` makes it the first time."""
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = make()
+        return hit
+
     def _get(self, key: tuple, size: tuple[int, int], draw) -> pygame.Surface:
         """Cached surface for ``key``; ``draw(surface)`` paints it at twice ``size``."""
-        surf = self._cache.get(key)
-        if surf is None:
+        def make() -> pygame.Surface:
             w, h = size
             big = pygame.Surface((w * 2, h * 2), pygame.SRCALPHA)
             draw(big)
-            surf = self._convert(pygame.transform.smoothscale(big, (w, h)))
-            self._cache[key] = surf
-        return surf
+            return self._convert(pygame.transform.smoothscale(big, (w, h)))
+        return self._cached(key, make)
+
+    def _paint_shadowed(self, card: Mapping[str, Any] | None, w: int, h: int) -> tuple[pygame.Surface, int]:
+        sh = self.shadow(w, h)
+        m = (sh.get_width() - w) // 2
+        surf = pygame.Surface((w + 2 * m + 3, h + 2 * m + 5), pygame.SRCALPHA)
+        surf.blit(sh, (3, 5))
+        surf.blit(self.surface(card, w, h), (m, m))
+        return (self._convert(surf), m)
+
+    def _paint_shadow(self, w: int, h: int) -> pygame.Surface:
+        m = max(2, w // 12)
+        surf = pygame.Surface((w + 2 * m, h + 2 * m), pygame.SRCALPHA)
+        for i in range(m, 0, -1):
+            a = int(60 * (1 - i / (m + 1)) ** 2) + 4
+            r = pygame.Rect(m - i, m - i, w + 2 * i, h + 2 * i)
+            _rounded(surf, r, (0, 0, 0, a), max(4, w // 10) + i)
+        return self._convert(surf)
+
+    def _paint_outline(self, w: int, h: int, colour: Colour, thickness: int) -> pygame.Surface:
+        t = max(2, thickness)
+        surf = pygame.Surface((w + 4 * t, h + 4 * t), pygame.SRCALPHA)
+        for i in range(2 * t, 0, -1):
+            a = int(220 * (1 - i / (2 * t + 1)))
+            r = pygame.Rect(2 * t - i, 2 * t - i, w + 2 * i, h + 2 * i)
+            _rounded(surf, r, (*colour, a), max(4, w // 10) + i, width=2)
+        _rounded(surf, pygame.Rect(2 * t - 1, 2 * t - 1, w + 2, h + 2), (*colour, 255),
+                 max(4, w // 10), width=max(2, t // 2))
+        return self._convert(surf)
+
+    def _paint_slot_outline(self, w: int, h: int) -> pygame.Surface:
+        surf = pygame.Surface((w, h), pygame.SRCALPHA)
+        _rounded(surf, surf.get_rect(), (0, 0, 0, 40), max(4, w // 10))
+        _rounded(surf, surf.get_rect(), (255, 255, 255, 60), max(4, w // 10), width=2)
+        return self._convert(surf)
 
     @staticmethod
     def _convert(surf: pygame.Surface) -> pygame.Surface:
