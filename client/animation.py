@@ -132,30 +132,39 @@ class TokenFlight(Effect):
 
 
 @dataclass
-class Shake(Effect):
-    """A place shaking sideways (a wrong snap bounced back), ``amp`` px."""
+class Nudge(Effect):
+    """A place of the table displaced while the effect runs (the card itself is drawn
+    by the table, moved by :meth:`offset`); :meth:`shift` says by how much at progress
+    ``p`` (0..1)."""
 
     place: Place = ("slot", -1)
-    amp: float = 10.0
 
     def offset(self, place: Place, t: float) -> tuple[float, float]:
         if place != self.place or not self.active(t):
             return (0.0, 0.0)
-        p = tween.progress(t, self.t0, self.t1 - self.t0)
+        return self.shift(tween.progress(t, self.t0, self.t1 - self.t0))
+
+    def shift(self, p: float) -> tuple[float, float]:
+        return (0.0, 0.0)
+
+
+@dataclass
+class Shake(Nudge):
+    """A place shaking sideways (a wrong snap bounced back), ``amp`` px."""
+
+    amp: float = 10.0
+
+    def shift(self, p: float) -> tuple[float, float]:
         return (self.amp * (1 - p) * math.sin(p * math.pi * 8), 0.0)
 
 
 @dataclass
-class Lift(Effect):
+class Lift(Nudge):
     """A place lifted up then put back (a player peeking at a card), ``height`` px."""
 
-    place: Place = ("slot", -1)
     height: float = 12.0
 
-    def offset(self, place: Place, t: float) -> tuple[float, float]:
-        if place != self.place or not self.active(t):
-            return (0.0, 0.0)
-        p = tween.progress(t, self.t0, self.t1 - self.t0)
+    def shift(self, p: float) -> tuple[float, float]:
         up = tween.ease_out_quad(min(1.0, p * 5)) * tween.ease_out_quad(min(1.0, (1 - p) * 5))
         return (0.0, -self.height * up)
 
@@ -269,7 +278,7 @@ class Animator:
         reveals: dict[Place, Reveal] = {}
         for e in self.effects:
             hidden.update(e.hides(t))
-            if isinstance(e, (Shake, Lift)) and e.active(t):
+            if isinstance(e, Nudge) and e.active(t):
                 ox, oy = e.offset(e.place, t)
                 px, py = offsets.get(e.place, (0.0, 0.0))
                 offsets[e.place] = (px + ox, py + oy)
