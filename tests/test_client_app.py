@@ -3,6 +3,8 @@ TCP on loopback, bots in-process; and the claim path from a stamped key press to
 ``send_action``."""
 from __future__ import annotations
 
+import contextlib
+
 import pygame
 import pytest
 import pytest_twisted
@@ -28,6 +30,22 @@ def make_app(tmp_path, size=(1280, 720)):
     app.open_window()
     app.running = True
     return app
+
+
+@contextlib.contextmanager
+def menu_app(tmp_path, size=(1280, 720)):
+    """An app showing the main menu (start its server with ``app.start()``); its
+    connections are closed on the way out."""
+    from client.scenes.menu import MenuScene
+
+    app = make_app(tmp_path, size)
+    try:
+        app.push(MenuScene(app))
+        yield app
+    finally:
+        for link in list(app.links):
+            app.close_link(link)
+        app.running = False
 
 
 def click(pos, button=1):
@@ -56,12 +74,9 @@ def until(app, cond, timeout=8.0):
 
 @pytest_twisted.inlineCallbacks
 def test_quick_game_starts_a_match(tmp_path):
-    from client.scenes.menu import MenuScene
     from client.scenes.omerta_table import OmertaTableScene
 
-    app = make_app(tmp_path)
-    try:
-        app.push(MenuScene(app))
+    with menu_app(tmp_path) as app:
         link = yield app.start()
         assert app.server_port and link.conn is not None
         app.render(1 / 60, flip=False)
@@ -81,10 +96,6 @@ def test_quick_game_starts_a_match(tmp_path):
                                      if getattr(ev, "private", False)), timeout=5)
         revealed = {e.place for e in table.anim.effects if getattr(e, "private", False)}
         assert revealed == {("slot", mine[0]), ("slot", mine[2])}
-    finally:
-        for link in list(app.links):
-            app.close_link(link)
-        app.running = False
 
 
 # -- the claim path -------------------------------------------------------------------

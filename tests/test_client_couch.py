@@ -7,7 +7,7 @@ import pygame
 import pytest_twisted
 
 from client.input import InputSampler, binding_for
-from tests.test_client_app import (FakeLink, StampClock, key, make_app, snap_window_state, until)
+from tests.test_client_app import FakeLink, StampClock, key, make_app, menu_app, snap_window_state, until
 from shared.games import omerta
 from shared.rules import events_for
 
@@ -95,11 +95,7 @@ def test_couch_game_starts_with_one_connection_per_player(tmp_path):
     from client.scenes.couch import start_couch
     from client.scenes.omerta_table import OmertaTableScene
 
-    from client.scenes.menu import MenuScene
-
-    app = make_app(tmp_path)
-    app.push(MenuScene(app))
-    try:
+    with menu_app(tmp_path) as app:
         yield app.start()
         tid = yield start_couch(app, [("Ann", binding_for("left")), ("Bob", binding_for("right"))], 3)
         yield until(app, lambda: isinstance(app.top, OmertaTableScene) and len(app.top.local_seats) == 2)
@@ -109,9 +105,6 @@ def test_couch_game_starts_with_one_connection_per_player(tmp_path):
         assert table.links[0] is not table.links[1] is not table.display
         assert table.bindings[0].snap == pygame.K_s and table.bindings[1].snap == pygame.K_DOWN
         assert table.view["seat"] is None  # the screen is a spectator
-    finally:
-        for link in list(app.links):
-            app.close_link(link)
 
 
 @pytest_twisted.inlineCallbacks

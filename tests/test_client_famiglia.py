@@ -10,7 +10,7 @@ from twisted.internet import defer
 from client.famiglia_layout import areas, famiglia_layout
 from client.famiglia_picker import Chooser
 from shared.games import famiglia as fg
-from tests.test_client_app import click, make_app, until
+from tests.test_client_app import click, make_app, menu_app, until
 
 SIZES = [(1280, 720), (1920, 1080), (1024, 600), (1366, 768), (2560, 1080), (3840, 2160)]
 
@@ -266,11 +266,8 @@ def test_a_spectator_sees_no_hand(tmp_path):
 @pytest_twisted.inlineCallbacks
 def test_a_famiglia_match_against_the_embedded_bot_starts(tmp_path):
     from client.scenes.famiglia_table import FamigliaTableScene
-    from client.scenes.menu import MenuScene
 
-    app = make_app(tmp_path)
-    try:
-        app.push(MenuScene(app))
+    with menu_app(tmp_path) as app:
         link = yield app.start()
         reply = yield link.request("create_table", game="famiglia", seats=2, name="Duel",
                                    options={"seed": 3})
@@ -286,10 +283,6 @@ def test_a_famiglia_match_against_the_embedded_bot_starts(tmp_path):
         press(table, "pass")
         yield until(app, lambda: table.view["turn_no"] > turn)
         assert any("passes" in m[0] for m in table.messages)
-    finally:
-        for link in list(app.links):
-            app.close_link(link)
-        app.running = False
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1024, 600), (1280, 1024), (1920, 1080)])

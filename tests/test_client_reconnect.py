@@ -94,6 +94,17 @@ def start_match(app, link, state, seat=0, **extra):
     return app.top
 
 
+def refused_back(tmp_path, error):
+    """A Famiglia match whose connection drops; the first try reconnects, and the server
+    answers the seat's ``reconnect`` with ``error``. Returns (app, link, the new conn)."""
+    back = FakeConn({"reconnect": error})
+    app, clock, server, link = make(tmp_path, [back])
+    start_match(app, link, fg.new_match(SCENARIO, 5))
+    link.on_disconnect(None)
+    clock.advance(0.5)
+    return app, link, back
+
+
 def test_backoff_delays():
     assert [delay(n) for n in range(1, 9)] == [0.5, 1, 2, 4, 8, 10, 10, 10]
 
@@ -145,11 +156,7 @@ def test_a_lost_connection_comes_back_and_the_missed_moves_are_told(tmp_path, mo
 def test_an_expired_seat_sends_the_player_to_the_menu(tmp_path):
     from client.scenes.menu import MenuScene
 
-    back = FakeConn({"reconnect": ServerError("bad_token", "unknown or expired reconnect token")})
-    app, clock, server, link = make(tmp_path, [back])
-    start_match(app, link, fg.new_match(SCENARIO, 5))
-    link.on_disconnect(None)
-    clock.advance(0.5)
+    app, link, back = refused_back(tmp_path, ServerError("bad_token", "unknown or expired reconnect token"))
     assert isinstance(app.top, MenuScene)
     assert app.notice[0] == tr("reconnect.expired") == "The server kept your seat for 2 minutes; a bot now plays it."
     assert link.tokens == {} and not link.reconnect.active
@@ -159,11 +166,7 @@ def test_an_expired_seat_sends_the_player_to_the_menu(tmp_path):
 def test_a_server_without_reconnection_says_so(tmp_path):
     from client.scenes.menu import MenuScene
 
-    back = FakeConn({"reconnect": ServerError("unknown_type", "no such message type")})
-    app, clock, server, link = make(tmp_path, [back])
-    start_match(app, link, fg.new_match(SCENARIO, 5))
-    link.on_disconnect(None)
-    clock.advance(0.5)
+    app, link, back = refused_back(tmp_path, ServerError("unknown_type", "no such message type"))
     assert isinstance(app.top, MenuScene) and app.notice[0] == tr("reconnect.unsupported")
 
 
