@@ -106,6 +106,18 @@ def _rounded(surf: pygame.Surface, rect: pygame.Rect, colour, radius: int, width
     pygame.draw.rect(surf, colour, rect, width, border_radius=radius)
 
 
+def _star(centre: tuple[float, float], rad: float, tips: int, inner: float) -> list[tuple[float, float]]:
+    """The points of a star with ``tips`` tips, the first straight up: ``rad`` px to a
+    tip, ``inner`` of that to the notches between them."""
+    cx, cy = centre
+    pts = []
+    for i in range(2 * tips):
+        a = math.radians(-90 + i * 180 / tips)
+        rr = rad if i % 2 == 0 else rad * inner
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    return pts
+
+
 def _blit_center(dst: pygame.Surface, src: pygame.Surface, center: tuple[float, float]) -> None:
     dst.blit(src, src.get_rect(center=(int(center[0]), int(center[1]))))
 
@@ -435,13 +447,7 @@ def _family_emblem(s: pygame.Surface, family: str, box: pygame.Rect, ink: Colour
         bar.midtop = (cx, int(cy + h * 0.08))
         _rounded(s, bar, ink, bar.h // 2)
     else:  # mercenary
-        rad = min(w, h) * 0.48
-        pts = []
-        for i in range(10):
-            a = math.radians(-90 + i * 36)
-            rr = rad if i % 2 == 0 else rad * 0.42
-            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-        pygame.draw.polygon(s, ink, pts)
+        pygame.draw.polygon(s, ink, _star((cx, cy), min(w, h) * 0.48, 5, 0.42))
 
 
 def _emblem(s: pygame.Surface, name: str, box: pygame.Rect, col: Colour, light: bool = False) -> None:
@@ -518,10 +524,5 @@ def _emblem(s: pygame.Surface, name: str, box: pygame.Rect, col: Colour, light: 
                              (cx, cy + rad * 1.9)])
     elif name == "police_patrol":  # a sheriff star
         rad = min(w, h) * 0.46
-        pts = []
-        for i in range(12):
-            a = math.radians(-90 + i * 30)
-            rr = rad if i % 2 == 0 else rad * 0.55
-            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-        pygame.draw.polygon(s, ink if not light else GOLD, pts)
+        pygame.draw.polygon(s, ink if not light else GOLD, _star((cx, cy), rad, 6, 0.55))
         pygame.draw.circle(s, col if not light else (25, 55, 120), (cx, cy), int(rad * 0.25))
