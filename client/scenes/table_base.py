@@ -11,7 +11,7 @@ column, the turn timer, spectators, and coming back after a lost connection.
 * **Reconnection**: while a connection of this table is being re-opened by the app
   (:mod:`client.reconnect`), :attr:`TableScene.reconnecting` is that attempt and the
   table is drawn with an overlay; the server's ``match_started`` with ``resumed: true``
-  then brings the table up to date (:meth:`TableScene.resume`).
+  then brings the table up to date (:meth:`TableScene._resume`).
 * **Replays** (:mod:`client.scenes.replay`) drive a table scene with no connection:
   ``replay`` is then true (no results pop-up, nothing to send) and ``area`` the part of
   the window (w, h px) the table is drawn in.
