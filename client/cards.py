@@ -16,7 +16,7 @@ or the family's letter (Famiglia), so nothing depends on hue alone.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import pygame
 
@@ -161,46 +161,54 @@ class CardArt:
         """The card (None = back) with its drop shadow baked in, and the margin (px)
         to subtract from the card's top-left: one blit instead of two."""
         key = ("shadowed", card_key(card) if card is not None else None, w, h, self.colour_blind)
-        return self._cached(key, lambda: self._paint_shadowed(card, w, h))
+        hit = self._cache.get(key)
+        return hit if hit is not None else self._keep(key, self._paint_shadowed(card, w, h))
 
     def rotated(self, card: Mapping[str, Any] | None, w: int, h: int, angle: float) -> pygame.Surface:
         """The card (None = back) turned by ``angle`` degrees, smoothed, cached."""
         key = ("rot", card_key(card) if card is not None else None, w, h, round(angle, 1), self.colour_blind)
-        return self._cached(key, lambda: self._convert(
+        hit = self._cache.get(key)
+        return hit if hit is not None else self._keep(key, self._convert(
             pygame.transform.rotozoom(self.surface(card, w, h), angle, 1.0)))
 
     def shadow(self, w: int, h: int) -> pygame.Surface:
         """A soft dark shadow the size of a card plus its blur margin."""
-        return self._cached(("shadow", w, h), lambda: self._paint_shadow(w, h))
+        hit = self._cache.get(("shadow", w, h))
+        return hit if hit is not None else self._keep(("shadow", w, h), self._paint_shadow(w, h))
 
     def outline(self, w: int, h: int, colour: Colour, thickness: int) -> pygame.Surface:
         """A glowing rounded outline around a card (selection / clickable / turn)."""
-        return self._cached(("outline", w, h, colour, thickness), lambda: self._paint_outline(w, h, colour, thickness))
+        key = ("outline", w, h, colour, thickness)
+        hit = self._cache.get(key)
+        return hit if hit is not None else self._keep(key, self._paint_outline(w, h, colour, thickness))
 
     def slot_outline(self, w: int, h: int) -> pygame.Surface:
         """The faint place-holder of an empty place on the felt."""
-        return self._cached(("slot", w, h), lambda: self._paint_slot_outline(w, h))
+        hit = self._cache.get(("slot", w, h))
+        return hit if hit is not None else self._keep(("slot", w, h), self._paint_slot_outline(w, h))
 
     def token(self, kind: str, d: int) -> pygame.Surface:
         """A round marker token of diameter ``d`` px: ``"mamma"`` or ``"police_patrol"``."""
         return self._get(("token", kind, d), (d, d), lambda s: self._draw_token(s, kind))
 
     # -- drawing ----------------------------------------------------------------------
-    def _cached(self, key: tuple, make: Callable[[], Any]) -> Any:
-        """The cached entry for ``key``; ``make()`` makes it the first time."""
-        hit = self._cache.get(key)
-        if hit is None:
-            hit = self._cache[key] = make()
-        return hit
+    def _keep(self, key: tuple, made: Any) -> Any:
+        """Cache what was just made for ``key`` and return it (every public method looks
+        its key up first: a frame's calls only find, they make nothing, not even a
+        closure)."""
+        self._cache[key] = made
+        return made
 
     def _get(self, key: tuple, size: tuple[int, int], draw) -> pygame.Surface:
         """Cached surface for ``key``; ``draw(surface)`` paints it at twice ``size``."""
-        def make() -> pygame.Surface:
-            w, h = size
-            big = pygame.Surface((w * 2, h * 2), pygame.SRCALPHA)
-            draw(big)
-            return self._convert(pygame.transform.smoothscale(big, (w, h)))
-        return self._cached(key, make)
+        hit = self._cache.get(key)
+        return hit if hit is not None else self._keep(key, self._paint_scaled(size, draw))
+
+    def _paint_scaled(self, size: tuple[int, int], draw) -> pygame.Surface:
+        w, h = size
+        big = pygame.Surface((w * 2, h * 2), pygame.SRCALPHA)
+        draw(big)
+        return self._convert(pygame.transform.smoothscale(big, (w, h)))
 
     def _paint_shadowed(self, card: Mapping[str, Any] | None, w: int, h: int) -> tuple[pygame.Surface, int]:
         sh = self.shadow(w, h)
