@@ -17,21 +17,19 @@ import argparse
 import os
 import sys
 import time
-from typing import Any, Callable
+from typing import Any
 
 import pygame
 import pygame_gui
-import yaml
 
 from client import i18n, text
 from client.i18n import tr
+from client.config import ConfigError, load_config
 from client.input import InputSampler, now_ms
 from client.scenes.base import Scene
 from client.settings import Settings
 from client import settings as settings_mod
-from shared.config import merge
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLIENT_DIR = os.path.dirname(os.path.abspath(__file__))
 THEME_PATH = os.path.join(CLIENT_DIR, "theme.json")
 #: Window height the theme's font sizes are written for (px).
@@ -607,18 +605,6 @@ def parse_address(value: str, default_port: int = 7777) -> tuple[str, int]:
     return host, port
 
 
-def load_config(path: str | None) -> dict[str, Any]:
-    """The merged config: ``path`` or the repository's ``config.yaml`` over defaults."""
-    path = path or os.path.join(ROOT, "config.yaml")
-    loaded = None
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            loaded = yaml.safe_load(f)
-    elif path != os.path.join(ROOT, "config.yaml"):
-        raise SystemExit(f"mafia-table: config file {path} not found")
-    return merge(loaded)
-
-
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="mafia-table", description="Mafia Table: card games on your LAN")
     p.add_argument("--config", help="configuration file (default: config.yaml of the repository)")
@@ -638,7 +624,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def build_app(argv: list[str] | None, reactor: Any) -> App:
     """An :class:`App` from command-line arguments (window not opened yet)."""
     args = parse_args(argv)
-    config = load_config(args.config)
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        raise SystemExit(f"mafia-table: {e}") from None
     settings = settings_mod.load(config, args.settings)
     if args.name:
         settings.name = args.name

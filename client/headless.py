@@ -39,20 +39,17 @@ import argparse
 import json
 import random
 import sys
-from pathlib import Path
 from typing import Any
 
-import yaml
 from twisted.internet import defer, task
 from twisted.python import failure
 
+from client.config import ConfigError, load_config
 from client.net import ClientProtocol, ServerError, connect, now_ms
 from shared.bots import make_bot
 from shared.bots.driver import BotDriver
-from shared.config import merge
 from shared.games import get_game
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 class HeadlessError(Exception):
@@ -309,15 +306,6 @@ class SeatBot:
             self._feed(msg)
 
 
-def load_config(path: str | None) -> dict[str, Any]:
-    """The merged config (``config.yaml`` at the repository root by default)."""
-    file = Path(path) if path else ROOT / "config.yaml"
-    if path is None and not file.exists():
-        return merge(None)
-    with open(file, encoding="utf-8") as f:
-        return merge(yaml.safe_load(f))
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="mafia-bot", description="Bots playing over TCP.")
     p.add_argument("--connect", required=True, metavar="HOST:PORT", help="server address")
@@ -435,7 +423,7 @@ def main(argv: list[str] | None = None) -> None:
     def run(reactor: Any):
         try:
             result = yield play(reactor, args)
-        except HeadlessError as e:
+        except (HeadlessError, ConfigError) as e:
             print(f"mafia-bot: {e}", file=sys.stderr)
             raise SystemExit(1)
         print(json.dumps(result, sort_keys=True), flush=True)

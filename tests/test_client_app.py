@@ -285,3 +285,15 @@ def test_help_starts_with_the_usage_not_pygames_banner():
                          cwd=Path(__file__).resolve().parent.parent, env=env, capture_output=True, text=True)
     assert out.stdout.startswith("usage: "), out.stdout[:80]
     assert "pygame-ce" not in out.stdout + out.stderr
+
+
+def test_config_errors_name_the_file_and_the_reason(tmp_path):
+    import pytest
+    from client.config import ConfigError, load_config
+    assert load_config(None)["server"]["port"] == 7777
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("timing:\n  snap_timeout_ms: soon\n")
+    with pytest.raises(ConfigError, match="bad.yaml.*timing.snap_timeout_ms"):
+        load_config(str(bad))
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(str(tmp_path / "missing.yaml"))
