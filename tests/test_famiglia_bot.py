@@ -13,6 +13,7 @@ from shared.bots.famiglia_bot import FamigliaBot
 from shared.bots.random_bot import RandomBot
 from shared.games import famiglia as fam
 from shared.rules import events_for
+from shared.sim import play_match
 from tests.test_famiglia_helpers import act, codes, deal, layout, the
 from tests.test_famiglia_properties import EagerBot
 
@@ -188,19 +189,18 @@ def test_same_situation_same_choice():
             a.observe(events_for(ev, 0), fam.view(s, 0))
 
 
+def _play(i: int, seat: int, opponent, seed_base: int):
+    """Match ``seed_base + i``: FamigliaBot at ``seat`` against ``opponent``; final state."""
+    bots = [None, None]
+    bots[seat], bots[1 - seat] = FamigliaBot(seat, random.Random(i)), opponent
+    return play_match(fam, {"first_player": (i // 2) % 2}, seed_base + i, bots).state
+
+
 def test_beats_random_play():
     wins = 0
     for i in range(20):
         seat = i % 2
-        s = fam.new_match({"first_player": (i // 2) % 2}, 900 + i)
-        bots = {seat: FamigliaBot(seat, random.Random(i)), 1 - seat: RandomBot(1 - seat, random.Random(-i))}
-        for p in (0, 1):
-            bots[p].observe([], fam.view(s, p))
-        while not fam.is_over(s):
-            p = s.turn
-            s, ev = fam.apply(s, p, bots[p].decide(fam.view(s, p), fam.legal_actions(s, p)).action)
-            for q in (0, 1):
-                bots[q].observe(events_for(ev, q), fam.view(s, q))
+        s = _play(i, seat, RandomBot(1 - seat, random.Random(-i)), 900)
         wins += fam.scores(s)["winners"] == [seat]
     assert wins >= 18
 
@@ -211,15 +211,7 @@ def test_beats_a_greedy_player_that_never_passes():
     wins = Counter()
     for i in range(10):
         seat = i % 2
-        s = fam.new_match({"first_player": (i // 2) % 2}, 300 + i)
-        bots = {seat: FamigliaBot(seat, random.Random(i)), 1 - seat: EagerBot(1 - seat, random.Random(-i))}
-        for p in (0, 1):
-            bots[p].observe([], fam.view(s, p))
-        while not fam.is_over(s):
-            p = s.turn
-            s, ev = fam.apply(s, p, bots[p].decide(fam.view(s, p), fam.legal_actions(s, p)).action)
-            for q in (0, 1):
-                bots[q].observe(events_for(ev, q), fam.view(s, q))
+        s = _play(i, seat, EagerBot(1 - seat, random.Random(-i)), 300)
         wins[fam.scores(s)["winners"] == [seat]] += 1
     assert wins[True] >= 8
 
