@@ -274,7 +274,7 @@ class FamigliaState:
     brute: tuple[int, int, int] | None = None  # (brute card, target, amount)
 
     def clone(self) -> "FamigliaState":
-        rng = random.Random()
+        rng = random.Random(0)  # cheap seed, replaced at once (no urandom read per apply)
         rng.setstate(self.rng.getstate())
         c = FamigliaState.__new__(FamigliaState)
         c.__dict__.update(self.__dict__)
