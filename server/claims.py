@@ -14,26 +14,17 @@ from typing import Any
 from twisted.logger import Logger
 
 from shared.protocol import ProtocolError
-from shared.rules import Action, Event, IllegalAction
+from shared.rules import Action, IllegalAction
 from server.arbiter import TOLERANCE_MS, Claim, bound_press
 
 log = Logger()
-
-
-def claim_success(events: list[Event], seat: int) -> bool | None:
-    """Whether ``seat``'s claim was right, from the engine's events: by convention the
-    claim's event carries ``seat`` and a boolean ``success`` (Omerta's ``snap`` and
-    ``counter``). None when no such event exists."""
-    for e in events:
-        if e.data.get("seat") == seat and isinstance(e.data.get("success"), bool):
-            return bool(e.data["success"])
-    return None
 
 
 class WindowsMixin:
     """Window timeouts, human and bot claims, and the arbiter's decisions."""
 
     game: Any
+    definition: Any
     state: Any
     status: str
     seats: list[Any]
@@ -110,7 +101,7 @@ class WindowsMixin:
             except IllegalAction as e:
                 outcomes.append((claim, "refused", e.reason))
                 continue
-            success = claim_success(events, claim.seat)
+            success = self.definition.claim_outcome(events, claim.seat)
             if success is None:
                 w2 = self.game.reaction_window(self.state) if self.status == "playing" else None
                 success = w2 is None or w2.id != window_id

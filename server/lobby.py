@@ -18,12 +18,19 @@ from twisted.internet import protocol
 from twisted.logger import Logger
 
 from shared import matchlog
-from shared.games import GAMES, get_game
+from shared.games import DEFS, GAMES, get_game
 from shared.protocol import VERSION, ProtocolError
 from server import persist
 from server.table import Table, parse_options
 
 log = Logger()
+
+
+
+def _game_entry(d: Any) -> dict[str, Any]:
+    """One game of the ``welcome`` message's ``games`` list (docs/PROTOCOL.md): its wire
+    name and seat range, from the registry."""
+    return {"name": d.name, "min_seats": d.min_seats, "max_seats": d.max_seats}
 
 
 class Lobby:
@@ -67,8 +74,7 @@ class Lobby:
         self.names[conn] = unique
         self.connections.add(conn)
         return {"conn": conn.conn_id, "name": unique, "server": self.name, "version": VERSION,
-                "games": [{"name": g.NAME, "min_seats": g.MIN_SEATS, "max_seats": g.MAX_SEATS}
-                          for g in GAMES.values()]}
+                "games": [_game_entry(d) for d in DEFS.values()]}
 
     def connection_lost(self, conn: Any) -> None:
         """Free everything ``conn`` held: its seats (held for it in running matches),

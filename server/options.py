@@ -9,12 +9,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from shared.gamedef import Option
+from shared.games import DEFS, game_def
 from shared.protocol import ProtocolError
 
-#: Options a client may give only to a server started with ``--testing``.
-TESTING_OPTIONS = ("deck", "first_player")
-#: Engine config keys each game takes from the server's ``timing`` section.
-_TIMING_KEYS: dict[str, tuple[str, ...]] = {"omerta": ("snap_timeout_ms", "counter_timeout_ms")}
+#: Options any game's table accepts (table settings, not engine config).
+TABLE_OPTIONS = ("seed", "bot_think_ms", "bot_kind", "bot_takeover", "spectator_delay_s",
+                 "turn_timer_s")
 #: Who plays a held seat (its player lost the connection) while it waits for them.
 TAKEOVER_MODES = ("after_miss", "never")
 
@@ -31,19 +32,29 @@ def default_settings(config: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def testing_options(game: Any) -> tuple[str, ...]:
+    """The options of ``game`` (a rules module) that need a server started with
+    ``--testing`` (a stacked deck, a chosen first player)."""
+    return tuple(o.key for o in game_def(game.NAME).options if o.testing)
+
+
 def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[str, Any],
                   testing: bool) -> tuple[dict[str, Any], dict[str, Any]]:
     """Check ``create_table`` options; return ``(engine_config, table_settings)``.
 
-    ``engine_config`` = ``{"seats": n, ...}`` for ``game.new_match``; ``table_settings``
-    = :func:`default_settings` updated by the options. Raises :class:`ProtocolError`
-    ``bad_seats``, ``bad_option`` or ``testing_only``.
+    ``game`` is a registered rules module; its :class:`shared.gamedef.GameDef` says which
+    options it takes (besides :data:`TABLE_OPTIONS`) and which ``timing`` keys of the
+    server config go to its engine. ``engine_config`` = ``{"seats": n, ...}`` for
+    ``game.new_match``; ``table_settings`` = :func:`default_settings` updated by the
+    options. Raises :class:`ProtocolError` ``bad_seats``, ``bad_option`` or
+    ``testing_only``.
     """
-    if not game.MIN_SEATS <= seats <= game.MAX_SEATS:
-        raise ProtocolError("bad_seats", f"{game.NAME} is played by {game.MIN_SEATS} to "
-                                         f"{game.MAX_SEATS} players, not {seats}")
+    definition = game_def(game.NAME)
+    if not definition.min_seats <= seats <= definition.max_seats:
+        raise ProtocolError("bad_seats", f"{definition.title} is played by {definition.min_seats} to "
+                                         f"{definition.max_seats} players, not {seats}")
     engine: dict[str, Any] = {"seats": seats}
-    for key in _TIMING_KEYS.get(game.NAME, ()):
+    for key in definition.timing_keys:
         engine[key] = config["timing"][key]
     settings = default_settings(config)
 
@@ -54,14 +65,11 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
         return value
 
     for key in options:
-        if key in TESTING_OPTIONS and not testing:
+        option = definition.option(key)
+        if option is not None and option.testing and not testing:
             raise ProtocolError("testing_only", f"option {key!r} needs a server started with --testing")
         if key == "seed":
             settings["seed"] = integer("seed", -(2**63), 2**63 - 1)
-        elif key == "rounds":
-            engine["rounds"] = integer("rounds", 1, 20)
-        elif key == "snap_timeout_ms":
-            engine["snap_timeout_ms"] = engine["counter_timeout_ms"] = integer(key, 500, 30_000)
         elif key == "bot_think_ms":
             settings["bot_think_ms"] = float(integer(key, 0, 60_000))
         elif key == "bot_kind":
@@ -76,14 +84,33 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
             settings["spectator_delay_s"] = integer(key, 0, 600)
         elif key == "turn_timer_s":
             settings["turn_timer_s"] = integer(key, 0, 600)
-        elif key == "deck":
-            engine["deck"] = options[key]
-        elif key == "first_player":
-            engine["first_player"] = integer(key, 0, seats - 1)
+        elif option is not None:
+            value = _game_option(option, options[key], seats, integer)
+            for target in option.targets():
+                engine[target] = value
+        elif any(d.option(key) for d in DEFS.values()):
+            continue  # another game's option (a client with one form for all games): ignored
         else:
-            raise ProtocolError("bad_option", f"unknown table option {key!r}")
+            raise ProtocolError("bad_option", f"unknown table option {key!r} for {definition.title}")
     try:
         game.new_match(engine, settings["seed"])
     except ValueError as e:
         raise ProtocolError("bad_option", str(e)) from None
     return engine, settings
+
+
+def _game_option(option: Option, value: Any, seats: int, integer: Any) -> Any:
+    """Check one of the game's own options (:class:`shared.gamedef.Option`)."""
+    if option.kind == "int":
+        hi = seats - 1 if option.seat_bound else option.hi
+        return integer(option.key, option.lo, hi)
+    if option.kind == "choice":
+        if value not in option.choices:
+            raise ProtocolError("bad_option", f"option {option.key!r} is one of "
+                                              f"{', '.join(map(str, option.choices))}")
+        return value
+    if option.kind == "bool":
+        if not isinstance(value, bool):
+            raise ProtocolError("bad_option", f"option {option.key!r} is true or false")
+        return value
+    return value  # "any": the engine checks it in new_match

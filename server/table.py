@@ -27,17 +27,18 @@ from typing import Any, Callable
 from twisted.logger import Logger
 
 from shared import matchlog
+from shared.games import game_def
 from shared.protocol import ProtocolError
 from shared.rules import Action, BadAction, Event, IllegalAction, Window, events_for
 from server.arbiter import Arbiter
-from server.claims import WindowsMixin, claim_success
-from server.options import TESTING_OPTIONS, default_settings, parse_options
+from server.claims import WindowsMixin
+from server.options import default_settings, parse_options
 from server.persist import MatchFile
 from server.seats import Seat, SeatsMixin
 from server.spectators import SpectatorFeed
 from server.turns import TurnTimer, turn_key
 
-__all__ = ["Seat", "Table", "TESTING_OPTIONS", "claim_success", "parse_options"]
+__all__ = ["Seat", "Table", "parse_options"]
 
 log = Logger()
 
@@ -45,7 +46,7 @@ log = Logger()
 class Table(SeatsMixin, WindowsMixin):
     """One table and its match.
 
-    ``game``: the rules module; ``engine_config``/``settings`` from
+    ``game``: a registered rules module (its declaration is ``definition``); ``engine_config``/``settings`` from
     :func:`server.options.parse_options`; ``config``: the whole server config
     (``server``, ``timing``, ``bots``); ``clock``: ``IReactorTime`` on the server's
     monotonic clock; ``data_dir``: where the match log goes (None: no log); ``port``: the
@@ -61,6 +62,7 @@ class Table(SeatsMixin, WindowsMixin):
                  data_dir: Path | None = None, port: int | None = None):
         self.id = table_id
         self.game = game
+        self.definition = game_def(game.NAME)
         self.name = name
         self.engine_config = engine_config
         self.settings = dict(settings)
@@ -182,7 +184,7 @@ class Table(SeatsMixin, WindowsMixin):
         self._stop_timers()
         scores = self.game.scores(self.state)
         self.result = {"game": self.game.NAME, "seed": self.seed, **scores}
-        self.result.setdefault("rounds", 1)  # single-game matches (Famiglia) have no rounds
+        self.result.setdefault("rounds", 1)  # a game without rounds is one round
         log.info("table {id}: match over, scores {scores}", id=self.id,
                  scores=self.result.get("scores"))
         self._write({"kind": "over", "result": self.result, "t": round(self.now_ms() - self.started_at, 3)})
@@ -317,7 +319,8 @@ class Table(SeatsMixin, WindowsMixin):
     # -- the turn timer ---------------------------------------------------------------
     def _track_turn(self, now: float, public: dict[str, Any]) -> None:
         old = self.turn_timer.key
-        key = turn_key(self.game.awaiting(self.state), self.window, public, old)
+        key = turn_key(self.game.awaiting(self.state), self.window,
+                       self.definition.turn_id(self.state), old)
         if not self.turn_timer.track(key, now) or old is None:
             return
         seat = self.seats[old[0]]

@@ -1,9 +1,9 @@
 """The turn timer (table option ``turn_timer_s``; docs/PROTOCOL.md "Turn timer").
 
 A *turn* is the time the match waits for one seat alone, outside reaction windows
-(those have their own timeout); it is identified by ``(seat, round, turn_no)`` from the
-public view, so a window in the middle of a turn (a Hitwoman against the active player's
-Lady) neither ends nor restarts it. When a turn lasts longer than the limit the table
+(those have their own timeout); it is identified by ``(seat, turn_id)`` with the
+game's ``turn_id`` (:class:`shared.gamedef.GameDef`), so a window in the middle of a
+turn (a counter against the active player's card) neither ends nor restarts it. When a turn lasts longer than the limit the table
 lets the seat's bot play the rest of it; if a window is open at that moment, as soon as
 it closes.
 """
@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-TurnKey = tuple[int, Any, Any]
+TurnKey = tuple[int, Any]
 
 
-def turn_key(awaiting: frozenset[int], window: Any, public_view: dict[str, Any],
+def turn_key(awaiting: frozenset[int], window: Any, turn_id: Any,
              current: TurnKey | None) -> TurnKey | None:
     """The turn under way: ``current`` while a window is open, else the single awaited
-    seat with the view's ``round`` and ``turn_no``; None when several seats (Omerta's
-    first look) or none are awaited."""
+    seat with the game's ``turn_id`` of the state; None when several seats (a
+    simultaneous choice) or none are awaited."""
     if window is not None:
         return current
     if len(awaiting) != 1:
         return None
     (seat,) = awaiting
-    return seat, public_view.get("round"), public_view.get("turn_no")
+    return seat, turn_id
 
 
 class TurnTimer:

@@ -5,7 +5,7 @@ import random
 
 from shared.bots import make_bot
 from shared.bots.base import ReactionModel
-from shared.bots.omerta_bot import OmertaBot
+from shared.games.omerta.bot import OmertaBot
 from shared.games import omerta as om
 from shared.rules import events_for
 from tests.omerta_helpers import act, deal, slot

@@ -18,17 +18,13 @@ def make_bot(game: str, seat: int, seed: Any, settings: Mapping[str, Any] | None
              kind: str = "smart") -> Bot:
     """A bot for ``seat`` of ``game``. ``settings`` is the config's ``bots`` section
     (``think_ms``, ``reaction_*``). ``kind`` is ``"smart"`` (the game's own bot) or
-    ``"random"``. Raises ``KeyError`` for a game without a bot."""
+    ``"random"``. The game's own bot comes from its declaration in the registry
+    (``GameDef.make_bot``). Raises ``KeyError`` for an unknown game."""
     settings = dict(settings or {})
     rng = random.Random(str(seed))
     think = float(settings.get("think_ms", 0))
     if kind == "random":
         return RandomBot(seat, rng, think)
     reaction = ReactionModel.from_config(settings)
-    if game == "omerta":
-        from shared.bots.omerta_bot import OmertaBot
-        return OmertaBot(seat, rng, reaction=reaction, think_ms=think)
-    if game == "famiglia":
-        from shared.bots.famiglia_bot import FamigliaBot
-        return FamigliaBot(seat, rng, think_ms=think)
-    raise KeyError(f"no bot for game {game!r}")
+    from shared.games import game_def  # the registry imports every game: load it late
+    return game_def(game).make_bot(seat, rng, reaction, think)

@@ -89,10 +89,12 @@ pass options meant for other games).
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Mapping
 
+from shared.gamedef import GameDef, Option
 from shared.rules import Action, ActionSet, Event, IllegalAction, Window
 
 NAME = "famiglia"
@@ -801,3 +803,24 @@ def full_view(state: FamigliaState) -> dict[str, Any]:
         player["hand"] = [DECK[c].to_dict() for c in s.hands[player["seat"]]]
     v["deck_cards"] = [DECK[c].to_dict() for c in reversed(s.deck)]
     return v
+
+
+def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float) -> Any:
+    from shared.bots.famiglia_bot import FamigliaBot
+    return FamigliaBot(seat, rng, think_ms=think_ms)
+
+
+def turn_id(state: FamigliaState) -> Any:
+    """The turn in progress for the turn timer: ``(None, turn_no)``."""
+    return None, state.turn_no
+
+
+GAME = GameDef(
+    name=NAME, title="Famiglia", min_seats=MIN_SEATS, max_seats=MAX_SEATS, default_seats=2,
+    rules=sys.modules[__name__], make_bot=_make_bot,
+    claim_outcome=lambda events, seat: None, turn_id=turn_id,
+    options=(
+        Option("deck", "any", testing=True),
+        Option("first_player", "int", seat_bound=True, testing=True),
+    ),
+)

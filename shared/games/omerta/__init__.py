@@ -55,6 +55,9 @@ and ``first_player``.
 """
 from __future__ import annotations
 
+import sys
+from typing import Any, Hashable
+
 from shared.games.omerta.actions import (
     ACTIONS, DeclareOmerta, Decline, DiscardDrawn, DrawDeck, Driver, EndTurn, Henchman,
     Hitwoman, HitwomanPass, Lady, Mamma, Mole, Peek, PolicePatrol, Replace, Safecracker,
@@ -67,9 +70,35 @@ from shared.games.omerta.rounds import new_match
 from shared.games.omerta.state import OmertaState
 from shared.games.omerta.views import (
     full_view, is_over, reaction_window, scores, timeout_action, view, zones)
+from shared.gamedef import GameDef, Option, claim_outcome_by_success
+
+def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float) -> Any:
+    from shared.games.omerta.bot import OmertaBot
+    return OmertaBot(seat, rng, reaction=reaction, think_ms=think_ms)
+
+
+def turn_id(state: OmertaState) -> Hashable:
+    """The turn in progress for the turn timer: ``(round, turn_no)``."""
+    return state.round, state.turn_no
+
+
+GAME = GameDef(
+    name=NAME, title="Omerta", min_seats=MIN_SEATS, max_seats=MAX_SEATS, default_seats=4,
+    rules=sys.modules[__name__], make_bot=_make_bot,
+    claim_outcome=claim_outcome_by_success, turn_id=turn_id,
+    options=(
+        Option("rounds", "int", None, lo=1, hi=20, label="rounds (default: one per player)"),
+        Option("snap_timeout_ms", "int", 3000, lo=500, hi=30_000,
+               engine_keys=("snap_timeout_ms", "counter_timeout_ms"),
+               label="reaction window time-out, ms (D-OM-6)"),
+        Option("deck", "any", testing=True),
+        Option("first_player", "int", seat_bound=True, testing=True),
+    ),
+    timing_keys=("snap_timeout_ms", "counter_timeout_ms"),
+)
 
 __all__ = [
-    "ACTIONS", "ACTIVE_POWERS", "BOTTLE_COPIES", "BOTTLE_VALUES", "CHARACTERS", "COUNTERABLE",
+    "ACTIONS", "ACTIVE_POWERS", "GAME", "BOTTLE_COPIES", "BOTTLE_VALUES", "CHARACTERS", "COUNTERABLE",
     "DECK", "FAILED_DECLARATION_PENALTY", "MAX_SEATS", "MIN_SEATS", "NAME", "OMERTA_LIMIT",
     "Card", "DeclareOmerta", "Decline", "DiscardDrawn", "DrawDeck", "Driver", "EndTurn",
     "Henchman", "Hitwoman", "HitwomanPass", "Lady", "Mamma", "Mole", "OmertaState", "Peek",

@@ -1,0 +1,96 @@
+"""The declaration of one game, read by the registry, the server, the bots and the tests
+(in the spirit of OpenSpiel's ``GameType`` + ``register_game``; ARCHITECTURE §2).
+
+Each game package ``shared/games/<game>/`` exports ``GAME = GameDef(...)`` next to its
+rules functions; ``shared/games/__init__.py`` lists the packages, one line each. Nothing
+outside a game's folders names the game: the server reads seat ranges, options, timing
+keys, the bot, a claim's outcome and the turn in progress from here.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Mapping
+
+__all__ = ["GameDef", "Option"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option a client may set at ``create_table`` (docs/PROTOCOL.md "Table
+    options") and that goes into the engine's config.
+
+    * ``kind`` -- ``"int"`` (``lo``..``hi`` inclusive), ``"choice"`` (one of ``choices``),
+      ``"bool"`` or ``"any"`` (a JSON value the engine checks itself: a stacked deck).
+    * ``default`` -- shown by the host screen; None = the engine's own default.
+    * ``engine_keys`` -- engine config keys the value is written to (default: ``key``).
+    * ``testing`` -- only a server started with ``--testing`` accepts it.
+    * ``seat_bound`` -- for ``"int"``: ``hi`` is the seat count minus one (a seat index).
+    """
+
+    key: str
+    kind: str
+    default: Any = None
+    lo: int = 0
+    hi: int = 0
+    choices: tuple[Any, ...] = ()
+    engine_keys: tuple[str, ...] = ()
+    testing: bool = False
+    seat_bound: bool = False
+    label: str = ""
+
+    def targets(self) -> tuple[str, ...]:
+        """The engine config keys this option sets."""
+        return self.engine_keys or (self.key,)
+
+
+#: make_bot(seat, rng, reaction_model, think_ms) -> Bot
+BotFactory = Callable[[int, random.Random, Any, float], Any]
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """Everything generic code needs to know about one game.
+
+    * ``name`` -- wire name (``create_table``'s ``game``); ``title`` -- English title.
+    * ``min_seats`` / ``max_seats`` / ``default_seats`` -- player counts.
+    * ``rules`` -- the rules module or object satisfying :class:`shared.rules.Rules`.
+    * ``make_bot`` -- the game's own bot (see :data:`BotFactory`).
+    * ``options`` -- the table options of the game (:class:`Option`).
+    * ``timing_keys`` -- engine config keys copied from the server config's ``timing``
+      section (reaction-window time-outs, in ms).
+    * ``claim_outcome(events, seat)`` -- from the events of one applied claim, whether
+      it succeeded (True), was wrong (False) or None when the events do not say.
+    * ``turn_id(state)`` -- identifies the turn in progress for the turn timer (any
+      hashable value that changes when a new turn starts; None outside turns).
+    """
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    default_seats: int
+    rules: Any
+    make_bot: BotFactory
+    claim_outcome: Callable[[list[Any], int], bool | None]
+    turn_id: Callable[[Any], Hashable | None]
+    options: tuple[Option, ...] = ()
+    timing_keys: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def option(self, key: str) -> Option | None:
+        """The option called ``key``, or None."""
+        for o in self.options:
+            if o.key == key:
+                return o
+        return None
+
+
+def claim_outcome_by_success(events: list[Any], seat: int) -> bool | None:
+    """A :attr:`GameDef.claim_outcome` for games whose claim event carries ``seat`` and a
+    boolean ``success`` (Omerta's ``snap`` and ``counter``, Family Business's
+    ``counter``)."""
+    for e in events:
+        if e.data.get("seat") == seat and isinstance(e.data.get("success"), bool):
+            return bool(e.data["success"])
+    return None
