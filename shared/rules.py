@@ -11,8 +11,9 @@ Vocabulary shared by the UI, the bots and the network:
   ``to_dict()`` / :meth:`ActionSet.parse` convert to and from JSON objects.
 * :class:`Event` -- what happened, with who may see it (``to`` = None means public).
 * :class:`Window` -- an open reaction window (RULES.md §0.2 item 5): a snap, a Hitwoman
-  counter, a Family Business counter. Claims in it are ordered by the server's arbiter,
-  never by arrival, and then applied one at a time; the first valid one decides.
+  counter, a Family Business counter; defined once in :mod:`shared.windows`. Claims in
+  it are ordered by the server's arbiter, never by arrival, and then applied one at a
+  time; the first valid one decides.
 * :class:`IllegalAction` -- raised by ``apply`` before anything changes.
 """
 from __future__ import annotations
@@ -21,7 +22,10 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Protocol
+
+if TYPE_CHECKING:
+    from shared.windows import Window
 
 __all__ = [
     "Action",
@@ -198,42 +202,13 @@ def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]
     return [e.for_seat(seat) for e in events if e.visible_to(seat)]
 
 
-@dataclass(frozen=True)
-class Window:
-    """An open reaction window (RULES.md §0.2 item 5, ARCHITECTURE §3).
-
-    * ``id`` -- unique and increasing within a match.
-    * ``kind`` -- ``"snap"``, ``"hitwoman"``, ``"counter"``.
-    * ``eligible`` -- seats that may claim in it; ``pending`` -- those of them that have
-      neither claimed nor passed yet.
-    * ``claim_types`` -- action types that are claims (ordered by press time by the
-      server); ``pass_type`` -- the action type that answers "no claim".
-    * ``timeout_ms`` -- milliseconds after opening when the table applies the game's
-      timeout action (RULES.md D-OM-6: 3000 ms by default).
-    * ``data`` -- what the claim is about, JSON-ready (e.g. ``{"value": 7}``).
-    """
-
-    id: int
-    kind: str
-    eligible: frozenset[int]
-    pending: frozenset[int]
-    claim_types: tuple[str, ...]
-    pass_type: str
-    timeout_ms: int
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form, with seats as sorted lists."""
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "eligible": sorted(self.eligible),
-            "pending": sorted(self.pending),
-            "claim_types": list(self.claim_types),
-            "pass_type": self.pass_type,
-            "timeout_ms": self.timeout_ms,
-            **self.data,
-        }
+def __getattr__(name: str) -> Any:
+    """``shared.rules.Window`` is :class:`shared.windows.Window` (the one representation
+    of a reaction window), loaded late because ``shared.windows`` builds on this module."""
+    if name == "Window":
+        from shared.windows import Window
+        return Window
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 State = Any  # each game defines its own state class; callers treat it as opaque

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.rules import Action, ActionSet
+from shared.windows import WindowTimeout  # the table's time-out of any window
 
 
 @dataclass(frozen=True)
@@ -165,15 +166,6 @@ class HitwomanPass(Action):
     """Answer "no counter" in a Hitwoman window."""
 
     TYPE = "hitwoman_pass"
-
-
-@dataclass(frozen=True)
-class WindowTimeout(Action):
-    """Applied by the table (seat None) when window ``window`` reaches its time limit."""
-
-    TYPE = "window_timeout"
-    SYSTEM_ONLY = True
-    window: int
 
 
 ACTIONS = ActionSet(

@@ -12,7 +12,8 @@ from shared.games.omerta.powers import _activate, _power_actions, _resolve_attac
 from shared.games.omerta.rounds import _begin_turn, _end_round, _end_turn, _expire_markers
 from shared.games.omerta.state import (
     OmertaState, _can_draw, _eligible_for_snap, _penalty, _remove_slot, _reveal, _set_card,
-    _slot_of, _take_from_pile, _Window, _window_public)
+    _slot_of, _take_from_pile)
+from shared.windows import check_timeout, close_event, open_window, pass_event
 from shared.rules import Action, Event, IllegalAction
 
 
@@ -34,20 +35,22 @@ def _open_snap_window(s: OmertaState, value: int, events: list[Event]) -> None:
     if not eligible:
         _end_turn(s, events)
         return
-    s.window = _Window(s.next_window, "snap", eligible, eligible, s.snap_timeout_ms, value=value)
+    s.window, opened = open_window(s.next_window, "snap", eligible, ("snap",), "snap_pass",
+                                   s.snap_timeout_ms, {"value": value})
     s.next_window += 1
     s.step = "window"
-    events.append(Event("window_opened", _window_public(s.window)))
+    events.append(opened)
 
 
 def _close_window(s: OmertaState, events: list[Event], reason: str) -> None:
     w = s.window
     assert w is not None
     s.window = None
-    events.append(Event("window_closed", {"window": w.id, "kind": w.kind, "reason": reason}))
+    events.append(close_event(w, reason))
+    attack, s.attack, attacker, s.attacker = s.attack, None, s.attacker, -1
     if w.kind == "hitwoman" and reason != "countered":
-        assert w.attack is not None
-        _resolve_attack(s, w.attacker, w.attack, events)
+        assert attack is not None
+        _resolve_attack(s, attacker, attack, events)
     else:
         if w.kind == "hitwoman" and s.attack_card is not None:
             s.discard.insert(len(s.discard) - 1, s.attack_card)  # D-OM-26: under the Hitwoman
@@ -58,8 +61,8 @@ def _close_window(s: OmertaState, events: list[Event], reason: str) -> None:
 def _answered(s: OmertaState, seat: int, events: list[Event]) -> None:
     w = s.window
     assert w is not None
-    w.pending = w.pending - {seat}
-    if not w.pending:
+    s.window = w = w.answered(seat)
+    if w.done:
         _close_window(s, events, "all_answered")
 
 
@@ -134,10 +137,7 @@ def _dispatch(s: OmertaState, seat: int | None, action: Action, events: list[Eve
     if s.phase == "over":
         raise IllegalAction("the match is over")
     if isinstance(action, WindowTimeout):
-        if seat is not None:
-            raise IllegalAction("only the table closes a window")
-        if s.window is None or s.window.id != action.window:
-            raise IllegalAction("that window is already closed")
+        check_timeout(s.window, seat, action)
         _close_window(s, events, "timeout")
         return
     if seat is None or not 0 <= seat < s.n:
@@ -268,18 +268,15 @@ def _window_action(s: OmertaState, seat: int, action: Action, events: list[Event
             raise IllegalAction("a snap window is open: snap or pass")
     elif not isinstance(action, (Hitwoman, HitwomanPass)):
         raise IllegalAction("a Hitwoman window is open: counter or pass")
-    if seat not in w.eligible:
-        raise IllegalAction("you may not claim in this window")
-    if seat not in w.pending:
-        raise IllegalAction("you have already answered in this window")
+    w.check_answer(seat, action)
     if isinstance(action, (SnapPass, HitwomanPass)):
-        events.append(Event("pass", {"seat": seat, "window": w.id}))
+        events.append(pass_event(w, seat))
         _answered(s, seat, events)
         return
     slot = _slot_of(s, seat, action.slot)  # D-OM-28: no reveal, no penalty
     c = DECK[s.card_in(slot)]
     if isinstance(action, Snap):
-        ok = c.is_bottle and c.value == w.value
+        ok = c.is_bottle and c.value == w.data["value"]
         events.append(Event("snap", {"seat": seat, "slot": slot, "card": c.to_dict(),
                                      "success": ok, "window": w.id}))
         if ok:

@@ -10,7 +10,8 @@ from shared.games.omerta.cards import COUNTERABLE, DECK
 from shared.games.omerta.rounds import _end_turn
 from shared.games.omerta.state import (
     OmertaState, _new_slot, _penalty, _remove_slot, _reveal, _set_card, _slot_of,
-    _take_from_pile, _Window, _window_public)
+    _take_from_pile)
+from shared.windows import open_window
 from shared.rules import Action, Event, IllegalAction
 
 
@@ -93,11 +94,14 @@ def _activate(s: OmertaState, a: int, action: Action, events: list[Event]) -> No
     if action.TYPE in COUNTERABLE:
         eligible = frozenset(t for t in targets if t not in s.mamma and s.free_slots(t))
         if eligible:
-            s.window = _Window(s.next_window, "hitwoman", eligible, eligible,
-                               s.counter_timeout_ms, attack=action, attacker=a, targets=targets)
+            s.window, opened = open_window(
+                s.next_window, "hitwoman", eligible, ("hitwoman",), "hitwoman_pass",
+                s.counter_timeout_ms,
+                {"attack": action.to_dict(), "attacker": a, "targets": list(targets)})
+            s.attack, s.attacker = action, a
             s.next_window += 1
             s.step = "window"
-            events.append(Event("window_opened", _window_public(s.window)))
+            events.append(opened)
             return
         _resolve_attack(s, a, action, events)
         return

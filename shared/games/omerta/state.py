@@ -8,19 +8,7 @@ from typing import Any
 
 from shared.games.omerta.cards import DECK
 from shared.rules import Action, Event, IllegalAction
-
-
-@dataclass
-class _Window:
-    id: int
-    kind: str  # "snap" | "hitwoman"
-    eligible: frozenset[int]
-    pending: frozenset[int]
-    timeout_ms: int
-    value: int = 0  # snap: the bottle value
-    attack: Action | None = None  # hitwoman: the attack waiting for its counter window
-    attacker: int = -1
-    targets: tuple[int, ...] = ()
+from shared.windows import Window
 
 
 @dataclass
@@ -53,7 +41,9 @@ class OmertaState:
     attack_card: int | None = None  # Mamma/Patrol held during its Hitwoman window
     mamma: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # target -> (placer, left, card)
     patrol: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)  # slot -> (placer, left, card, target)
-    window: _Window | None = None
+    window: Window | None = None  # the open snap or Hitwoman window (shared.windows)
+    attack: Action | None = None  # the attack waiting for its Hitwoman window
+    attacker: int = -1
     next_window: int = 1
     totals: list[int] = field(default_factory=list)
     round_scores: list[list[int]] = field(default_factory=list)
@@ -74,11 +64,7 @@ class OmertaState:
         c.patrol = dict(self.patrol)
         c.totals = list(self.totals)
         c.round_scores = [list(r) for r in self.round_scores]
-        if self.window is not None:
-            w = self.window
-            c.window = _Window(w.id, w.kind, w.eligible, w.pending, w.timeout_ms, w.value,
-                               w.attack, w.attacker, w.targets)
-        return c
+        return c  # window and attack are frozen values: shared safely
 
     # -- small queries ------------------------------------------------------------------
     def owner(self, slot_id: int) -> int | None:
@@ -172,22 +158,3 @@ def _can_draw(s: OmertaState) -> bool:
 def _eligible_for_snap(s: OmertaState) -> frozenset[int]:
     """§2.5: not under a Mamma and at least one slot without a patrol marker."""
     return frozenset(p for p in range(s.n) if p not in s.mamma and s.free_slots(p))
-
-
-def _window_public(w: _Window) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "window": w.id,
-        "kind": w.kind,
-        "claim_types": [w.kind],  # "snap" or "hitwoman"
-        "pass_type": f"{w.kind}_pass",
-        "eligible": sorted(w.eligible),
-        "pending": sorted(w.pending),
-        "timeout_ms": w.timeout_ms,
-    }
-    if w.kind == "snap":
-        out["value"] = w.value
-    else:
-        out["attack"] = w.attack.to_dict() if w.attack else None
-        out["attacker"] = w.attacker
-        out["targets"] = list(w.targets)
-    return out

@@ -7,21 +7,13 @@ from typing import Any
 from shared.games.omerta.actions import WindowTimeout
 from shared.games.omerta.cards import DECK, NAME
 from shared.games.omerta.rounds import _winners
-from shared.games.omerta.state import OmertaState, _window_public
+from shared.games.omerta.state import OmertaState
 from shared.rules import Action, Window
 
 
 def reaction_window(state: OmertaState) -> Window | None:
-    """The open snap or Hitwoman window as a :class:`Window`, else None."""
-    w = state.window
-    if w is None:
-        return None
-    if w.kind == "snap":
-        return Window(w.id, "snap", w.eligible, w.pending, ("snap",), "snap_pass",
-                      w.timeout_ms, {"value": w.value})
-    return Window(w.id, "hitwoman", w.eligible, w.pending, ("hitwoman",), "hitwoman_pass",
-                  w.timeout_ms, {"attack": w.attack.to_dict() if w.attack else None,
-                                 "attacker": w.attacker})
+    """The open snap or Hitwoman window (:class:`shared.windows.Window`), else None."""
+    return state.window
 
 
 def timeout_action(window: Window) -> Action:
@@ -90,7 +82,7 @@ def view(state: OmertaState, seat: int | None) -> dict[str, Any]:
         "drawn": drawn,
         "power": s.power,
         "attack_card": DECK[s.attack_card].to_dict() if s.attack_card is not None else None,
-        "window": _window_public(s.window) if s.window is not None else None,
+        "window": s.window.public() if s.window is not None else None,
         "totals": list(s.totals),
         "round_scores": [list(r) for r in s.round_scores],
         "last_round": s.last_round,
