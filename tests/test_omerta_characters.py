@@ -115,7 +115,24 @@ def test_snitch_gives_one_card_each_to_two_players():
     s = discarded("snitch", pile=["10", "9"])
     s, _ = om.apply(s, 0, om.Snitch((2, 1)))
     s = pass_window(s)
-    assert codes(s, 1)[-1] == "10" and codes(s, 2)[-1] == "9"  # lower seat first
+    assert codes(s, 2)[-1] == "10" and codes(s, 1)[-1] == "9"  # in the order named (§2.6.4)
+
+
+def test_snitch_recipients_are_ordered_when_the_piles_run_out():
+    """RULES.md §2.6.4, D-OM-8: with one card left, the first recipient named gets it."""
+    for recipients, lucky in (((2, 1), 2), ((1, 2), 1)):
+        s = discarded("snitch")
+        s.draw_pile = s.draw_pile[-1:]
+        s.discard = []
+        s, _ = om.apply(s, 0, om.Snitch(recipients))
+        s = pass_window(s)
+        assert [len(g) for g in s.games[1:3]] == [5 if p == lucky else 4 for p in (1, 2)]
+
+
+def test_snitch_offers_both_orders():
+    s = discarded("snitch")
+    legal = {a.recipients for a in om.legal_actions(s, 0) if isinstance(a, om.Snitch)}
+    assert (1, 2) in legal and (2, 1) in legal and (1, 1) in legal
 
 
 def test_snitch_refuses_self_and_mamma_and_gives_what_is_left():

@@ -31,8 +31,10 @@ same):
   previous round's first player" is read as in "the first player clockwise from the
   dealer": the search starts at the seat *after* the previous first player, so a tie
   rotates the start.
-* **Snitch recipients** are unordered: ``(p, q)`` and ``(q, p)`` are the same action;
-  ``legal_actions`` lists ``p <= q`` and cards are given to ``p`` first.
+* **Snitch recipients are ordered** (§2.6.4, D-OM-8): ``(p, q)`` gives the top card of
+  the draw pile to ``p`` and the next to ``q``, so when the piles run out after one
+  card, ``Snitch((2, 1))`` gives it to seat 2 and ``Snitch((1, 2))`` to seat 1;
+  ``legal_actions`` lists both orders.
 * **Mamma/Patrol card during its Hitwoman window** is held aside (``attack``), not on the
   discard pile, so a penalty draw that reshuffles the discard pile cannot lose it; if the
   attack is countered it goes onto the discard pile below the Hitwoman (D-OM-26).

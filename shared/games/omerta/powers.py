@@ -57,7 +57,7 @@ def _check_power(s: OmertaState, a: int, action: Action) -> tuple[int, ...]:
                 raise IllegalAction("a Snitch gives cards to other players")
             if p in s.mamma:
                 raise IllegalAction("a player under the Mamma cannot receive cards")
-        return tuple(sorted(set(r)))
+        return tuple(dict.fromkeys(r))  # the targets, in the order they receive cards
     if isinstance(action, Driver):
         if not 1 <= len(action.slots) <= 2 or len(set(action.slots)) != len(action.slots):
             raise IllegalAction("a Driver discards one or two different cards of yours")
@@ -147,7 +147,7 @@ def _resolve_attack(s: OmertaState, a: int, action: Action, events: list[Event])
             _set_card(s, sid, cid)
         events.append(Event("shuffle", {"seat": action.target, "slots": free}))
     elif isinstance(action, Snitch):
-        for p in sorted(action.recipients):
+        for p in action.recipients:  # in the order named (§2.6.4, D-OM-8)
             cid = _take_from_pile(s, events)
             if cid is None:
                 events.append(Event("give", {"seat": p, "slot": None}))
@@ -184,7 +184,7 @@ def _power_actions(s: OmertaState, name: str) -> list[Action]:
         return [Mole(sid) for sid in s.free_slots(a)]
     if name == "snitch":
         ok = [p for p in others if p not in s.mamma]
-        return [Snitch((p, q)) for i, p in enumerate(ok) for q in ok[i:]]
+        return [Snitch((p, q)) for p in ok for q in ok]
     if name == "driver":
         free = s.free_slots(a)
         return [Driver((x,)) for x in free] + [Driver(pair) for pair in combinations(free, 2)]
