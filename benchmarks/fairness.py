@@ -41,7 +41,7 @@ from twisted.internet import defer, endpoints, protocol, task  # noqa: E402
 from twisted.python import failure  # noqa: E402
 
 from client.net import ClientProtocol, now_ms  # noqa: E402
-from server.relay import DelayRelay  # noqa: E402
+from tools.relay import DelayRelay  # noqa: E402
 from shared.config import merge  # noqa: E402
 from shared.protocol import encode  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""The game client (``mafia-table``) and the headless player (``mafia-bot``)."""
+"""The game client (``mafia-table``)."""
 import os
 
 # pygame prints its support banner ("pygame-ce 2.5.8 (SDL ...)") on import: it would come

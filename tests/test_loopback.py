@@ -9,7 +9,7 @@ from twisted.internet import defer, task
 
 from client.net import connect, now_ms
 from server.app import start_server
-from server.relay import DelayRelay
+from tools.relay import DelayRelay
 from shared.config import merge
 
 # seat 0: 7 1 2 3, seat 1: 7 4 5 6, seat 2: 8 9 10 1, safe 2 3 4 5, draw pile: 7 first

@@ -63,7 +63,7 @@ def fast_bots(tmp_path):
 
 def _bot(port: int, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run(
-        _command("mafia-bot", "client.headless") + ["--connect", f"127.0.0.1:{port}", *args],
+        _command("mafia-bot", "botclient.main") + ["--connect", f"127.0.0.1:{port}", *args],
         cwd=ROOT, capture_output=True, timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 

@@ -51,7 +51,7 @@ class Server:
 
 def bot(port: int, config: Path, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        _command("mafia-bot", "client.headless") + ["--connect", f"127.0.0.1:{port}", "--config", str(config),
+        _command("mafia-bot", "botclient.main") + ["--connect", f"127.0.0.1:{port}", "--config", str(config),
                                                    *args],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
