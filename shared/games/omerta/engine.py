@@ -3,6 +3,7 @@ that reached the discard pile (§2.4 step 4) and the snap window (§2.5)."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any, Callable
 
 from shared.games.omerta.actions import (
     _POWER_ACTIONS, DeclareOmerta, Decline, DiscardDrawn, DrawDeck, EndTurn, Hitwoman,
@@ -85,16 +86,9 @@ def legal_actions(state: OmertaState, seat: int) -> list[Action]:
     if seat != s.turn:
         return []
     if s.step == "start":
-        out: list[Action] = []
-        if not any(sid in s.patrol for sid, _ in s.games[seat]):
-            out.append(DeclareOmerta())
-        if _can_draw(s):
-            out.append(DrawDeck())
-        else:
-            out.append(EndTurn())
-        if s.discard and s.free_slots(seat):
-            out.append(TakeDiscard())
-        return out
+        return [a for a, verify in ((DeclareOmerta(), _verify_declare), (DrawDeck(), _verify_draw),
+                                    (EndTurn(), _verify_end_turn), (TakeDiscard(), _verify_take_discard))
+                if _can(verify, s, seat)]
     if s.step == "drawn":
         out = [Replace(sid) for sid in s.free_slots(seat)]
         if s.drawn_from == "deck":
@@ -106,6 +100,42 @@ def legal_actions(state: OmertaState, seat: int) -> list[Action]:
     if s.step == "safe":
         return [SafeSwap(sid, i) for sid in s.free_slots(seat) for i in range(len(s.safe))] + [Decline()]
     return []
+
+
+# -- the start of a turn: each rule written once, for legal_actions and apply (verify/can) --
+def _can(verify: Callable[..., None], *args: Any) -> bool:
+    """True when ``verify(*args)`` raises no :class:`IllegalAction`."""
+    try:
+        verify(*args)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _verify_declare(s: OmertaState, seat: int) -> None:
+    """§2.4 step 1 (O.3): no declaration while a Police Patrol marker lies on one's card."""
+    if any(sid in s.patrol for sid, _ in s.games[seat]):
+        raise IllegalAction("you cannot declare Omerta while a Police Patrol blocks one of your cards")
+
+
+def _verify_draw(s: OmertaState, seat: int) -> None:
+    """§2.7: something to draw, from the pile or a reshuffled discard pile."""
+    if not _can_draw(s):
+        raise IllegalAction("both piles are empty: end your turn")
+
+
+def _verify_end_turn(s: OmertaState, seat: int) -> None:
+    """§2.7: a turn ends without a draw only when both piles are empty."""
+    if _can_draw(s):
+        raise IllegalAction("you must draw a card")
+
+
+def _verify_take_discard(s: OmertaState, seat: int) -> None:
+    """§2.4 step 2: the discard pile's top card replaces a card without a patrol marker."""
+    if not s.discard:
+        raise IllegalAction("the discard pile is empty")
+    if not s.free_slots(seat):
+        raise IllegalAction("you have no free card to replace: draw from the pile")
 
 
 def awaiting(state: OmertaState) -> frozenset[int]:
@@ -172,33 +202,28 @@ def _dispatch(s: OmertaState, seat: int | None, action: Action, events: list[Eve
 
     if s.step == "start":
         if isinstance(action, DeclareOmerta):
-            if any(sid in s.patrol for sid, _ in s.games[seat]):
-                raise IllegalAction("you cannot declare Omerta while a Police Patrol blocks one of your cards")
+            _verify_declare(s, seat)
             events.append(Event("omerta", {"seat": seat}))
             _end_round(s, events, declarer=seat)
             return
         if isinstance(action, DrawDeck):
+            _verify_draw(s, seat)
             cid = _take_from_pile(s, events)
-            if cid is None:
-                raise IllegalAction("both piles are empty: end your turn")
+            assert cid is not None
             s.drawn, s.drawn_from, s.step = cid, "deck", "drawn"
             events.append(Event("draw", {"seat": seat, "source": "deck"},
                                 secret={"card": DECK[cid].to_dict()}, secret_to=seat))
             _expire_markers(s, seat, events)
             return
         if isinstance(action, TakeDiscard):
-            if not s.discard:
-                raise IllegalAction("the discard pile is empty")
-            if not s.free_slots(seat):
-                raise IllegalAction("you have no free card to replace: draw from the pile")
+            _verify_take_discard(s, seat)
             cid = s.discard.pop()
             s.drawn, s.drawn_from, s.step = cid, "discard", "drawn"
             events.append(Event("draw", {"seat": seat, "source": "discard", "card": DECK[cid].to_dict()}))
             _expire_markers(s, seat, events)
             return
         if isinstance(action, EndTurn):
-            if _can_draw(s):
-                raise IllegalAction("you must draw a card")
+            _verify_end_turn(s, seat)
             events.append(Event("no_draw", {"seat": seat}))
             _expire_markers(s, seat, events)
             _end_turn(s, events)

@@ -171,7 +171,22 @@ def _resolve_attack(s: OmertaState, a: int, action: Action, events: list[Event])
 
 
 def _power_actions(s: OmertaState, name: str) -> list[Action]:
-    """Every legal activation of character ``name`` by the active seat (§2.6)."""
+    """Every legal activation of character ``name`` by the active seat (§2.6): the
+    candidates that :func:`_check_power` (the one statement of each power's
+    preconditions, also used by ``apply``) accepts."""
+    out = []
+    for action in _power_candidates(s, name):
+        try:
+            _check_power(s, s.turn, action)
+        except IllegalAction:
+            continue
+        out.append(action)
+    return out
+
+
+def _power_candidates(s: OmertaState, name: str) -> list[Action]:
+    """Activations of ``name`` worth checking: the right shape and seats, preconditions
+    left to :func:`_check_power`."""
     a = s.turn
     others = [p for p in range(s.n) if p != a]
     if name == "henchman":
