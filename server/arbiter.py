@@ -1,24 +1,30 @@
-"""Fair ordering of the claims of a reaction window (ARCHITECTURE §3, RULES.md §0.2
-item 5 and D-OM-30; docs/PROTOCOL.md "Clock sync and reaction windows").
+"""Fair ordering of the claims of a reaction window, judged as at a real table
+(ARCHITECTURE §3, RULES.md §0.2 item 5 and D-OM-30; docs/PROTOCOL.md "Clock sync and
+reaction windows").
 
-Arrival order is unfair: a player further away always loses. Instead each claim carries
-its press time, converted to server time with the connection's clock offset, and:
+At a real table everybody sees the card at the same moment and the quickest hand wins.
+Over a network a player far away sees it later, so the arbiter judges each claim by its
+**reaction time** ``t_press - t_shown``: both stamped on the claimant's own monotonic
+clock (when the frame that first showed the card was flipped, and when the key went
+down), so the clock offset cancels out and a Wi-Fi player is not handicapped (the model
+is DBO, SIGCOMM 2023: judge each participant from its own delivery time).
 
-1. **Bounds** (:func:`bound_press`): the press must lie in
-   ``[receive - rtt_bound, receive]`` and not before the window's card could be on that
-   client's screen (the server time its ``update`` was sent, and ``t_shown`` when
-   given). A cheater gains at most his own measured slack.
+1. **Bounds** (:func:`bound_claim`), so a lying client gains at most its own slack:
+   converted to server time with the connection's clock offset, ``shown`` is clamped
+   into ``[sent, sent + rtt_bound + frame_allowance]`` (``sent``: when the window's update
+   went to that connection) and ``press`` into
+   ``[receive - rtt_bound - frame_allowance, receive]`` and not before ``shown``. An
+   honest press that arrives late is clamped, never refused; only a reaction faster
+   than a human can react (``human_floor_ms``) is refused as impossible.
 2. **Collection** (:class:`Arbiter`): it opens at the first valid claim and closes once
-   no pending eligible seat could still deliver an earlier press: a claim from seat
-   ``s`` pressed before the best press so far must arrive before
-   ``best_press + rtt_bound(s)``, so the collection closes at
-   ``best_press + max(rtt_bound of the seats still pending) + margin`` -- never later
-   than ``first_receive + max rtt_bound + margin``, and at once when no eligible seat is
-   pending any more (a single eligible player, everyone else answered).
-3. **Order** (:func:`order_claims`): by corrected press time; presses within
-   :data:`TIE_MS` of each other are a tie, broken by a hash of
-   ``(table salt, window id, seat)`` -- deterministic for a given match and window, and
-   favouring no seat across windows.
+   no pending eligible seat could still deliver a smaller reaction time: seat ``s`` saw
+   the card at the latest ``rtt_bound(s)`` after ``sent``, so its better claim would
+   arrive before ``sent + best_reaction + rtt_bound(s)``; the collection closes at the
+   latest of those plus a margin -- never later than ``first_receive + max rtt_bound +
+   margin``, and at once when no eligible seat is pending any more.
+3. **Order** (:func:`order_claims`): by reaction time; reactions within :data:`TIE_MS`
+   of each other are a tie, broken by a hash of ``(table salt, window id, seat)`` --
+   deterministic for a given match and window, and favouring no seat across windows.
 
 All times are milliseconds on the server's monotonic clock.
 """
@@ -42,8 +48,9 @@ TIE_MS = 0.5
 class Claim:
     """One claim waiting for its window's decision.
 
-    ``press`` and ``receive`` are server ms (``press`` already bounded); ``origin`` is the
-    connection to tell the outcome to (None for an in-process bot).
+    ``press``, ``shown`` and ``receive`` are server ms (``press`` and ``shown`` already
+    bounded); ``origin`` is the connection to tell the outcome to (None for an in-process
+    bot). Its :attr:`reaction` (ms) decides the race.
     """
 
     seat: int
@@ -52,19 +59,47 @@ class Claim:
     receive: float
     origin: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
+    shown: float = 0.0
+
+    @property
+    def reaction(self) -> float:
+        """The reaction time in ms: press minus the moment the card was on screen."""
+        return self.press - self.shown
+
+
+def bound_claim(press: float, shown: float, receive: float, rtt_bound: float, sent: float,
+                frame_allowance: float = 0.0,
+                human_floor: float = 0.0) -> tuple[float, float, str | None]:
+    """Bound a claim's stamps to what is physically possible.
+
+    ``press`` / ``shown``: the client's ``t_press`` / ``t_shown`` converted to server ms;
+    ``receive``: when the claim arrived; ``rtt_bound``: the connection's bound (ms);
+    ``sent``: server ms when the window's update was sent to that connection;
+    ``frame_allowance``: the client's own delay (ms) between a frame and the next send
+    or flip. Returns ``(press, shown, None)`` clamped into their bounds (an honest press
+    that arrives late counts at the bound, it is never refused), or ``(press, shown,
+    reason)`` when the reaction ``press - shown``, as stamped or as bounded, is below
+    ``human_floor`` ms: no person reacts that fast, so the claim is refused (a ``t_shown``
+    moved 200 ms later than the truth is caught here).
+    """
+    slack = rtt_bound + frame_allowance
+    shown_b = min(max(shown, sent), sent + slack)
+    press_b = min(max(press, receive - slack, shown_b), receive)
+    shown_b = min(shown_b, press_b)
+    reaction = min(press_b - shown_b, press - shown)  # as stamped, or as bounded
+    if reaction < human_floor:
+        return press_b, shown_b, (f"a reaction of {reaction:.0f} ms is faster than anyone "
+                                  f"can react ({human_floor:.0f} ms at least)")
+    return press_b, shown_b, None
 
 
 def bound_press(press: float, receive: float, rtt_bound: float, shown: float,
                 shown_at_client: float | None = None,
                 tolerance: float = TOLERANCE_MS) -> tuple[float | None, str | None]:
-    """Check a claim's press time against what is physically possible.
-
-    ``press``: the press in server ms; ``receive``: when the claim arrived; ``rtt_bound``:
-    the connection's bound (ms); ``shown``: server ms when the window's update was sent to
-    that connection; ``shown_at_client``: the client's ``t_shown`` in server ms, if given.
-    Returns ``(bounded_press, None)`` -- the press clamped into its bounds when it lies
-    within ``tolerance`` of them -- or ``(None, reason)`` with a sentence for the player.
-    """
+    """The checks of a press in server time alone, for a claim that names no window
+    yet: ``(press, None)`` when it could belong to a window shown at ``shown``, else
+    ``(None, reason)``. Kept for the late-claim rules; races are judged by
+    :func:`bound_claim`."""
     if press > receive + tolerance:
         return None, (f"your press is stamped {press - receive:.0f} ms after the server "
                       "received it: your clock is out of sync")
@@ -88,14 +123,14 @@ def tie_key(salt: str, window: int, seat: int) -> bytes:
 
 
 def order_claims(claims: list[Claim], salt: str, window: int) -> list[Claim]:
-    """Claims in decision order: earliest press first; among the remaining claims whose
-    press lies within :data:`TIE_MS` of the earliest one, the lowest :func:`tie_key`
-    goes first."""
-    rest = sorted(claims, key=lambda c: c.press)
+    """Claims in decision order: smallest reaction time first; among the remaining claims
+    whose reaction lies within :data:`TIE_MS` of the smallest one, the lowest
+    :func:`tie_key` goes first."""
+    rest = sorted(claims, key=lambda c: c.reaction)
     out: list[Claim] = []
     while rest:
-        first = rest[0].press
-        tied = [c for c in rest if c.press - first <= TIE_MS]
+        first = rest[0].reaction
+        tied = [c for c in rest if c.reaction - first <= TIE_MS]
         pick = min(tied, key=lambda c: tie_key(salt, window, c.seat))
         out.append(pick)
         rest.remove(pick)
@@ -123,6 +158,7 @@ class Arbiter:
         self.window: int | None = None
         self.claims: list[Claim] = []
         self.first_receive = 0.0
+        self.sent = 0.0
         self._timer: Any = None
         self.deadline: float | None = None
 
@@ -137,14 +173,17 @@ class Arbiter:
     def has_claim(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.claims)
 
-    def submit(self, window: int, claim: Claim, pending_bounds: dict[int, float]) -> None:
+    def submit(self, window: int, claim: Claim, pending_bounds: dict[int, float],
+               sent: float = 0.0) -> None:
         """Add a bounded claim of ``window``. ``pending_bounds`` maps every eligible seat
         still able to claim (pending and without a claim here) to its ``rtt_bound`` in ms
-        (0 for an in-process bot). May decide at once (synchronously)."""
+        (0 for an in-process bot); ``sent`` is the server ms when the window's update was
+        sent. May decide at once (synchronously)."""
         if self.claims and self.window != window:
             self.flush()
         if not self.claims:
             self.window = window
+            self.sent = sent
             self.first_receive = claim.receive
         self.claims.append(claim)
         self.update(pending_bounds)
@@ -157,8 +196,9 @@ class Arbiter:
         if not pending_bounds:
             self.flush()
             return
-        best = min(c.press for c in self.claims)
-        deadline = best + max(pending_bounds.values()) + self.margin_ms
+        best = min(c.reaction for c in self.claims)
+        longest = max(pending_bounds.values())
+        deadline = min(self.sent + best + longest, self.first_receive + longest) + self.margin_ms
         delay = deadline - self.now_ms()
         if delay <= 0:
             self.flush()

@@ -15,7 +15,7 @@ from twisted.logger import Logger
 
 from shared.protocol import ProtocolError
 from shared.rules import Action, IllegalAction
-from server.arbiter import TOLERANCE_MS, Claim, bound_press
+from server.arbiter import TOLERANCE_MS, Claim, bound_claim
 
 log = Logger()
 
@@ -35,6 +35,8 @@ class WindowsMixin:
     _timeout_call: Any
     _claimed: set[int]
     _last_window: Any
+    reactions: list[list[float]]
+    config: dict[str, Any]
 
     # -- opening and closing -----------------------------------------------------------
     def _track_window(self, now: float) -> None:
@@ -110,19 +112,59 @@ class WindowsMixin:
             outcomes.append((claim, "won" if success else "wrong", None))
         last = self._last_window
         if last is not None and last[0].id == window_id:
-            self._last_window = (last[0], last[1], winner.press if winner else None)
+            self._last_window = (last[0], last[1], winner.reaction if winner else None)
         for claim, outcome, reason in outcomes:
+            if outcome in ("won", "wrong", "too_slow"):
+                self.reactions[claim.seat].append(claim.reaction)
             if claim.origin is None:
                 continue
             margin, message = self._describe(claim, outcome, reason, winner, ordered)
             claim.origin.push("claim_result", table=self.id, window=window_id, outcome=outcome,
-                              margin_ms=margin, message=message, latency_ms=latency)
+                              margin_ms=margin, message=message, latency_ms=latency,
+                              reaction_ms=round(claim.reaction, 1))
+        self._photo_finish(window_id, outcomes, winner)
+
+    def _photo_finish(self, window_id: int, outcomes: list[tuple[Claim, str, str | None]],
+                      winner: Claim | None) -> None:
+        """Tell every seat and spectator the race's reaction times side by side
+        (docs/PROTOCOL.md ``race``). A claim that was never applied (too slow, refused)
+        is listed only when the game's late claims reveal nothing hidden
+        (``GameDef.late_claims_public``): a late Family Business counter would show who
+        holds a counter card."""
+        shown = [(c, o) for c, o, _ in outcomes
+                 if o in ("won", "wrong") or (o == "too_slow" and self.definition.late_claims_public)]
+        if not shown:
+            return
+        runners = sorted((c for c, _ in shown), key=lambda c: c.reaction)
+        margin = None
+        if winner is not None:
+            others = [c.reaction - winner.reaction for c in runners if c is not winner]
+            margin = round(min(others), 1) if others else None
+        claims = [{"seat": c.seat, "reaction_ms": round(c.reaction, 1), "outcome": o}
+                  for c, o in sorted(shown, key=lambda co: co[0].reaction)]
+        fields = dict(table=self.id, window=window_id, claims=claims,
+                      winner=winner.seat if winner is not None else None, margin_ms=margin)
+        for seat in self.seats:
+            if seat.conn is not None:
+                seat.conn.push("race", **fields)
+        self.spectators.send("race", **fields)
+
+    def reaction_medians(self) -> list[float | None]:
+        """Each seat's median reaction time (ms) over its claims this match, or None."""
+        out: list[float | None] = []
+        for times in self.reactions:
+            ordered = sorted(times)
+            n = len(ordered)
+            out.append(None if n == 0 else round(
+                ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2, 1))
+        return out
 
     @staticmethod
     def _describe(claim: Claim, outcome: str, reason: str | None, winner: Claim | None,
                   ordered: list[Claim]) -> tuple[float | None, str]:
         if outcome == "won":
-            later = [c.press - claim.press for c in ordered if c is not claim and c.press >= claim.press]
+            later = [c.reaction - claim.reaction for c in ordered
+                     if c is not claim and c.reaction >= claim.reaction]
             if later:
                 gap = min(later)
                 return gap, f"first by {gap:.0f} ms"
@@ -131,7 +173,7 @@ class WindowsMixin:
             return None, "wrong card: penalty"
         if outcome == "too_slow":
             if winner is not None:
-                gap = claim.press - winner.press
+                gap = claim.reaction - winner.reaction
                 return gap, f"too slow by {max(0.0, gap):.0f} ms"
             return None, "too late: the window had closed"
         return None, reason or "refused"
@@ -146,30 +188,47 @@ class WindowsMixin:
 
     def _human_claim(self, conn: Any, seat: int, action: Action, t_press: float | None,
                      t_shown: float | None) -> dict[str, Any]:
+        """A person's claim, judged by reaction time ``t_press - t_shown`` (both on the
+        client's clock, ms) within the bounds of :func:`server.arbiter.bound_claim`.
+        Without a clock offset yet, the press is the arrival; without ``t_shown``, the
+        card counts as shown when its update was sent."""
         now = self.now_ms()
         offset = conn.clock_offset_ms
         press = now if t_press is None or offset is None else t_press + offset
-        shown_client = None if t_shown is None or offset is None else t_shown + offset
         w = self.window
         if w is None or action.TYPE not in w.claim_types or press < self.window_shown - TOLERANCE_MS:
-            return self._late_claim(conn, seat, action, press)
+            return self._late_claim(conn, seat, action, press, t_shown, offset)
         if seat in self._claimed:
             raise ProtocolError("illegal_action", "you have already claimed in this window")
         try:
             self.game.apply(self.state, seat, action)  # dry run: the engine's own checks
         except IllegalAction as e:
             raise ProtocolError("illegal_action", e.reason) from None
-        bounded, reason = bound_press(press, now, conn.rtt_bound_ms(), self.window_shown, shown_client)
-        if bounded is None:
+        shown = self.window_shown if t_shown is None or offset is None else t_shown + offset
+        press, shown, reason = self._bound(conn, press, shown, now, self.window_shown,
+                                           stamped=t_press is not None and offset is not None)
+        if reason is not None:
             conn.push("claim_result", table=self.id, window=w.id, outcome="refused",
                       margin_ms=None, message=reason, latency_ms=0.0)
             raise ProtocolError("claim_refused", reason)
         step = len(self.log) + 1
         self._claimed.add(seat)
-        self.arbiter.submit(w.id, Claim(seat, action, bounded, now, origin=conn), self._pending_bounds())
+        self.arbiter.submit(w.id, Claim(seat, action, press, now, origin=conn, shown=shown),
+                            self._pending_bounds(), self.window_shown)
         return {"table": self.id, "step": step}
 
-    def _late_claim(self, conn: Any, seat: int, action: Action, press: float) -> dict[str, Any]:
+    def _bound(self, conn: Any, press: float, shown: float, now: float, sent: float,
+               stamped: bool = True) -> tuple[float, float, str | None]:
+        """:func:`server.arbiter.bound_claim` with this connection's bound and the
+        config's ``frame_allowance_ms`` and ``human_floor_ms`` (the floor judges stamped
+        presses only: an unstamped one counts at its arrival, later than it was)."""
+        timing = self.config["timing"]
+        return bound_claim(press, shown, now, conn.rtt_bound_ms(), sent,
+                           float(timing["frame_allowance_ms"]),
+                           float(timing["human_floor_ms"]) if stamped else 0.0)
+
+    def _late_claim(self, conn: Any, seat: int, action: Action, press: float,
+                    t_shown: float | None = None, offset: float | None = None) -> dict[str, Any]:
         """A claim pressed before the open window was shown, or sent when no window is
         open: ``too_slow`` when it belongs to the window that closed last and the seat
         could still claim in it (outcome pushed, reply ``ack``), else ``illegal_action``
@@ -177,8 +236,10 @@ class WindowsMixin:
         last = self._last_window
         if (last is not None and action.TYPE in last[0].claim_types and seat in last[0].pending
                 and press >= last[1] - TOLERANCE_MS):
-            window, _, win_press = last
-            gap = press - win_press if win_press is not None else None
+            window, sent, win_reaction = last
+            shown = sent if t_shown is None or offset is None else t_shown + offset
+            _, shown, _ = self._bound(conn, press, shown, max(press, shown), sent)  # for the message only
+            gap = press - shown - win_reaction if win_reaction is not None else None
             message = f"too slow by {max(0.0, gap):.0f} ms" if gap is not None else "too late: the window had closed"
             conn.push("claim_result", table=self.id, window=window.id, outcome="too_slow",
                       margin_ms=gap, message=message, latency_ms=0.0)
@@ -195,7 +256,8 @@ class WindowsMixin:
 
     def _bot_claim(self, seat: int, action: Action, delay_ms: float, anchor: float) -> None:
         """An in-process bot's claim: pressed ``delay_ms`` after ``anchor`` (the server
-        time its window was shown to it), through the same arbiter as a human press.
+        time its window's update was handed to it, its ``t_shown``), through the same
+        arbiter as a human press: its reaction time is ``delay_ms``.
         Raises IllegalAction when the engine refuses it."""
         w = self.window
         now = self.now_ms()
@@ -204,7 +266,8 @@ class WindowsMixin:
             return
         self.game.apply(self.state, seat, action)  # dry run
         self._claimed.add(seat)
-        self.arbiter.submit(w.id, Claim(seat, action, press, now), self._pending_bounds())
+        self.arbiter.submit(w.id, Claim(seat, action, press, now, shown=float(anchor)),
+                            self._pending_bounds(), self.window_shown)
 
     def _pass_for(self, seat: int) -> bool:
         """Answer the open window with a pass for ``seat`` (a held seat nobody plays);

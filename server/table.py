@@ -92,6 +92,7 @@ class Table(SeatsMixin, WindowsMixin):
         self.window_shown = 0.0  # server ms when the window's update went out
         self._timeout_call: Any = None
         self._claimed: set[int] = set()  # seats whose claim waits in the arbiter
+        self.reactions: list[list[float]] = [[] for _ in range(engine_config["seats"])]  # ms, per seat
         self._last_window: tuple[Window, float, float | None] | None = None  # (w, shown, win press)
         self.turn_timer = TurnTimer(clock, settings.get("turn_timer_s", 0), self._turn_expired)
         self.closed = False
@@ -196,8 +197,10 @@ class Table(SeatsMixin, WindowsMixin):
         for seat in self.seats:
             if seat.conn is not None:
                 seat.conn.set_playing(False)
-                seat.conn.push("match_over", table=self.id, result=self.result)
-        self.spectators.send("match_over", table=self.id, result=self.result)
+                seat.conn.push("match_over", table=self.id, result=self.result,
+                               reactions=self.reaction_medians())
+        self.spectators.send("match_over", table=self.id, result=self.result,
+                             reactions=self.reaction_medians())
         self._push_summary()
 
     def _stop_timers(self) -> None:

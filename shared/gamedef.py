@@ -61,6 +61,9 @@ class GameDef:
       section (reaction-window time-outs, in ms).
     * ``claim_outcome(events, seat)`` -- from the events of one applied claim, whether
       it succeeded (True), was wrong (False) or None when the events do not say.
+    * ``late_claims_public`` -- False when a claim that came too late (never applied)
+      would reveal a hidden card if shown to the others (a Family Business counter card
+      shows who holds one): the race's photo finish then lists applied claims only.
     * ``turn_id(state)`` -- identifies the turn in progress for the turn timer (any
       hashable value that changes when a new turn starts; None outside turns).
     """
@@ -76,6 +79,7 @@ class GameDef:
     turn_id: Callable[[Any], Hashable | None]
     options: tuple[Option, ...] = ()
     timing_keys: tuple[str, ...] = ()
+    late_claims_public: bool = True
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def option(self, key: str) -> Option | None:

@@ -49,7 +49,7 @@ def _window_open(msg: dict[str, Any]) -> bool:
 
 
 @pytest_twisted.inlineCallbacks
-def test_earlier_press_wins_although_its_claim_arrives_later(tmp_path):
+def test_quicker_reaction_wins_although_its_claim_arrives_later(tmp_path):
     from twisted.internet import reactor
 
     config = merge({"server": {"host": "127.0.0.1", "port": 0, "data_dir": str(tmp_path)}})
@@ -69,7 +69,8 @@ def test_earlier_press_wins_although_its_claim_arrives_later(tmp_path):
         table = server.lobby.tables[tid]
         arrivals: list[tuple[int, float]] = []
         submit = table.arbiter.submit
-        table.arbiter.submit = lambda w, c, b: (arrivals.append((c.seat, c.receive)), submit(w, c, b))[1]
+        table.arbiter.submit = lambda w, c, b, sent=0.0: (arrivals.append((c.seat, c.receive)),
+                                                          submit(w, c, b, sent))[1]
         for c in clients:
             yield c.request("join", table=tid)
         for seat, c in enumerate(clients):
@@ -84,13 +85,17 @@ def test_earlier_press_wins_although_its_claim_arrives_later(tmp_path):
         opened = shown[0]["t_server"]
         yield dealer.request("action", table=tid, action={"type": "snap_pass"})
 
-        def press_at(client, server_ms, slot):
-            local = server_ms - client.offset_ms
+        def press_at(client, shown_ms, reaction_ms, slot):
+            """Press ``reaction_ms`` after the card appeared on this client's screen at
+            server time ``shown_ms`` (the far one sees it a one-way trip later)."""
+            shown_local = shown_ms - client.offset_ms
+            local = shown_local + reaction_ms
             return task.deferLater(reactor, max(0.0, local - now_ms()) / 1000.0,
                                    lambda: client.send_action(tid, {"type": "snap", "slot": slot},
-                                                              t_press=local, t_shown=local - 5))
+                                                              t_press=local, t_shown=shown_local))
 
-        presses = [press_at(far, opened + 50, 0), press_at(near, opened + 60, 4)]
+        # the far player reacts 10 ms quicker but presses 29 ms later in absolute time
+        presses = [press_at(far, opened + 40, 200, 0), press_at(near, opened + 1, 210, 4)]
         yield defer.gatherResults(presses)
         won = yield inboxes[0].wait(lambda m: m["type"] == "claim_result")
         slow = yield inboxes[1].wait(lambda m: m["type"] == "claim_result")

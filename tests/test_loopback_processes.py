@@ -36,7 +36,7 @@ def server_port(tmp_path):
     # late. A generous claim bound keeps such a claim valid, so that the seed alone
     # decides the match; the bounds themselves are tested in test_arbiter/test_table.
     config = tmp_path / "server.yaml"
-    config.write_text("timing:\n  rtt_bound_floor_ms: 1000\n  rtt_bound_cap_ms: 1000\n")
+    config.write_text("timing:\n  rtt_bound_floor_ms: 1000\n  rtt_bound_cap_ms: 1000\n  human_floor_ms: 20\n")
     port = _free_port()
     proc = subprocess.Popen(
         _command("mafia-server", "server.main") + ["--host", "127.0.0.1", "--port", str(port),

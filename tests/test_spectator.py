@@ -103,7 +103,7 @@ def test_a_spectator_never_receives_a_hidden_card(seed, game, seats, delay, late
     checked = 0
     for watcher in (early, late):
         kinds = {m["type"] for m in watcher.msgs}
-        assert kinds <= {"table", "match_started", "update", "match_over"}, kinds
+        assert kinds <= {"table", "match_started", "update", "match_over", "race"}, kinds
         assert watcher.of("match_over") and watcher.of("match_over")[-1]["result"] == table.result
         for msg in watcher.msgs:
             step = msg.get("step", len(table.log))
