@@ -72,7 +72,9 @@ from shared.games.omerta.rounds import new_match
 from shared.games.omerta.state import OmertaState
 from shared.games.omerta.views import (
     full_view, is_over, reaction_window, scores, timeout_action, view, zones)
+from shared.games.omerta.visibility import visible_cards, wire_cards
 from shared.gamedef import GameDef, Option, claim_outcome_by_success
+
 
 def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float) -> Any:
     from shared.games.omerta.bot import OmertaBot
@@ -106,5 +108,6 @@ __all__ = [
     "Henchman", "Hitwoman", "HitwomanPass", "Lady", "Mamma", "Mole", "OmertaState", "Peek",
     "PolicePatrol", "Replace", "Safecracker", "SafeSwap", "Snap", "SnapPass", "Snitch",
     "TakeDiscard", "WindowTimeout", "apply", "awaiting", "card", "full_view", "is_over",
-    "legal_actions", "new_match", "reaction_window", "scores", "timeout_action", "view", "zones",
+    "legal_actions", "new_match", "reaction_window", "scores", "timeout_action", "turn_id", "view",
+    "visible_cards", "wire_cards", "zones",
 ]
