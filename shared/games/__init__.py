@@ -47,3 +47,7 @@ from shared.games import omerta  # noqa: E402
 register(omerta.GAME)
 from shared.games import famiglia  # noqa: E402
 register(famiglia.GAME)
+from shared.games import family_business  # noqa: E402
+register(family_business.GAME)
+from shared.games import mafiosi  # noqa: E402
+register(mafiosi.GAME)
