@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shared.bots.famiglia_bot import FamigliaBot  # noqa: E402
+from shared.games.famiglia.bot import FamigliaBot  # noqa: E402
 from shared.bots.random_bot import RandomBot  # noqa: E402
 from shared.games import famiglia as fam  # noqa: E402
 from shared.rules import events_for  # noqa: E402

@@ -9,7 +9,7 @@ import random
 from collections import Counter
 
 from shared.bots import make_bot
-from shared.bots.famiglia_bot import FamigliaBot
+from shared.games.famiglia.bot import FamigliaBot
 from shared.bots.random_bot import RandomBot
 from shared.games import famiglia as fam
 from shared.rules import events_for

@@ -4,7 +4,9 @@ end of the deck).
 
 Checked after every action: every card in exactly one zone; no card a seat may not see
 (the opponent's never-shown hand cards, the deck) in that seat's view or events, nor in
-the spectator's; every listed legal action applies, a sample of unlisted ones is refused.
+the spectator's (``fam.visible_cards``, itself checked against the cards ever face up, and
+``fam.wire_cards``, checked against ``all_ids``); every listed legal action applies, a
+sample of unlisted ones is refused.
 At the end: the match ended, and the scores are the VP-table sums of hand + gang.
 """
 from __future__ import annotations
@@ -16,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared.bots.base import Decision
-from shared.bots.famiglia_bot import FamigliaBot
+from shared.games.famiglia.bot import FamigliaBot
 from shared.bots.random_bot import RandomBot
 from shared.games import famiglia as fam
 from shared.rules import Action, IllegalAction, events_for
@@ -114,13 +116,17 @@ def play_checked(seed: int, policies: tuple[str, str], first: int) -> tuple[fam.
         log.append((seat, action.to_dict()))
         _check_zones(s)
         public |= set(s.street) | set(s.gangs[0]) | set(s.gangs[1]) | set(s.discard)
-        if not fam.is_over(s):
-            for q in (0, 1, None):
+        for q in (0, 1, None):
+            seen = [fam.view(s, q), events_for(events, q)]
+            shown = all_ids(seen)
+            assert fam.wire_cards(seen) == shown
+            visible = fam.visible_cards(s, q, events)
+            assert shown <= visible, (q, shown - visible)
+            if not fam.is_over(s):
                 allowed = set(public)
                 if q is not None:
                     allowed |= hands_before[q] | set(s.hands[q])
-                shown = all_ids(fam.view(s, q)) | all_ids(events_for(events, q))
-                assert shown <= allowed, (q, shown - allowed)
+                assert visible <= allowed, (q, visible - allowed)
         for p, bot in bots.items():
             bot.observe(events_for(events, p), fam.view(s, p))
     assert fam.is_over(s), "the match did not end"
