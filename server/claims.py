@@ -34,6 +34,8 @@ class WindowsMixin:
     window_shown: float
     _timeout_call: Any
     _claimed: set[int]
+    _claimants: set[int]
+    _last_claimants: set[int]
     _last_window: Any
     reactions: list[list[float]]
     config: dict[str, Any]
@@ -46,6 +48,7 @@ class WindowsMixin:
         old = self.window
         if old is not None and (w is None or w.id != old.id):
             self._last_window = (old, self.window_shown, None)
+            self._last_claimants, self._claimants = self._claimants, set()
             self._cancel_timeout()
             self._claimed.clear()
         if w is not None and (old is None or w.id != old.id):
@@ -213,6 +216,7 @@ class WindowsMixin:
             raise ProtocolError("claim_refused", reason)
         step = len(self.log) + 1
         self._claimed.add(seat)
+        self._claimants.add(seat)
         self.arbiter.submit(w.id, Claim(seat, action, press, now, origin=conn, shown=shown),
                             self._pending_bounds(), self.window_shown)
         return {"table": self.id, "step": step}
@@ -234,6 +238,8 @@ class WindowsMixin:
         could still claim in it (outcome pushed, reply ``ack``), else ``illegal_action``
         or ``claim_refused``."""
         last = self._last_window
+        if last is not None and action.TYPE in last[0].claim_types and seat in self._last_claimants:
+            raise ProtocolError("illegal_action", "you have already claimed in this window")
         if (last is not None and action.TYPE in last[0].claim_types and seat in last[0].pending
                 and press >= last[1] - TOLERANCE_MS):
             window, sent, win_reaction = last
@@ -266,6 +272,7 @@ class WindowsMixin:
             return
         self.game.apply(self.state, seat, action)  # dry run
         self._claimed.add(seat)
+        self._claimants.add(seat)
         self.arbiter.submit(w.id, Claim(seat, action, press, now, shown=float(anchor)),
                             self._pending_bounds(), self.window_shown)
 

@@ -178,6 +178,14 @@ class Lobby:
                     return table.reconnect(conn, seat.index, step)
         raise ProtocolError("bad_token", "this seat is no longer held for you (unknown or expired token)")
 
+    def _check_may_manage(self, conn: Any, table: Table) -> None:
+        """Only the table's creator (its host) or a player seated at it may add or remove
+        bots; raises :class:`ProtocolError` ``not_allowed``."""
+        if self._created_by.get(table.id) is conn or table.seat_of(conn) is not None:
+            return
+        raise ProtocolError("not_allowed", "only the table's host or a player seated at it "
+                                           "may add or remove bots")
+
     # -- requests -------------------------------------------------------------------
     def handle(self, conn: Any, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """Run one validated request (not ``hello``/``pong``) of a greeted connection.
@@ -202,9 +210,11 @@ class Lobby:
             table.leave(conn)
             return "left", {"table": table.id}
         if kind == "add_bot":
+            self._check_may_manage(conn, table)
             table.add_bot(msg.get("seat"))
             return "table", {"table": table.summary()}
         if kind == "remove_bot":
+            self._check_may_manage(conn, table)
             table.remove_bot(msg["seat"])
             return "table", {"table": table.summary()}
         if kind == "action":

@@ -70,6 +70,8 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
             raise ProtocolError("testing_only", f"option {key!r} needs a server started with --testing")
         if key == "seed":
             settings["seed"] = integer("seed", -(2**63), 2**63 - 1)
+            if not testing:  # a chosen seed lets its chooser predict hidden cards: say so
+                settings["fixed_deal"] = True
         elif key == "bot_think_ms":
             settings["bot_think_ms"] = float(integer(key, 0, 60_000))
         elif key == "bot_kind":

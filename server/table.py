@@ -92,6 +92,8 @@ class Table(SeatsMixin, WindowsMixin):
         self.window_shown = 0.0  # server ms when the window's update went out
         self._timeout_call: Any = None
         self._claimed: set[int] = set()  # seats whose claim waits in the arbiter
+        self._claimants: set[int] = set()  # seats that claimed in the open window
+        self._last_claimants: set[int] = set()  # ... in the window that closed last
         self.reactions: list[list[float]] = [[] for _ in range(engine_config["seats"])]  # ms, per seat
         self._last_window: tuple[Window, float, float | None] | None = None  # (w, shown, win press)
         self.turn_timer = TurnTimer(clock, settings.get("turn_timer_s", 0), self._turn_expired)
@@ -106,7 +108,8 @@ class Table(SeatsMixin, WindowsMixin):
         """The ``Table`` object of the protocol."""
         return {"id": self.id, "name": self.name, "game": self.game.NAME,
                 "status": self.status, "seats": [s.summary() for s in self.seats],
-                "spectators": len(self.spectators)}
+                "spectators": len(self.spectators),
+                "fixed_deal": bool(self.settings.get("fixed_deal"))}
 
     def connections(self) -> list[Any]:
         """Every connection at the table: seated ones, then spectators."""
@@ -185,6 +188,8 @@ class Table(SeatsMixin, WindowsMixin):
         self._stop_timers()
         scores = self.game.scores(self.state)
         self.result = {"game": self.game.NAME, "seed": self.seed, **scores}
+        if self.settings.get("fixed_deal"):
+            self.result["fixed_deal"] = True  # the seed was chosen by a client
         self.result.setdefault("rounds", 1)  # a game without rounds is one round
         log.info("table {id}: match over, scores {scores}", id=self.id,
                  scores=self.result.get("scores"))

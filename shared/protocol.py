@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
+import msgspec
+
 VERSION = 1
 #: Longest line either end accepts, in bytes (newline excluded). Longer -> ``too_long``.
 MAX_LINE = 64 * 1024
@@ -46,6 +48,7 @@ ERROR_CODES: dict[str, str] = {
     "illegal_action": "the rules forbid that action now",
     "claim_refused": "the claim's press time is impossible for this connection",
     "bad_token": "the reconnect token is unknown or expired",
+    "not_allowed": "only the table's host or a player seated at it may do that",
     "rate_limited": "too many bad messages; slow down",
     "internal": "the server failed on this request; it goes on",
 }
@@ -61,28 +64,64 @@ class ProtocolError(Exception):
         self.message = message or ERROR_CODES[code]
 
 
+#: Deepest nesting of arrays and objects a message may have (an action is 3 deep).
+MAX_DEPTH = 16
+#: Largest integer magnitude accepted anywhere in a message (JSON safe integers).
+MAX_INT = 2**53
+_DECODER = msgspec.json.Decoder()
+
+
 def encode(msg_type: str, **fields: Any) -> bytes:
-    """One envelope as a line: ``{"v":1,"type":msg_type,...}\\n`` (compact JSON, UTF-8)."""
+    """One envelope as a line: ``{"v":1,"type":msg_type,...}\n`` (compact JSON, UTF-8).
+
+    Strict JSON only: raises ``ValueError`` for a non-finite number and
+    ``UnicodeEncodeError`` for a lone surrogate, so nothing invalid is ever written."""
     body = {"v": VERSION, "type": msg_type, **fields}
-    return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode() + b"\n"
 
 
 def decode(line: bytes) -> dict[str, Any]:
-    """Parse one line (without its newline) into an envelope dict.
+    """Parse one line (without its newline) into an envelope dict: the one strict gate
+    of everything that comes in.
 
-    Raises :class:`ProtocolError` ``too_long``, ``bad_json`` or ``bad_version``.
+    Refused with :class:`ProtocolError` ``bad_json`` before any game code runs: text that
+    is not strict JSON (``NaN``, ``Infinity``, a lone UTF-16 surrogate such as
+    ``"\\ud800"``, invalid UTF-8), nesting deeper than :data:`MAX_DEPTH`, an integer
+    beyond ±:data:`MAX_INT`, a number too large for a float, and anything but an object
+    with a string ``type``. ``too_long`` for a line over :data:`MAX_LINE` bytes;
+    ``bad_version`` unless ``v`` is absent or exactly the integer 1 (not ``true``, not
+    ``1.0``).
     """
     if len(line) > MAX_LINE:
         raise ProtocolError("too_long")
     try:
-        msg = json.loads(line)
-    except (UnicodeDecodeError, ValueError):
-        raise ProtocolError("bad_json") from None
+        msg = _DECODER.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError):
+        raise ProtocolError("bad_json", "the line is not strict JSON (no NaN, Infinity or "
+                                        "lone surrogates; numbers within range)") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise ProtocolError("bad_json", "each line must be a JSON object with a string 'type'")
-    if msg.get("v", VERSION) != VERSION:
-        raise ProtocolError("bad_version", f"protocol version {msg.get('v')!r} is not supported; use {VERSION}")
+    _check_values(msg, 0)
+    v = msg.get("v", VERSION)
+    if type(v) is not int or v != VERSION:
+        raise ProtocolError("bad_version", f"protocol version {v!r} is not supported; use {VERSION}")
     return msg
+
+
+def _check_values(obj: Any, depth: int) -> None:
+    """Depth and integer range of every value (msgspec already refuses non-finite
+    numbers and lone surrogates)."""
+    if depth > MAX_DEPTH:
+        raise ProtocolError("bad_json", f"the message is nested more than {MAX_DEPTH} levels deep")
+    if isinstance(obj, dict):
+        for value in obj.values():
+            _check_values(value, depth + 1)
+    elif isinstance(obj, list):
+        for value in obj:
+            _check_values(value, depth + 1)
+    elif type(obj) is int and not -MAX_INT <= obj <= MAX_INT:
+        raise ProtocolError("bad_json", f"an integer is outside ±2^53: {str(obj)[:20]}...")
 
 
 # Field schemas of client -> server requests: name -> (type or tuple of types, required).

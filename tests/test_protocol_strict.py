@@ -1,0 +1,137 @@
+"""Regression tests of the issue "A protocol nobody can break": each malformed value a
+third-party client sent ends with a documented error code, nobody else is affected, and
+the server only ever writes strict JSON."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from server.lobby import Lobby
+from shared.protocol import ProtocolError, decode, encode
+from tests.test_protocol import DECK, Client, lobby, three_at_a_table  # noqa: F401 (fixture)
+
+
+def _strict(raw: bytes) -> list[dict]:
+    """Every line the server wrote, parsed as strict JSON (NaN and friends refused)."""
+    def no_constants(name: str) -> None:
+        raise AssertionError(f"the server wrote the non-JSON constant {name}")
+    return [json.loads(line, parse_constant=no_constants) for line in raw.split(b"\n") if line]
+
+
+def _snap_window(lobby):
+    """Three players; every seat peeked; seat 2 discarded a 7: a snap window is open."""
+    table, (ann, bob, cy) = three_at_a_table(lobby, {"deck": DECK, "first_player": 2, "seed": 1})
+    for seat, c in enumerate((ann, bob, cy)):
+        c.request("action", table=table, action={"type": "peek", "slots": [4 * seat, 4 * seat + 1]})
+    cy.request("action", table=table, action={"type": "draw_deck"})
+    cy.request("action", table=table, action={"type": "discard_drawn"})
+    assert lobby.tables[table].window is not None
+    return table, (ann, bob, cy)
+
+
+def test_a_nan_press_is_refused_and_the_window_goes_on(lobby):
+    table, (ann, bob, cy) = _snap_window(lobby)
+    ann.send_raw(b'{"type":"action","seq":99,"table":%d,"action":{"type":"snap","slot":0},'
+                 b'"t_press":NaN}\n' % table)
+    errors = [m for m in ann.read() if m["type"] == "error"]  # no "re": the line is not JSON
+    assert [e["code"] for e in errors] == ["bad_json"]
+    # everybody else's pass and claim still work: the window is not poisoned
+    assert cy.request("action", table=table, action={"type": "snap_pass"})["type"] == "ack"
+    assert bob.request("action", table=table, action={"type": "snap", "slot": 4})["type"] == "ack"
+    assert not [m for c in (ann, bob, cy) for m in c.inbox if m.get("code") == "internal"]
+
+
+@pytest.mark.parametrize("line", [
+    b'{"type":"action","seq":1,"table":1,"action":{"type":"snap","slot":0},"t_press":1e400}',
+    b'{"type":"action","seq":1,"table":1,"action":{"type":"snap","slot":0},"t_press":' + b"9" * 400 + b"}",
+    b'{"type":"pong","id":1,"tc":Infinity}',
+    b'{"type":"list_tables","seq":1,"x":' + b"[" * 10_000 + b"]" * 10_000 + b"}",
+    b'{"type":"hello","seq":1,"name":"\\ud800"}',
+    b'{"type":"list_tables","seq":1,"n":-Infinity}',
+])
+def test_non_finite_huge_deep_and_surrogate_values_are_bad_json(line):
+    with pytest.raises(ProtocolError) as e:
+        decode(line)
+    assert e.value.code == "bad_json"
+
+
+@pytest.mark.parametrize("v", [b"true", b"1.0", b'"1"', b"2"])
+def test_the_version_is_exactly_the_integer_1(v):
+    with pytest.raises(ProtocolError) as e:
+        decode(b'{"v":' + v + b',"type":"list_tables"}')
+    assert e.value.code == "bad_version"
+    assert decode(b'{"v":1,"type":"list_tables"}')["v"] == 1
+
+
+def test_a_lone_surrogate_name_never_reaches_the_lobby(lobby):
+    eve = Client(lobby, None)
+    eve.send_raw(b'{"type":"hello","seq":1,"name":"eve\\ud800"}\n')
+    assert eve.read()[0]["code"] == "bad_json"
+    ann = Client(lobby, "ann")
+    ann.request("create_table", game="omerta", seats=3)
+    assert len(ann.request("list_tables")["tables"]) == 1
+    _strict(ann.transport.value())
+
+
+def test_a_nan_pong_never_makes_the_server_write_nan(lobby):
+    c = Client(lobby, None)
+    c.send_raw(b'{"type":"hello","seq":1,"name":"ann"}\n')
+    raw = c.transport.value()
+    pings = [m for m in _strict(raw) if m["type"] == "ping"]
+    assert pings
+    c.transport.clear()
+    for p in pings:
+        c.send_raw(b'{"type":"pong","id":%d,"tc":NaN}\n' % p["id"])
+    for m in _strict(c.transport.value()):
+        assert m["type"] == "error" and m["code"] == "bad_json"
+    assert c.proto.clock_offset_ms is None  # no sample was taken from a NaN
+
+
+def test_encode_refuses_to_write_invalid_json():
+    with pytest.raises(ValueError):
+        encode("clock", offset_ms=float("nan"))
+    with pytest.raises(UnicodeEncodeError):
+        encode("table", name="\ud800")
+
+
+def test_a_second_claim_after_the_window_closed_is_refused_not_acked(lobby):
+    table, (ann, bob, cy) = _snap_window(lobby)
+    cy.request("action", table=table, action={"type": "snap_pass"})
+    assert ann.request("action", table=table, action={"type": "snap", "slot": 0})["type"] == "ack"
+    assert bob.request("action", table=table, action={"type": "snap", "slot": 4})["type"] == "ack"
+    lobby.clock.advance(1.0)  # decided: one of them won, the window is closed
+    assert lobby.tables[table].window is None
+    again = ann.request("action", table=table, action={"type": "snap", "slot": 1})
+    assert again["type"] == "error" and again["code"] == "illegal_action"
+    assert "already claimed" in again["message"]
+
+
+def test_only_the_host_or_a_seated_player_may_add_or_remove_bots(lobby):
+    ann = Client(lobby, "ann")
+    table = ann.request("create_table", game="omerta", seats=3)["table"]["id"]
+    mallory = Client(lobby, "mallory")
+    for request in (dict(type="add_bot"), dict(type="remove_bot", seat=0)):
+        kind = request.pop("type")
+        reply = mallory.request(kind, table=table, **request)
+        assert reply["type"] == "error" and reply["code"] == "not_allowed", reply
+    assert ann.request("add_bot", table=table)["type"] == "table"  # the host, not seated yet
+    bob = Client(lobby, "bob")
+    bob.request("join", table=table)
+    assert bob.request("add_bot", table=table)["type"] == "table"  # a seated player
+
+
+def test_a_seed_chosen_by_a_client_is_announced(lobby):
+    strict = Lobby(lobby.config, lobby.clock, testing=False)
+    ann = Client(strict, "ann")
+    summary = ann.request("create_table", game="omerta", seats=3, options={"seed": 5})["table"]
+    assert summary["fixed_deal"] is True
+    fair = ann.request("create_table", game="omerta", seats=3)["table"]
+    assert fair["fixed_deal"] is False
+    table = summary["id"]
+    ann.request("join", table=table)
+    ann.request("add_bot", table=table)
+    ann.request("add_bot", table=table)
+    lobby.clock.advance(1)
+    started = ann.of("match_started")
+    assert started and ann.of("table")[-1]["table"]["fixed_deal"] is True
