@@ -81,7 +81,7 @@ def main(argv=None) -> int:
     app = App(merge({}), Settings(name="bench", width=w, height=h, language="en"), reactor,
               settings_path=os.path.join(tempfile.mkdtemp(), "s.json"))
     app.open_window()
-    from client.scenes.omerta_table import OmertaTableScene
+    from client.games.omerta.table import OmertaTableScene
 
     state, events = busy_state()
     seat = 0

@@ -107,31 +107,6 @@ class Flight(Effect):
 
 
 @dataclass
-class TokenFlight(Effect):
-    """A marker token (Mamma, Police Patrol) flying between two points (px)."""
-
-    kind: str = "mamma"
-    src: tuple[float, float] = (0.0, 0.0)
-    dst: tuple[float, float] = (0.0, 0.0)
-    d: int = 40
-    hide_dst: Place | None = None
-
-    def hides(self, t: float) -> Iterable[Place]:
-        if self.hide_dst is not None and t < self.t1:
-            yield self.hide_dst
-
-    def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
-        if t < self.t0:
-            return
-        p = tween.progress(t, self.t0, self.t1 - self.t0)
-        e = tween.ease_in_out_cubic(p)
-        x, y = tween.arc_point(self.src, self.dst, e, self.d * 1.5)
-        d = max(8, int(self.d * (1.0 + 0.6 * math.sin(math.pi * p))))
-        img = art.token(self.kind, d)
-        surf.blit(img, img.get_rect(center=(int(x), int(y))))
-
-
-@dataclass
 class Nudge(Effect):
     """A place of the table displaced while the effect runs (the card itself is drawn
     by the table, moved by :meth:`offset`); :meth:`shift` says by how much at progress
@@ -221,7 +196,7 @@ class Shuffle(Effect):
 
 @dataclass
 class Banner(Effect):
-    """A big word across the table (``"OMERTA!"``, ``"SNAP!"``) that pops and fades."""
+    """A big word across the table (``"SNAP!"``...) that pops and fades."""
 
     text: str = ""
     colour: tuple[int, int, int] = (255, 210, 90)

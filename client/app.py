@@ -26,7 +26,8 @@ from client import i18n, text
 from client.i18n import tr
 from client.config import ConfigError, load_config
 from client.input import InputSampler, now_ms
-from client.scenes.base import Scene
+from client.net import parse_address  # noqa: F401 (the app's address parser, kept importable here)
+from client.ui.scene import Scene
 from client.settings import Settings
 from client import settings as settings_mod
 
@@ -175,7 +176,7 @@ class App:
         scale = self.ui_scale
         self.manager = pygame_gui.UIManager(
             self.size, scaled_theme(scale), starting_language=lang or i18n.current(),
-            translation_directory_paths=[CLIENT_DIR])
+            translation_directory_paths=i18n.folders())
         self.manager.set_locale(lang or i18n.current())
 
     @property
@@ -492,28 +493,25 @@ class App:
             s.on_message(msg, link)
 
     def _match_started(self, link: Link, msg: dict[str, Any]) -> None:
-        """Open the table of the match's game (or hand the message to the table already
-        open: a couch seat joining, a connection coming back)."""
-        from client.scenes.famiglia_table import FamigliaTableScene
-        from client.scenes.omerta_table import OmertaTableScene
-        from client.scenes.table_base import TableScene
+        """Open the table of the match's game, found in the registry (or hand the message
+        to the table already open: a couch seat joining, a connection coming back)."""
+        from client import games
+        from client.table.base import TableScene
 
         tid = msg.get("table")
         for s in self.scenes:
             if isinstance(s, TableScene) and s.table_id == tid and not s.replay:
                 s.on_message(msg, link)
                 return
-        if msg.get("game") == "famiglia":
-            self.reset(FamigliaTableScene(self, link, msg))
-            return
-        if msg.get("game") != "omerta":
+        game = games.get(msg.get("game"))
+        if game is None:
             self.notify(tr("error.unknown_game", game=str(msg.get("game"))))
             return
-        group = self.couch_groups.get(tid)
+        group = self.couch_groups.get(tid) if game.couch else None
         if group is not None and link is not group["display"]:
             group["stash"].append((link, msg))  # wait for the shared screen's own start
             return
-        scene = OmertaTableScene(self, link, msg, binding=self.pending_bindings.pop(link, None))
+        scene = game.table_scene(self, link, msg, binding=self.pending_bindings.pop(link, None))
         self.reset(scene)
         if group is not None:
             for other, started in group["stash"]:
@@ -522,7 +520,7 @@ class App:
 
     def open_tables(self) -> set[int]:
         """Ids of the tables on screen (live matches, not replays)."""
-        from client.scenes.table_base import TableScene
+        from client.table.base import TableScene
 
         return {s.table_id for s in self.scenes if isinstance(s, TableScene) and not s.replay}
 
@@ -577,7 +575,7 @@ class App:
 
     def seat_lost(self, link: Link) -> None:
         """The server will not give ``link``'s seats back: leave those tables."""
-        from client.scenes.table_base import TableScene
+        from client.table.base import TableScene
 
         if link.conn is not None and link not in self.links:
             self.links.append(link)  # connected again, only without its seats
@@ -588,21 +586,6 @@ class App:
             if isinstance(s, TableScene) and s.table_id in tables:
                 s.leave_for_good(link)
                 return
-
-
-def parse_address(value: str, default_port: int = 7777) -> tuple[str, int]:
-    """``"host:port"`` or ``"host"`` -> ``(host, port)``; raises ValueError."""
-    value = value.strip()
-    if not value:
-        raise ValueError("empty address")
-    if value.count(":") == 1:
-        host, port_s = value.split(":")
-        port = int(port_s)
-    else:
-        host, port = value, default_port
-    if not host or not 0 < port < 65536:
-        raise ValueError(value)
-    return host, port
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

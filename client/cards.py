@@ -1,29 +1,29 @@
-"""Card art drawn by code: backs, bottle and character faces, marker tokens, shadows.
+"""Card art drawn by code: backs, shadows, outlines, and each game's faces.
 
-An Omerta card is the wire dict ``{"kind": "bottle"|"character", "name", "value",
-"points"}``; a Famiglia card ``{"id", "code", "family", "value", "vp"}`` (family
-``"famiglia"|"accountant"|"brute"|"mercenary"``). Every surface is drawn once per ``(card, width, height, options)`` at twice the size and
+Every surface is drawn once per ``(card, width, height, options)`` at twice the size and
 smooth-scaled down (cheap anti-aliasing), converted once, then cached: a frame only
 blits. Sizes are pixels.
 
-Bottles show their value huge in the middle (it is what a snap is about); characters
-show their name, an emblem and their points. Famiglia cards show their family's
-colour and emblem, the value large (and again in the top-left corner, which stays
-visible when cards overlap) and their victory points in the bottom-left corner.
-``colour_blind`` switches to the Okabe-Ito palette and adds a value strip of pips (Omerta)
-or the family's letter (Famiglia), so nothing depends on hue alone.
+The back and everything around a card are the same for every game; a card's *face* is
+drawn by the game it belongs to. A game registers a face painter (:func:`register_faces`,
+done by the client registry ``client.games``): ``(card_key, paint)`` where
+``card_key(card)`` is a short identity of the face (the cache key) or None when the card
+is not the game's, and ``paint(art, surface, card)`` draws it at the surface's size. A
+card no painter claims gets a plain face (its kind and value). ``colour_blind`` asks the
+painters for the Okabe-Ito palette and for marks that do not depend on hue alone.
 """
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import pygame
 
 from client import text
-from client.i18n import tr
 
 Colour = tuple[int, int, int]
+#: A game's face painter: (card_key(card) -> str | None, paint(art, surface, card)).
+FacePainter = tuple[Callable[[Mapping[str, Any]], "str | None"], Callable[[Any, pygame.Surface, Mapping[str, Any]], None]]
 
 PAPER = (246, 239, 222)
 INK = (38, 28, 24)
@@ -31,82 +31,49 @@ GOLD = (214, 175, 84)
 BACK_RED = (124, 22, 34)
 BACK_DARK = (86, 12, 22)
 
-#: Bottle colours by value 1..10 (glass colours: ambers, greens, wine, blues).
-BOTTLE_COLOURS: tuple[Colour, ...] = (
-    (196, 132, 48), (120, 150, 52), (60, 120, 80), (40, 110, 130), (52, 82, 150),
-    (96, 64, 150), (150, 52, 110), (170, 40, 50), (120, 70, 40), (70, 70, 80),
-)
 #: Okabe-Ito (colour-blind safe) palette, cycled over values.
 OKABE_ITO: tuple[Colour, ...] = (
     (230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (0, 114, 178),
     (213, 94, 0), (204, 121, 167), (0, 0, 0), (150, 150, 150), (120, 60, 20),
 )
-#: Header colour of each character.
-CHARACTER_COLOURS: dict[str, Colour] = {
-    "henchman": (70, 70, 78),
-    "lady": (150, 40, 90),
-    "mole": (110, 85, 55),
-    "snitch": (40, 110, 120),
-    "driver": (35, 80, 140),
-    "safecracker": (95, 95, 40),
-    "hitwoman": (160, 25, 30),
-    "witness": (90, 110, 60),
-    "alibi": (120, 120, 130),
-    "mamma": (190, 70, 110),
-    "police_patrol": (25, 55, 120),
-}
+
+#: The registered face painters, by game name.
+FACES: dict[str, FacePainter] = {}
 
 
-#: Famiglia families (wire name): colour, colour-blind-safe colour, letter.
-FAMILY_COLOURS: dict[str, Colour] = {
-    "famiglia": (176, 32, 40),      # red
-    "accountant": (36, 84, 170),    # blue
-    "brute": (226, 178, 30),        # yellow
-    "mercenary": (34, 130, 72),     # green
-}
-FAMILY_COLOURS_CB: dict[str, Colour] = {
-    "famiglia": (213, 94, 0),       # vermillion
-    "accountant": (0, 114, 178),    # blue
-    "brute": (240, 228, 66),        # yellow
-    "mercenary": (0, 158, 115),     # bluish green
-}
-FAMILY_LETTERS: dict[str, str] = {"famiglia": "F", "accountant": "A", "brute": "B", "mercenary": "M"}
+def register_faces(game: str, painter: FacePainter | None) -> None:
+    """Let ``game``'s painter draw the faces of its cards (None: remove it)."""
+    if painter is None:
+        FACES.pop(game, None)
+    else:
+        FACES[game] = painter
 
 
-def _mix(a: Colour, b: Colour, t: float) -> Colour:
+def _painter(card: Mapping[str, Any]) -> tuple[str, Any]:
+    for key_of, paint in FACES.values():
+        k = key_of(card)
+        if k is not None:
+            return k, paint
+    return f"plain:{card.get('kind')}:{card.get('value')}", _paint_plain
+
+
+def mix(a: Colour, b: Colour, t: float) -> Colour:
     """Colour ``t`` of the way from ``a`` to ``b`` (drawing with alpha on an alpha
     surface replaces pixels instead of blending, so tints are mixed by hand)."""
     return tuple(int(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
 
 
 def card_key(card: Mapping[str, Any]) -> str:
-    """Short identity of a card face: ``"7"``, ``"henchman"`` or (Famiglia) ``"fam:B3"``."""
-    if "family" in card:
-        return f"fam:{FAMILY_LETTERS.get(str(card.get('family')), '?')}{card.get('value')}"
-    return str(card.get("value")) if card.get("kind") == "bottle" else str(card.get("name"))
+    """Short identity of a card face (the game's painter says it): ``"7"``,
+    ``"henchman"``, ``"fam:B3"``..."""
+    return _painter(card)[0]
 
 
-def family_name(family: str) -> str:
-    """The player-facing (translated) name of a Famiglia family, singular."""
-    return tr(f"family.{family}")
-
-
-def family_colour(family: str, colour_blind: bool = False) -> Colour:
-    """A Famiglia family's colour (the colour-blind-safe one when asked)."""
-    table = FAMILY_COLOURS_CB if colour_blind else FAMILY_COLOURS
-    return table.get(family, (90, 90, 90))
-
-
-def character_name(name: str) -> str:
-    """The player-facing (translated) name of a character."""
-    return tr(f"char.{name}")
-
-
-def _rounded(surf: pygame.Surface, rect: pygame.Rect, colour, radius: int, width: int = 0) -> None:
+def rounded(surf: pygame.Surface, rect: pygame.Rect, colour, radius: int, width: int = 0) -> None:
     pygame.draw.rect(surf, colour, rect, width, border_radius=radius)
 
 
-def _star(centre: tuple[float, float], rad: float, tips: int, inner: float) -> list[tuple[float, float]]:
+def star(centre: tuple[float, float], rad: float, tips: int, inner: float) -> list[tuple[float, float]]:
     """The points of a star with ``tips`` tips, the first straight up: ``rad`` px to a
     tip, ``inner`` of that to the notches between them."""
     cx, cy = centre
@@ -118,8 +85,11 @@ def _star(centre: tuple[float, float], rad: float, tips: int, inner: float) -> l
     return pts
 
 
-def _blit_center(dst: pygame.Surface, src: pygame.Surface, center: tuple[float, float]) -> None:
+def blit_center(dst: pygame.Surface, src: pygame.Surface, center: tuple[float, float]) -> None:
     dst.blit(src, src.get_rect(center=(int(center[0]), int(center[1]))))
+
+
+_mix, _rounded = mix, rounded
 
 
 class CardArt:
@@ -187,9 +157,10 @@ class CardArt:
         hit = self._cache.get(("slot", w, h))
         return hit if hit is not None else self._keep(("slot", w, h), self._paint_slot_outline(w, h))
 
-    def token(self, kind: str, d: int) -> pygame.Surface:
-        """A round marker token of diameter ``d`` px: ``"mamma"`` or ``"police_patrol"``."""
-        return self._get(("token", kind, d), (d, d), lambda s: self._draw_token(s, kind))
+    def cached(self, key: tuple, size: tuple[int, int], draw) -> pygame.Surface:
+        """A game's own cached drawing (a marker token...): the surface for ``key``,
+        ``draw(surface)`` painting it at twice ``size`` the first time."""
+        return self._get(key, size, draw)
 
     # -- drawing ----------------------------------------------------------------------
     def _keep(self, key: tuple, made: Any) -> Any:
@@ -250,7 +221,8 @@ class CardArt:
             return surf.convert_alpha()
         return surf
 
-    def _frame(self, s: pygame.Surface, fill: Colour) -> tuple[pygame.Rect, int]:
+    def frame(self, s: pygame.Surface, fill: Colour) -> tuple[pygame.Rect, int]:
+        """A card's dark edge and ``fill`` inside; returns (the card rect, corner radius)."""
         w, h = s.get_size()
         radius = max(6, w // 11)
         r = s.get_rect()
@@ -260,7 +232,7 @@ class CardArt:
 
     def _draw_back(self, s: pygame.Surface) -> None:
         w, h = s.get_size()
-        r, radius = self._frame(s, BACK_RED)
+        r, radius = self.frame(s, BACK_RED)
         inner = r.inflate(-int(w * 0.14), -int(w * 0.14))
         # diamond lattice clipped to the inner panel
         lattice = pygame.Surface(s.get_size(), pygame.SRCALPHA)
@@ -297,240 +269,18 @@ class CardArt:
             pygame.draw.circle(s, GOLD, (fx, fy), max(3, w // 22))
             pygame.draw.circle(s, BACK_RED, (fx, fy), max(2, w // 34))
 
-    def _bottle_colour(self, value: int) -> Colour:
-        palette = OKABE_ITO if self.colour_blind else BOTTLE_COLOURS
-        return palette[(value - 1) % len(palette)]
-
     def _draw_face(self, s: pygame.Surface, card: Mapping[str, Any]) -> None:
-        if "family" in card:
-            self._draw_famiglia(s, str(card.get("family")), int(card.get("value", 0)), int(card.get("vp", 0)))
-        elif card.get("kind") == "bottle":
-            self._draw_bottle(s, int(card.get("value", 0)))
-        else:
-            self._draw_character(s, str(card.get("name")), int(card.get("points", 0)))
-
-    def _draw_bottle(self, s: pygame.Surface, value: int) -> None:
-        w, h = s.get_size()
-        col = self._bottle_colour(value)
-        r, radius = self._frame(s, PAPER)
-        inner = r.inflate(-int(w * 0.10), -int(w * 0.10))
-        _rounded(s, inner, _mix(PAPER, col, 0.45), radius // 2, width=max(2, w // 70))
-        # bottle silhouette, lower half
-        bw, bh = w * 0.30, h * 0.34
-        bx, by = w / 2 - bw / 2, h * 0.58
-        body = pygame.Rect(int(bx), int(by + bh * 0.30), int(bw), int(bh * 0.70))
-        neck = pygame.Rect(int(w / 2 - bw * 0.17), int(by), int(bw * 0.34), int(bh * 0.34))
-        _rounded(s, body, col, int(bw * 0.22))
-        shoulder = pygame.Rect(int(bx), int(by + bh * 0.18), int(bw), int(bh * 0.30))
-        pygame.draw.ellipse(s, col, shoulder)
-        _rounded(s, neck, col, int(bw * 0.06))
-        cap = pygame.Rect(neck.left - 2, neck.top - int(bh * 0.06), neck.width + 4, int(bh * 0.09))
-        _rounded(s, cap, INK, 3)
-        label = pygame.Rect(0, 0, int(bw * 0.80), int(bh * 0.30))
-        label.center = (int(w / 2), int(body.centery + bh * 0.05))
-        _rounded(s, label, PAPER, 4)
-        tiny = text.font(max(6, int(label.height * 0.8)), True).render(str(value), True, col)
-        _blit_center(s, tiny, label.center)
-        pygame.draw.line(s, (255, 255, 255), (body.left + bw * 0.16, body.top + bh * 0.08),
-                         (body.left + bw * 0.16, body.bottom - bh * 0.12), max(2, w // 60))
-        # the big value, upper half
-        big = text.font(int(h * 0.40), True).render(str(value), True, INK)
-        _blit_center(s, big, (w / 2, h * 0.33))
-        # corner indices
-        idx = text.font(int(h * 0.13), True).render(str(value), True, col if not self.colour_blind else INK)
-        s.blit(idx, (int(w * 0.09), int(h * 0.035)))
-        s.blit(pygame.transform.rotate(idx, 180),
-               (w - idx.get_width() - int(w * 0.09), h - idx.get_height() - int(h * 0.035)))
-        if self.colour_blind:  # pips: value without colour
-            pr = max(3, w // 40)
-            for i in range(value):
-                px = w * 0.86
-                py = h * 0.20 + i * (h * 0.60 / 10)
-                pygame.draw.circle(s, INK, (int(px), int(py)), pr)
-
-    def _draw_character(self, s: pygame.Surface, name: str, points: int) -> None:
-        w, h = s.get_size()
-        palette_i = list(CHARACTER_COLOURS).index(name) if name in CHARACTER_COLOURS else 0
-        col = OKABE_ITO[palette_i % len(OKABE_ITO)] if self.colour_blind else CHARACTER_COLOURS.get(name, (90, 90, 90))
-        r, radius = self._frame(s, PAPER)
-        head = pygame.Rect(int(w * 0.06), int(w * 0.06), int(w * 0.88), int(h * 0.20))
-        _rounded(s, head, col, radius // 2)
-        label = character_name(name)
-        fg = (20, 20, 20) if sum(col) > 480 else (255, 255, 255)
-        size = text.fit_size(label, int(head.width * 0.90), int(h * 0.095), bold=True)
-        lab = text.font(size, True).render(label, True, fg)
-        _blit_center(s, lab, head.center)
-        # emblem
-        box = pygame.Rect(0, 0, int(w * 0.62), int(h * 0.40))
-        box.center = (int(w / 2), int(h * 0.52))
-        pygame.draw.ellipse(s, _mix(PAPER, col, 0.16), box.inflate(int(w * 0.08), int(w * 0.08)))
-        _emblem(s, name, box, col)
-        # points badge
-        rad = int(w * 0.14)
-        centre = (int(w * 0.5), int(h * 0.86))
-        pygame.draw.circle(s, GOLD, centre, rad)
-        pygame.draw.circle(s, INK, centre, rad, max(2, w // 60))
-        pts = text.font(int(rad * 1.25), True).render(str(points), True, INK)
-        _blit_center(s, pts, centre)
-
-    def _draw_famiglia(self, s: pygame.Surface, family: str, value: int, vp: int) -> None:
-        """A Famiglia card: family-coloured header with the value index (top-left, the part
-        that shows when cards overlap), the family's name, the value large in the middle
-        over the family emblem, and the VP badge in the bottom-left corner."""
-        w, h = s.get_size()
-        col = family_colour(family, self.colour_blind)
-        light = sum(col) > 480  # yellow: dark ink on it
-        fg = INK if light else (255, 255, 255)
-        r, radius = self._frame(s, PAPER)
-        head = pygame.Rect(int(w * 0.06), int(w * 0.06), int(w * 0.88), int(h * 0.21))
-        _rounded(s, head, col, radius // 2)
-        idx = text.font(int(h * 0.19), True).render(str(value), True, fg)
-        s.blit(idx, idx.get_rect(midleft=(int(head.x + w * 0.05), head.centery)))
-        label = family_name(family)
-        if self.colour_blind:
-            label = f"{FAMILY_LETTERS.get(family, '?')} · {label}"
-        room = head.right - int(w * 0.04) - (head.x + int(w * 0.05) + idx.get_width() + int(w * 0.04))
-        size = text.fit_size(label, max(10, room), int(h * 0.075), bold=True)
-        lab = text.font(size, True).render(label, True, fg)
-        s.blit(lab, lab.get_rect(midright=(head.right - int(w * 0.04), head.centery)))
-        # the emblem, faint, behind the big value
-        box = pygame.Rect(0, 0, int(w * 0.70), int(h * 0.44))
-        box.center = (int(w / 2), int(h * 0.55))
-        pygame.draw.ellipse(s, _mix(PAPER, col, 0.14), box.inflate(int(w * 0.06), int(w * 0.06)))
-        _family_emblem(s, family, box, _mix(PAPER, col, 0.55))
-        big = text.font(int(h * 0.40), True).render(str(value), True, _mix(col, INK, 0.55 if light else 0.15))
-        _blit_center(s, big, (w / 2, h * 0.55))
-        # victory points, bottom-left (visible in a fan)
-        rad = int(w * 0.15)
-        centre = (int(w * 0.06 + rad + w * 0.02), int(h - w * 0.06 - rad - h * 0.01))
-        pygame.draw.circle(s, GOLD, centre, rad)
-        pygame.draw.circle(s, INK, centre, rad, max(2, w // 60))
-        pts = text.font(int(rad * (1.15 if vp < 10 else 0.95)), True).render(str(vp), True, INK)
-        _blit_center(s, pts, (centre[0], centre[1] - rad * 0.12))
-        vp_lab = text.font(max(6, int(rad * 0.52)), True).render(tr("family.vp"), True, INK)
-        _blit_center(s, vp_lab, (centre[0], centre[1] + rad * 0.55))
-        if self.colour_blind:  # the family letter again, bottom-right
-            let = text.font(int(h * 0.13), True).render(FAMILY_LETTERS.get(family, "?"), True, INK)
-            s.blit(let, let.get_rect(bottomright=(int(w * 0.91), int(h * 0.95))))
-
-    def _draw_token(self, s: pygame.Surface, kind: str) -> None:
-        d = s.get_width()
-        c = d // 2
-        col = CHARACTER_COLOURS.get(kind, (90, 90, 90))
-        pygame.draw.circle(s, (20, 12, 10), (c, c), c)
-        pygame.draw.circle(s, GOLD, (c, c), c - max(2, d // 30))
-        pygame.draw.circle(s, col, (c, c), int(c * 0.84))
-        box = pygame.Rect(0, 0, int(d * 0.56), int(d * 0.56))
-        box.center = (c, c)
-        _emblem(s, kind, box, (255, 255, 255), light=True)
+        _painter(card)[1](self, s, card)
 
 
-def _family_emblem(s: pygame.Surface, family: str, box: pygame.Rect, ink: Colour) -> None:
-    """A distinct shape per Famiglia family inside ``box`` (so families differ by shape
-    too): a crown (La Famiglia), a ledger (Accountants), a knuckle-duster (Brutes), a star
-    (Mercenaries)."""
-    cx, cy = box.center
-    w, h = box.size
-    lw = max(3, w // 16)
-    if family == "famiglia":
-        base = cy + h * 0.30
-        pts = [(cx - w * 0.42, base), (cx - w * 0.42, cy - h * 0.20), (cx - w * 0.21, cy + h * 0.02),
-               (cx, cy - h * 0.38), (cx + w * 0.21, cy + h * 0.02), (cx + w * 0.42, cy - h * 0.20),
-               (cx + w * 0.42, base)]
-        pygame.draw.polygon(s, ink, pts)
-    elif family == "accountant":
-        book = pygame.Rect(0, 0, int(w * 0.78), int(h * 0.78))
-        book.center = (cx, cy)
-        _rounded(s, book, ink, max(4, w // 14), lw)
-        pygame.draw.line(s, ink, (cx, book.top), (cx, book.bottom), lw)
-        for i in range(1, 4):
-            y = book.top + book.h * i / 4
-            pygame.draw.line(s, ink, (book.left + w * 0.07, y), (cx - w * 0.06, y), max(2, lw // 2))
-            pygame.draw.line(s, ink, (cx + w * 0.06, y), (book.right - w * 0.07, y), max(2, lw // 2))
-    elif family == "brute":
-        rad = int(min(w * 0.11, h * 0.17))
-        for i in range(4):
-            pygame.draw.circle(s, ink, (int(cx - w * 0.33 + i * w * 0.22), int(cy - h * 0.12)), rad, lw)
-        bar = pygame.Rect(0, 0, int(w * 0.86), int(h * 0.26))
-        bar.midtop = (cx, int(cy + h * 0.08))
-        _rounded(s, bar, ink, bar.h // 2)
-    else:  # mercenary
-        pygame.draw.polygon(s, ink, _star((cx, cy), min(w, h) * 0.48, 5, 0.42))
-
-
-def _emblem(s: pygame.Surface, name: str, box: pygame.Rect, col: Colour, light: bool = False) -> None:
-    """A simple drawn emblem for a character inside ``box``."""
-    ink = (255, 255, 255) if light else INK
-    cx, cy = box.center
-    w, h = box.size
-    lw = max(3, w // 14)
-    if name == "henchman":  # two arrows swapping
-        for dy, sign in ((-h * 0.18, 1), (h * 0.18, -1)):
-            y = cy + dy
-            x0, x1 = cx - w * 0.36 * sign, cx + w * 0.36 * sign
-            pygame.draw.line(s, ink, (x0, y), (x1, y), lw)
-            pygame.draw.polygon(s, ink, [(x1, y), (x1 - sign * w * 0.14, y - h * 0.12),
-                                         (x1 - sign * w * 0.14, y + h * 0.12)])
-    elif name == "lady":  # three fanned cards
-        for ang in (-22, 0, 22):
-            card = pygame.Surface((int(w * 0.30), int(h * 0.62)), pygame.SRCALPHA)
-            _rounded(card, card.get_rect(), ink, max(3, w // 20))
-            _rounded(card, card.get_rect().inflate(-lw, -lw), col if not light else (200, 80, 130), max(2, w // 24))
-            rot = pygame.transform.rotate(card, ang)
-            s.blit(rot, rot.get_rect(center=(cx + ang * w * 0.006, cy)))
-    elif name in ("mole", "witness"):  # an eye
-        eye = pygame.Rect(0, 0, int(w * 0.80), int(h * 0.46))
-        eye.center = (cx, cy)
-        pygame.draw.ellipse(s, ink, eye, lw)
-        pygame.draw.circle(s, ink, (cx, cy), int(h * 0.16))
-        pygame.draw.circle(s, PAPER if not light else col, (int(cx - h * 0.05), int(cy - h * 0.05)), int(h * 0.05))
-        if name == "witness":  # magnifying-glass handle
-            pygame.draw.line(s, ink, (cx + w * 0.25, cy + h * 0.22), (cx + w * 0.40, cy + h * 0.42), lw + 2)
-    elif name == "snitch":  # a speech bubble
-        bub = pygame.Rect(0, 0, int(w * 0.76), int(h * 0.56))
-        bub.center = (cx, int(cy - h * 0.06))
-        pygame.draw.ellipse(s, ink, bub, lw)
-        pygame.draw.polygon(s, ink, [(cx - w * 0.12, bub.bottom - lw), (cx - w * 0.26, cy + h * 0.40),
-                                     (cx + w * 0.02, bub.bottom - lw)])
-        for dx in (-0.18, 0, 0.18):
-            pygame.draw.circle(s, ink, (int(cx + w * dx), bub.centery), max(3, w // 18))
-    elif name == "driver":  # a steering wheel
-        rad = int(min(w, h) * 0.42)
-        pygame.draw.circle(s, ink, (cx, cy), rad, lw + 1)
-        pygame.draw.circle(s, ink, (cx, cy), rad // 4)
-        for ang in (90, 210, 330):
-            a = math.radians(ang)
-            pygame.draw.line(s, ink, (cx, cy), (cx + rad * math.cos(a), cy + rad * math.sin(a)), lw)
-    elif name == "safecracker":  # a safe with its dial
-        safe = pygame.Rect(0, 0, int(w * 0.66), int(h * 0.80))
-        safe.center = (cx, cy)
-        _rounded(s, safe, ink, max(4, w // 16), lw)
-        rad = int(min(safe.w, safe.h) * 0.26)
-        pygame.draw.circle(s, ink, safe.center, rad, lw)
-        for ang in range(0, 360, 45):
-            a = math.radians(ang)
-            pygame.draw.line(s, ink, (cx + rad * 0.5 * math.cos(a), cy + rad * 0.5 * math.sin(a)),
-                             (cx + rad * math.cos(a), cy + rad * math.sin(a)), max(2, lw // 2))
-    elif name == "hitwoman":  # crosshair
-        rad = int(min(w, h) * 0.42)
-        pygame.draw.circle(s, ink, (cx, cy), rad, lw)
-        pygame.draw.circle(s, ink, (cx, cy), rad // 2, max(2, lw // 2))
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            pygame.draw.line(s, ink, (cx + dx * rad * 0.25, cy + dy * rad * 0.25),
-                             (cx + dx * rad * 1.2, cy + dy * rad * 1.2), lw)
-    elif name == "alibi":  # a clock
-        rad = int(min(w, h) * 0.42)
-        pygame.draw.circle(s, ink, (cx, cy), rad, lw)
-        pygame.draw.line(s, ink, (cx, cy), (cx, cy - rad * 0.7), lw)
-        pygame.draw.line(s, ink, (cx, cy), (cx + rad * 0.5, cy + rad * 0.1), lw)
-    elif name == "mamma":  # a heart
-        rad = min(w, h) * 0.22
-        pygame.draw.circle(s, ink if not light else (255, 255, 255), (int(cx - rad * 0.9), int(cy - rad * 0.4)), int(rad))
-        pygame.draw.circle(s, ink if not light else (255, 255, 255), (int(cx + rad * 0.9), int(cy - rad * 0.4)), int(rad))
-        pygame.draw.polygon(s, ink if not light else (255, 255, 255),
-                            [(cx - rad * 1.85, cy - rad * 0.15), (cx + rad * 1.85, cy - rad * 0.15),
-                             (cx, cy + rad * 1.9)])
-    elif name == "police_patrol":  # a sheriff star
-        rad = min(w, h) * 0.46
-        pygame.draw.polygon(s, ink if not light else GOLD, _star((cx, cy), rad, 6, 0.55))
-        pygame.draw.circle(s, col if not light else (25, 55, 120), (cx, cy), int(rad * 0.25))
+def _paint_plain(art: CardArt, s: pygame.Surface, card: Mapping[str, Any]) -> None:
+    """The face of a card no game painter claims: its value large, its kind above."""
+    w, h = s.get_size()
+    art.frame(s, PAPER)
+    value = card.get("value")
+    big = text.font(int(h * 0.40), True).render("?" if value is None else str(value), True, INK)
+    blit_center(s, big, (w / 2, h * 0.55))
+    kind = str(card.get("kind") or "")
+    if kind:
+        size = text.fit_size(kind, int(w * 0.8), int(h * 0.09), bold=True)
+        blit_center(s, text.font(size, True).render(kind, True, INK), (w / 2, h * 0.18))

@@ -1,9 +1,11 @@
 """Translations of every string the player sees (English and French).
 
-Uses python-i18n, the library pygame_gui's own i18n is built on: our strings live in
-``client/mafia.<lang>.json`` under the ``mafia`` namespace, so a pygame_gui widget given
-the text ``"mafia.quick_game"`` translates itself, and table drawing code calls
-:func:`tr`. Placeholders are written ``%{name}``.
+Uses python-i18n, the library pygame_gui's own i18n is built on: the client's strings
+live in ``client/mafia.<lang>.json`` and each game's in its folder's own
+``client/games/<game>/mafia.<lang>.json`` (added by the registry, :func:`add_folder`),
+all under the ``mafia`` namespace, so a pygame_gui widget given the text
+``"mafia.quick_game"`` translates itself, and table drawing code calls :func:`tr`.
+Placeholders are written ``%{name}``.
 """
 from __future__ import annotations
 
@@ -17,6 +19,33 @@ NAMESPACE = "mafia"
 LANGUAGES = ("en", "fr")
 _DIR = os.path.dirname(os.path.abspath(__file__))
 _current = "en"
+#: Folders holding ``mafia.<lang>.json`` files: the client's, then each game's.
+_FOLDERS: list[str] = [_DIR]
+
+
+def folders() -> list[str]:
+    """Every folder strings are read from (the client's first)."""
+    return list(_FOLDERS)
+
+
+def add_folder(path: str) -> None:
+    """Read strings from ``path``'s ``mafia.<lang>.json`` files too (a game's folder)."""
+    path = os.path.abspath(path)
+    if path not in _FOLDERS:
+        _FOLDERS.append(path)
+    if path not in _i18n.load_path:
+        _i18n.load_path.append(path)
+    _cached.cache_clear()
+
+
+def remove_folder(path: str) -> None:
+    """Stop reading strings from ``path`` (tests: a fake game unregistered)."""
+    path = os.path.abspath(path)
+    if path in _FOLDERS and path != _DIR:
+        _FOLDERS.remove(path)
+    if path in _i18n.load_path and path != _DIR:
+        _i18n.load_path.remove(path)
+    _cached.cache_clear()
 
 
 def system_language() -> str:
@@ -42,8 +71,9 @@ def resolve(language: str) -> str:
 def setup(language: str = "auto") -> str:
     """Register our translation files and select ``language``; returns the code used."""
     global _current
-    if _DIR not in _i18n.load_path:
-        _i18n.load_path.append(_DIR)
+    for path in _FOLDERS:
+        if path not in _i18n.load_path:
+            _i18n.load_path.append(path)
     _i18n.set("file_format", "json")
     _i18n.set("fallback", "en")
     _i18n.set("error_on_missing_translation", False)

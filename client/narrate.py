@@ -1,13 +1,15 @@
-"""What every game's narration shares: the colours of the message column's lines and
-who an event is about.
+"""What every game's narration shares: the colours of the message column's lines, who
+an event is about, and the line for a claim's outcome (``claim_result``).
 
-A game's ``narrate(ev, name, local)`` (:mod:`client.omerta_narrate`,
-:mod:`client.famiglia_narrate`) returns a :data:`Line` -- ``(text, RGB colour, sound cue
-or None)`` -- for one wire event, or None for an event that needs no line.
+A game's ``narrate(ev, name, local)`` (``client/games/<game>/narrate.py``) returns a
+:data:`Line` -- ``(text, RGB colour, sound cue or None)`` -- for one wire event, or None
+for an event that needs no line.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
+
+from client.i18n import tr
 
 INFO = (243, 232, 207)
 GOOD = (150, 235, 140)
@@ -22,3 +24,17 @@ def subject(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) 
     ("" without one), and whether that seat is played on this screen."""
     seat = ev.get("seat")
     return ev.get("type"), name(seat) if isinstance(seat, int) else "", seat in local
+
+
+def claim_result(msg: Mapping[str, Any]) -> Line:
+    """The line for a ``claim_result``: "You were first, by 14 ms!", "Too slow by 9 ms"..."""
+    outcome = msg.get("outcome")
+    margin = msg.get("margin_ms")
+    ms = f"{abs(float(margin)):.0f}" if isinstance(margin, (int, float)) else "?"
+    if outcome == "won":
+        return (tr("claim.won_by", ms=ms) if margin else tr("claim.won"), GOOD, None)
+    if outcome == "wrong":
+        return (tr("claim.wrong"), BAD, None)
+    if outcome == "too_slow":
+        return (tr("claim.too_slow", ms=ms), BAD, "snap_lost")
+    return (tr("claim.refused", reason=str(msg.get("message") or "")), BAD, None)

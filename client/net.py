@@ -239,3 +239,18 @@ def discover(reactor: Any, port: int = DEFAULT_DISCOVERY_PORT, timeout: float = 
 
     reactor.callLater(timeout, done)
     return d
+
+
+def parse_address(value: str, default_port: int = 7777) -> tuple[str, int]:
+    """``"host:port"`` or ``"host"`` -> ``(host, port)``; raises ValueError."""
+    value = value.strip()
+    if not value:
+        raise ValueError("empty address")
+    if value.count(":") == 1:
+        host, port_s = value.split(":")
+        port = int(port_s)
+    else:
+        host, port = value, default_port
+    if not host or not 0 < port < 65536:
+        raise ValueError(value)
+    return host, port

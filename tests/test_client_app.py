@@ -74,7 +74,7 @@ def until(app, cond, timeout=8.0):
 
 @pytest_twisted.inlineCallbacks
 def test_quick_game_starts_a_match(tmp_path):
-    from client.scenes.omerta_table import OmertaTableScene
+    from client.games.omerta.table import OmertaTableScene
 
     with menu_app(tmp_path) as app:
         link = yield app.start()
@@ -140,7 +140,7 @@ class FakeLink:
 
 
 def open_table(app, state, seat, events=()):
-    from client.scenes.omerta_table import OmertaTableScene
+    from client.games.omerta.table import OmertaTableScene
 
     link = FakeLink(seat)
     started = {"type": "match_started", "table": 9, "game": "omerta", "seat": seat,

@@ -14,7 +14,7 @@ from shared.rules import events_for
 
 def couch_table(app, state, events, seats=(0, 1), zones=("left", "right")):
     """A table whose screen is a spectator link, with local ``seats`` on their own links."""
-    from client.scenes.omerta_table import OmertaTableScene
+    from client.games.omerta.table import OmertaTableScene
 
     screen = FakeLink(None)
     started = {"type": "match_started", "table": 9, "game": "omerta", "seat": None,
@@ -63,7 +63,7 @@ def test_two_local_seats_claim_with_their_own_keys(tmp_path):
 
 
 def test_shared_screen_hides_private_cards_and_handover_shows_them(tmp_path):
-    from client.scenes.handover import HandoverScene
+    from client.table.handover import HandoverScene
 
     app = make_app(tmp_path)
     s = omerta.new_match({"seats": 3, "first_player": 0}, 5)
@@ -93,7 +93,7 @@ def test_shared_screen_hides_private_cards_and_handover_shows_them(tmp_path):
 @pytest_twisted.inlineCallbacks
 def test_couch_game_starts_with_one_connection_per_player(tmp_path):
     from client.scenes.couch import start_couch
-    from client.scenes.omerta_table import OmertaTableScene
+    from client.games.omerta.table import OmertaTableScene
 
     with menu_app(tmp_path) as app:
         yield app.start()
@@ -135,7 +135,7 @@ def test_join_screen_lists_a_server_found_on_loopback(tmp_path):
 def test_tv_view_watches_a_running_table_with_public_information_only(tmp_path):
     from client.scenes.join import watch_any
     from client.scenes.menu import MenuScene, quick_game
-    from client.scenes.omerta_table import OmertaTableScene
+    from client.games.omerta.table import OmertaTableScene
 
     player = make_app(tmp_path)  # somebody plays a quick game on this server...
     player.push(MenuScene(player))

@@ -7,8 +7,8 @@ import pytest
 import pytest_twisted
 from twisted.internet import defer
 
-from client.famiglia_layout import areas, famiglia_layout
-from client.famiglia_picker import Chooser
+from client.games.famiglia.layout import areas, famiglia_layout
+from client.games.famiglia.picker import Chooser
 from shared.games import famiglia as fg
 from tests.test_client_app import click, make_app, menu_app, until
 
@@ -176,7 +176,7 @@ class FakeLink:
 
 
 def open_famiglia(app, state, seat):
-    from client.scenes.famiglia_table import FamigliaTableScene
+    from client.games.famiglia.table import FamigliaTableScene
 
     link = FakeLink()
     started = {"type": "match_started", "table": 4, "game": "famiglia", "seat": seat,
@@ -265,7 +265,7 @@ def test_a_spectator_sees_no_hand(tmp_path):
 
 @pytest_twisted.inlineCallbacks
 def test_a_famiglia_match_against_the_embedded_bot_starts(tmp_path):
-    from client.scenes.famiglia_table import FamigliaTableScene
+    from client.games.famiglia.table import FamigliaTableScene
 
     with menu_app(tmp_path) as app:
         link = yield app.start()
@@ -289,7 +289,7 @@ def test_a_famiglia_match_against_the_embedded_bot_starts(tmp_path):
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_every_button_label_fits_its_button(tmp_path, size, lang):
     from client import i18n
-    from client.scenes.widgets import fitted
+    from client.ui.widgets import fitted
 
     app = make_app(tmp_path, size)
     try:
@@ -306,7 +306,7 @@ def test_every_button_label_fits_its_button(tmp_path, size, lang):
 
 
 def test_the_end_shows_the_results_and_the_table_can_show_them_again(tmp_path):
-    from client.scenes.famiglia_results import FamigliaResultsScene
+    from client.games.famiglia.results import FamigliaResultsScene
     from shared.rules import events_for
 
     app = make_app(tmp_path)

@@ -21,8 +21,11 @@ def _flat(d, prefix=""):
             yield prefix + k, v
 
 
-def _strings(lang):
-    return dict(_flat(json.loads((CLIENT / f"mafia.{lang}.json").read_text(encoding="utf-8"))[lang]))
+def _strings(lang):  # the client's strings and every game folder's (client/games/<game>/)
+    out = {}
+    for path in sorted(CLIENT.rglob(f"mafia.{lang}.json")):
+        out.update(_flat(json.loads(path.read_text(encoding="utf-8"))[lang]))
+    return out
 
 
 EN, FR = _strings("en"), _strings("fr")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from client.layout import all_rects, table_layout
+from client.games.omerta.layout import all_rects, table_layout
 from shared.games import omerta
 
 SIZES = [(1280, 720), (1920, 1080), (3840, 2160), (1366, 768), (1024, 768), (1024, 600), (2560, 1080)]

@@ -6,9 +6,9 @@ import pygame
 import pytest
 
 from client import i18n, text
-from client.layout import table_layout
-from client.famiglia_layout import famiglia_layout
-from client.table_draw import wrapped
+from client.games.omerta.layout import table_layout
+from client.games.famiglia.layout import famiglia_layout
+from client.table.draw import wrapped
 from shared.games import famiglia as fg
 from shared.games import omerta
 

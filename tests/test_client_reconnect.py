@@ -110,7 +110,7 @@ def test_backoff_delays():
 
 
 def test_a_lost_connection_comes_back_and_the_missed_moves_are_told(tmp_path, monkeypatch):
-    from client.scenes.famiglia_table import FamigliaTableScene
+    from client.games.famiglia.table import FamigliaTableScene
 
     back = FakeConn({"reconnect": {"type": "joined", "table": 4, "seat": 0, "token": "tok-4"}})
     app, clock, server, link = make(tmp_path, [ConnectionRefusedError(), ConnectionRefusedError(), back])
@@ -123,7 +123,7 @@ def test_a_lost_connection_comes_back_and_the_missed_moves_are_told(tmp_path, mo
     assert link.steps[4] == 1
 
     shown = []
-    monkeypatch.setattr("client.famiglia_draw.draw_reconnecting", lambda surf, attempt, now: shown.append(
+    monkeypatch.setattr("client.games.famiglia.draw.draw_reconnecting", lambda surf, attempt, now: shown.append(
         (attempt.attempt, attempt.connecting, round(attempt.next_at - now, 2))))
     link.on_disconnect(None)  # the connection drops
     assert app.top is scene and scene.reconnecting is link.reconnect and link.conn is None
@@ -209,7 +209,7 @@ def test_away_seats_spectators_and_the_turn_timer_show(tmp_path):
     app.tables[4]["seats"][1]["bot"] = True
     assert scene.seat_away(1) == "away — a bot plays meanwhile"
     app.render(1 / 60, flip=False)
-    from client import famiglia_draw
+    from client.games.famiglia import draw as famiglia_draw
 
     assert "2 watching" in famiglia_draw._chrome["key"]
     assert "away — a bot plays meanwhile" in str(famiglia_draw._chrome["key"])

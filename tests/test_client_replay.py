@@ -46,7 +46,7 @@ def states(game, log):
 
 
 def test_steps_and_seeks_over_a_finished_famiglia_log(tmp_path):
-    from client.scenes.famiglia_table import FamigliaTableScene
+    from client.games.famiglia.table import FamigliaTableScene
 
     path, record = write_log(tmp_path)
     app = make_app(tmp_path)
@@ -122,7 +122,7 @@ def test_playback_is_paced_by_the_records_times(tmp_path):
 
 
 def test_an_unfinished_omerta_log_shows_the_public_view(tmp_path):
-    from client.scenes.omerta_table import OmertaTableScene
+    from client.games.omerta.table import OmertaTableScene
 
     path, record = write_log(tmp_path, "omerta", 3, seed=2, finished=False)
     app = make_app(tmp_path)

@@ -5,7 +5,7 @@ import pytest
 
 from client import tween
 from client.animation import Animator, Flight, Reveal
-from client.picker import Picker, targets
+from client.games.omerta.picker import Picker, targets
 
 
 @pytest.mark.parametrize("ease", [tween.linear, tween.ease_in_quad, tween.ease_out_quad,

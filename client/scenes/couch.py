@@ -13,13 +13,13 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from client import felt
+from client import felt, games
 from client.i18n import tr
 from client.input import ZONE_PRESETS, Binding, binding_for
-from client.scenes.base import Scene
-from client.scenes.menu import draw_title
+from client.ui.scene import Scene
 from client.scenes.settings import zone_keys
-from client.scenes.widgets import button, dialog, entry, label
+from client.ui.title import draw_title
+from client.ui.widgets import button, dialog, entry, label
 
 MAX_LOCAL = 4
 
@@ -50,7 +50,7 @@ def shared_controls(bindings: list[Binding]) -> tuple[int, int] | None:
 
 
 def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, options: dict | None = None):
-    """Create an Omerta table for ``players`` (name, binding) plus bots, each player on its
+    """Create a table of the registry's couch game for ``players`` (name, binding) plus bots, each player on its
     own connection, and a spectator connection for the shared screen. Returns a Deferred
     firing with the table id once every seat is filled."""
     from twisted.internet import defer
@@ -60,7 +60,7 @@ def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, option
 
     @defer.inlineCallbacks
     def run():
-        reply = yield main.request("create_table", game="omerta", seats=seats, name=tr("couch.table_name"),
+        reply = yield main.request("create_table", game=games.couch_game().name, seats=seats, name=tr("couch.table_name"),
                                    options=options or {})
         tid = reply["table"]["id"]
         app.tables[tid] = reply["table"]
@@ -82,7 +82,7 @@ class CouchScene(Scene):
     def __init__(self, app: Any):
         super().__init__(app)
         self.count = 2
-        self.seats = 4
+        self.lo, self.hi, self.seats = games.seat_range(games.couch_game().name)
         base = app.settings.player_name()
         self.names = [base] + [tr("couch.player", n=str(i + 1)) for i in range(1, MAX_LOCAL)]
         zones = list(app.settings.zones) + ["middle", "numpad", "left", "right"]
@@ -105,7 +105,7 @@ class CouchScene(Scene):
         x1 = x0 + half + pad
         label(self, pygame.Rect(x1, y, int(half * 0.55), rh), "couch.seats")
         self.dd_seats = self.add(pygame_gui.elements.UIDropDownMenu(
-            [str(n) for n in range(max(3, self.count), 6)], str(max(self.seats, self.count, 3)),
+            [str(n) for n in range(max(self.lo, self.count), self.hi + 1)], str(max(self.seats, self.count, self.lo)),
             pygame.Rect(x1 + int(half * 0.55), y, int(half * 0.45), rh), self.app.manager))
         y += rh + 2 * gap
         opts = control_options(self.app)
@@ -153,14 +153,14 @@ class CouchScene(Scene):
             self.busy = False
             self.app.notify(tr("error.request", reason=getattr(f.value, "message", str(f.value))))
 
-        start_couch(self.app, players, max(self.seats, self.count, 3)).addErrback(failed)
+        start_couch(self.app, players, max(self.seats, self.count, self.lo)).addErrback(failed)
 
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             self._read_names()
             if event.ui_element is self.dd_count:
                 self.count = int(event.text)
-                self.seats = max(self.seats, self.count, 3)
+                self.seats = max(self.seats, self.count, self.lo)
                 self.rebuild()
             elif event.ui_element is self.dd_seats:
                 self.seats = int(event.text)
@@ -176,4 +176,4 @@ class CouchScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         surface.blit(felt.menu_surface(w, h), (0, 0))
-        draw_title(surface, self.app, 0.0, top=0.0)
+        draw_title(surface, self.app, 0.0, top=0.0, faces=games.title_cards())

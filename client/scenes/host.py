@@ -1,5 +1,6 @@
-"""Host a table: choose the game (Omerta, 3-5 seats; Famiglia, 2 seats), the number of
-seats and the table's name, then wait in the lobby for players (or add bots)."""
+"""Host a table: choose the game (every game of the rules' registry this client can
+show, with its seat range and default seat count), the number of seats and the table's
+name, then wait in the lobby for players (or add bots)."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,21 +8,18 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from client import felt, games
 from client.i18n import tr
-from client.scenes.base import Scene
-from client.scenes.menu import draw_title
-from client.scenes.widgets import button, dialog, entry, label
-from client import felt
-
-#: Games this client can show, with their seat ranges.
-GAMES = {"omerta": (3, 5), "famiglia": (2, 2)}
+from client.ui.scene import Scene
+from client.ui.title import draw_title
+from client.ui.widgets import button, dialog, entry, label
 
 
 class HostScene(Scene):
     def __init__(self, app: Any):
         super().__init__(app)
-        self.game = "omerta"
-        self.seats = 4
+        self.game = games.quick_game().name
+        self.seats = games.seat_range(self.game)[2]
         self.name = tr("host.default_name", name=app.settings.player_name())
         self.busy = False
 
@@ -35,12 +33,12 @@ class HostScene(Scene):
         label(self, pygame.Rect(box.x, y, box.w, rh), "host.title", object_id="#heading", align="center")
         y += rh + gap
         label(self, pygame.Rect(x0, y, x1 - x0, rh), "host.game")
-        games = [(tr(f"game.{g}"), g) for g in GAMES]
+        choices = [(games.title(g), g) for g, _ in games.hostable()]
         self.dd_game = self.add(pygame_gui.elements.UIDropDownMenu(
-            games, (tr(f"game.{self.game}"), self.game), pygame.Rect(x1, y, fw, rh), self.app.manager))
+            choices, (games.title(self.game), self.game), pygame.Rect(x1, y, fw, rh), self.app.manager))
         y += rh + gap
         label(self, pygame.Rect(x0, y, x1 - x0, rh), "host.seats")
-        lo, hi = GAMES[self.game]
+        lo, hi, _default = games.seat_range(self.game)
         opts = [str(n) for n in range(lo, hi + 1)]
         self.dd_seats = self.add(pygame_gui.elements.UIDropDownMenu(
             opts, str(self.seats), pygame.Rect(x1, y, fw, rh), self.app.manager))
@@ -66,12 +64,13 @@ class HostScene(Scene):
             self.app.pop()
 
     def set_game(self, game: str) -> None:
-        """Choose the game; the seat count is brought into its range."""
-        if game not in GAMES:
+        """Choose the game; the seat count is brought into its range (its default when
+        it was below the range)."""
+        if game not in dict(games.hostable()):
             return
         self.game = game
-        lo, hi = GAMES[game]
-        self.seats = min(max(self.seats, lo), hi) if game != "omerta" or self.seats >= lo else 4
+        lo, hi, default = games.seat_range(game)
+        self.seats = min(max(self.seats, lo), hi) if self.seats >= lo else default
         if self.app.scenes and self.app.top is self:
             self.rebuild()
 
@@ -103,4 +102,4 @@ class HostScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         surface.blit(felt.menu_surface(w, h), (0, 0))
-        draw_title(surface, self.app, 0.0, top=0.02)
+        draw_title(surface, self.app, 0.0, top=0.02, faces=games.title_cards())

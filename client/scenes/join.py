@@ -7,18 +7,18 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from client import felt
-from client.app import parse_address
+from client import felt, games
+from client.net import parse_address
 from client.i18n import tr
-from client.scenes.base import Scene
-from client.scenes.widgets import button, call, dialog, entry, label
+from client.ui.scene import Scene
+from client.ui.widgets import button, call, dialog, entry, label
 
 
 def table_line(t: dict[str, Any]) -> str:
     """One row of the table list: name, game, players/seats, status."""
     seats = t.get("seats", [])
     filled = sum(1 for s in seats if s.get("name"))
-    return tr("join.table_line", name=t.get("name") or f"#{t.get('id')}", game=tr(f"game.{t.get('game')}"),
+    return tr("join.table_line", name=t.get("name") or f"#{t.get('id')}", game=games.title(t.get("game")),
               filled=str(filled), seats=str(len(seats)), status=tr(f"join.status_{t.get('status', 'waiting')}"),
               spectators=str(t.get("spectators", 0)))
 

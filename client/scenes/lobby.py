@@ -8,10 +8,10 @@ from typing import Any
 
 import pygame
 
-from client import felt
+from client import felt, games
 from client.i18n import tr
-from client.scenes.base import Scene
-from client.scenes.widgets import button, call, dialog, label
+from client.ui.scene import Scene
+from client.ui.widgets import button, call, dialog, label
 
 
 def lan_address() -> str:
@@ -61,7 +61,7 @@ class LobbyScene(Scene):
         seats = t.get("seats", [])
         filled = sum(1 for x in seats if x.get("name"))
         sub = label(self, pygame.Rect(box.x, y, box.w, int(30 * s)), "lobby.waiting", object_id="#subtitle",
-                    text_kwargs={"game": tr(f"game.{t.get('game', 'omerta')}"), "filled": str(filled),
+                    text_kwargs={"game": games.title(t.get("game")), "filled": str(filled),
                                  "seats": str(len(seats))}, align="center")
         y += int(30 * s) + gap
         bw = int(150 * s)

@@ -1,25 +1,30 @@
 """The main menu: Quick game, Host a table, Join, Couch game, Settings, Quit.
 
-Quick game is one click: create a 4-seat Omerta table, sit at seat 0, add three bots;
-the server starts the match when the last seat is filled and the app opens the table.
+Quick game is one click: create a table of the registry's Quick game with its default
+seat count, sit at seat 0, fill the other seats with bots; the server starts the match
+when the last seat is filled and the app opens the table.
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pygame
 
-from client import felt, text
+from client import felt, games
 from client.i18n import tr
-from client.scenes.base import Scene
-from client.scenes.widgets import button, column, label
+from client.ui.scene import Scene
+from client.ui.title import draw_title
+from client.ui.widgets import button, column, label
 
 
-def quick_game(link: Any, seats: int = 4, name: str | None = None, options: dict | None = None):
-    """Create a ``seats``-seat Omerta table on ``link``'s server, sit at seat 0 and fill
-    the other seats with bots. Returns a Deferred firing with the table id."""
-    d = link.request("create_table", game="omerta", seats=seats,
+def quick_game(link: Any, seats: int | None = None, name: str | None = None, options: dict | None = None):
+    """Create a ``seats``-seat table (default: the game's default seat count) of the
+    registry's Quick game on ``link``'s server, sit at seat 0 and fill the other seats
+    with bots. Returns a Deferred firing with the table id."""
+    game = games.quick_game().name
+    if seats is None:
+        seats = games.seat_range(game)[2]
+    d = link.request("create_table", game=game, seats=seats,
                      name=name or tr("menu.quick_table_name"), options=options or {})
 
     def created(reply: dict) -> Any:
@@ -142,26 +147,4 @@ class MenuScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         surface.blit(felt.menu_surface(w, h), (0, 0))
-        draw_title(surface, self.app, self.t)
-
-
-def draw_title(surface: pygame.Surface, app: Any, t: float, top: float = 0.08) -> None:
-    """The game's title with a fan of cards behind it (menus share it)."""
-    w, h = surface.get_size()
-    art = app.art
-    ch = int(h * 0.17)
-    cw = int(ch * 5 / 7)
-    cx, cy = w // 2, int(h * (top + 0.08))
-    faces = [None, {"kind": "bottle", "value": 7, "points": 7},
-             {"kind": "character", "name": "hitwoman", "points": 15},
-             {"kind": "bottle", "value": 3, "points": 3}, None]
-    for i, face in enumerate(faces):
-        ang = (i - 2) * 11 + 1.5 * math.sin(t * 0.8 + i)
-        img = pygame.transform.rotozoom(art.surface(face, cw, ch), -ang, 1.0)
-        x = cx + (i - 2) * cw * 0.55
-        y = cy + abs(i - 2) * ch * 0.06
-        surface.blit(img, img.get_rect(center=(int(x), int(y))))
-    title = text.render(tr("title"), int(h * 0.10), (240, 207, 121), bold=True, shadow=True)
-    surface.blit(title, title.get_rect(center=(w // 2, int(h * (top + 0.225)))))
-    sub = text.render(tr("subtitle"), int(h * 0.03), (230, 216, 184), shadow=True)
-    surface.blit(sub, sub.get_rect(center=(w // 2, int(h * (top + 0.30)))))
+        draw_title(surface, self.app, self.t, faces=games.title_cards())

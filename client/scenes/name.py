@@ -12,8 +12,8 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from client.scenes.base import Scene
-from client.scenes.widgets import button, entry, label, panel
+from client.ui.scene import Scene
+from client.ui.widgets import button, entry, label, panel
 
 MAX_NAME = 24
 

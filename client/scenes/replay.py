@@ -7,7 +7,8 @@ state after the *k*-th logged action. The table shows the **public view**
 (``view(state, None)``) of an unfinished match, and **every card face up**
 (``full_view(state)``) when the log is finished (it has an ``over`` record).
 
-The table is the game's normal table scene (Omerta, Famiglia) with no connection
+The table is the game's normal table scene (from the client registry, ``client.games``;
+a log of a game this client cannot show is refused with a clear message) with no connection
 (``replay`` set): playing forward animates each step's public events and tells them in
 the message column; seeking shows the step at once. Controls (bottom bar):
 
@@ -26,10 +27,10 @@ from typing import Any
 
 import pygame
 
-from client import text
+from client import games, text
 from client.i18n import tr
-from client.scenes.base import Scene
-from client.scenes.widgets import button
+from client.ui.scene import Scene
+from client.ui.widgets import button
 from shared import matchlog
 from shared.games import get_game
 from shared.rules import events_for
@@ -61,6 +62,8 @@ def load(path: str) -> matchlog.MatchLog:
         raise ReplayError(f"{path} is not a usable match log: {e}") from None
     except KeyError:
         raise ReplayError(f"{path}: unknown game {log.header.get('game')!r}") from None
+    if games.get(log.header.get("game")) is None:
+        raise ReplayError(f"{path}: this client cannot show the game {log.header.get('game')!r}") from None
     return log
 
 
@@ -152,19 +155,19 @@ class ReplayScene(Scene):
         return (w, h - self.bar_height())
 
     def _make_table(self) -> Any:
-        from client.scenes.famiglia_table import FamigliaTableScene
-        from client.scenes.omerta_table import OmertaTableScene
-
         seats = [{"seat": s.get("seat"), "name": s.get("name"), "bot": s.get("bot", False), "connected": True}
                  for s in self.log.header.get("seats") or [] if isinstance(s, dict)]
         for change in self.log.seats:  # the names as they ended up (a bot took a seat...)
             for s in seats:
                 if s["seat"] == change.get("seat"):
                     s.update(name=change.get("name") or s["name"], bot=change.get("bot", s["bot"]))
-        started = {"type": "match_started", "table": None, "game": self.rules.NAME, "seat": None,
+        started = {"type": "match_started", "table": None, "game": str(self.log.header["game"]), "seat": None,
                    "view": self.view_at(0), "legal": [], "seats": seats,
                    "name": tr("replay.title", name=str(self.log.header.get("name") or self.title))}
-        cls = FamigliaTableScene if self.rules.NAME == "famiglia" else OmertaTableScene
+        game = games.get(str(self.log.header["game"]))
+        if game is None:
+            raise ReplayError(tr("replay.no_client", game=str(self.log.header["game"])))
+        cls = game.table_scene
         table = cls.__new__(cls)
         table.replay = True  # set before the constructor lays the table out and deals
         table.area = self.table_area()

@@ -11,8 +11,8 @@ import pygame_gui
 from client import felt
 from client.i18n import tr
 from client.input import ZONE_PRESETS, binding_for
-from client.scenes.base import Scene
-from client.scenes.widgets import button, dialog, entry, label
+from client.ui.scene import Scene
+from client.ui.widgets import button, dialog, entry, label
 from client import settings as settings_mod
 
 LANGS = ("auto", "en", "fr")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Screenshots of the real client under Xvfb, driven like a player would drive it
-# (client/shots.py): main menu, lobby, join screen with a server found by LAN discovery,
+# (tools/screenshots.py): main menu, lobby, join screen with a server found by LAN discovery,
 # the peek, a drawn card, a snap flying to the pile, the table mid-round, round results,
 # settings, couch setup, couch table and the hand-over screen; then the host screen with
 # Famiglia, a Famiglia table mid-game (with a spectator watching) and its results, a table
@@ -32,7 +32,7 @@ run() {  # run SCREEN_SIZE OUT_SUBDIR PORT ARGS...
   local xpid=$!
   trap 'kill $xpid 2>/dev/null || true' RETURN
   for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
-  DISPLAY=":$n" SDL_AUDIODRIVER=dummy "$PY" -m client.shots --out "$OUT/$sub" --port "$port" "$@"
+  DISPLAY=":$n" SDL_AUDIODRIVER=dummy "$PY" -m tools.screenshots --out "$OUT/$sub" --port "$port" "$@"
 }
 
 run 1280x720 1280x720 7860 --size 1280x720

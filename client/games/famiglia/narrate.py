@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from client.cards import family_name
+from client.games.famiglia.cards import family_name
 from client.i18n import tr
 from client.narrate import GOOD, INFO, NOTE, Line, subject
 

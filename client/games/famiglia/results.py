@@ -12,10 +12,10 @@ from typing import Any
 import pygame
 
 from client import text
-from client.famiglia_layout import FAMILY_ORDER
+from client.games.famiglia.layout import FAMILY_ORDER
 from client.i18n import tr
-from client.scenes.results_base import CREAM, DIM, GOLD, ResultsOverlay, band
-from client.scenes.widgets import button
+from client.table.results import CREAM, DIM, GOLD, ResultsOverlay, band
+from client.ui.widgets import button
 
 
 def _sorted(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:

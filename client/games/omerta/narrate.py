@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from client.cards import character_name
+from client.games.omerta.cards import character_name
 from client.i18n import tr
 from client.narrate import BAD, GOOD, INFO, NOTE, Line, subject
 
@@ -82,17 +82,3 @@ def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) 
     if kind == "look" and ev.get("cards") is None and ev.get("reason") == "mole":
         return (tr("msg.mole", name=who), INFO, None)
     return None
-
-
-def claim_result(msg: Mapping[str, Any]) -> Line:
-    """The line for a ``claim_result``: "You were first, by 14 ms!", "Too slow by 9 ms"..."""
-    outcome = msg.get("outcome")
-    margin = msg.get("margin_ms")
-    ms = f"{abs(float(margin)):.0f}" if isinstance(margin, (int, float)) else "?"
-    if outcome == "won":
-        return (tr("claim.won_by", ms=ms) if margin else tr("claim.won"), GOOD, None)
-    if outcome == "wrong":
-        return (tr("claim.wrong"), BAD, None)
-    if outcome == "too_slow":
-        return (tr("claim.too_slow", ms=ms), BAD, "snap_lost")
-    return (tr("claim.refused", reason=str(msg.get("message") or "")), BAD, None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from client.cards import character_name
+from client.games.omerta.cards import character_name
 from client.i18n import tr
 from client.input import default_binding
 

@@ -2,10 +2,10 @@
 the rules allow right now.
 
 State comes only from the server. The *display link* is the connection whose ``update``
-messages the table shows: its events are animated (:mod:`client.famiglia_fx`) and told
-in the message column (:mod:`client.famiglia_narrate`), its view is what the table shows
+messages the table shows: its events are animated (:mod:`client.games.famiglia.fx`) and told
+in the message column (:mod:`client.games.famiglia.narrate`), its view is what the table shows
 once they are over. A seated player's ``legal`` actions decide what can be clicked: a
-:class:`~client.famiglia_picker.Chooser` turns clicks on cards (and the buttons it asks
+:class:`~client.games.famiglia.picker.Chooser` turns clicks on cards (and the buttons it asks
 for: what a card is for, a Brute's amount) into exactly one legal action, which is sent.
 A spectator (TV view, Join > Watch) sees the public view: both hands face down. Nothing
 waits for an animation; input stays live during one.
@@ -17,14 +17,14 @@ from typing import Any, Callable, Mapping
 
 import pygame
 
-from client import famiglia_controls, famiglia_fx
-from client.famiglia_draw import draw_table
-from client.famiglia_layout import FamigliaLayout, famiglia_layout
-from client.famiglia_narrate import narrate
-from client.famiglia_picker import Chooser
+from client.games.famiglia import controls as famiglia_controls, fx as famiglia_fx
+from client.games.famiglia.draw import draw_table
+from client.games.famiglia.layout import FamigliaLayout, famiglia_layout
+from client.games.famiglia.narrate import narrate
+from client.games.famiglia.picker import Chooser
 from client.i18n import tr
-from client.scenes.table_base import TableScene
-from client.scenes.widgets import button, call, fitted
+from client.table.base import TableScene
+from client.ui.widgets import button, call, fitted
 
 Place = tuple[str, int]
 
@@ -36,8 +36,8 @@ class FamigliaTableScene(TableScene):
     controls = famiglia_controls
     layout: FamigliaLayout
 
-    def __init__(self, app: Any, link: Any, started: dict[str, Any]):
-        super().__init__(app, link, started)
+    def __init__(self, app: Any, link: Any, started: dict[str, Any], binding: Any = None):
+        super().__init__(app, link, started)  # one player: no key binding (no couch play)
         seat = started.get("seat")
         self.chooser: Chooser | None = None
         self.results_shown = self.view.get("phase") == "over"
@@ -96,7 +96,7 @@ class FamigliaTableScene(TableScene):
     def _maybe_results(self) -> None:
         if self.view.get("phase") != "over" or self.replay:
             return
-        from client.scenes.famiglia_results import FamigliaResultsScene
+        from client.games.famiglia.results import FamigliaResultsScene
 
         for s in self.app.scenes:
             if isinstance(s, FamigliaResultsScene):

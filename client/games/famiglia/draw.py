@@ -21,11 +21,13 @@ from typing import Any
 
 import pygame
 
-from client import felt, table_draw, text
-from client.cards import FAMILY_LETTERS, card_key, family_colour, family_name
-from client.famiglia_layout import FAMILY_ORDER
+from client import felt, text
+from client.table import draw as table_draw
+from client.cards import card_key
+from client.games.famiglia.cards import FAMILY_LETTERS, family_colour, family_name
+from client.games.famiglia.layout import FAMILY_ORDER
 from client.i18n import tr
-from client.table_draw import (CREAM, DIM, GOLD, TURN, banner, count_badge, discard_pile, draw_messages,
+from client.table.draw import (CREAM, DIM, GOLD, TURN, banner, count_badge, discard_pile, draw_messages,
                                draw_reconnecting, fade, label_under, panel, pill, refill, seat_panel, stack,
                                turn_timer)
 

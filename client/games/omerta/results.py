@@ -13,8 +13,8 @@ import pygame
 from client import text
 from client.i18n import tr
 from client.narrate import BAD, GOOD
-from client.scenes.results_base import CREAM, DIM, GOLD, ResultsOverlay, band
-from client.scenes.widgets import button
+from client.table.results import CREAM, DIM, GOLD, ResultsOverlay, band
+from client.ui.widgets import button
 
 
 class ResultsScene(ResultsOverlay):

@@ -1,5 +1,5 @@
-"""What the results boards of every game share (:mod:`client.scenes.results`,
-:mod:`client.scenes.famiglia_results`): drawn over the table with a veil that fades in
+"""What the results boards of every game share (each game's ``results`` module in
+``client/games/<game>/``): drawn over the table with a veil that fades in
 and a gold-framed box, a main button at the box's bottom right, a way back to the menu
 (which leaves the table) and a clock in seconds, so keys pressed at the last moment of
 play do not dismiss the board."""
@@ -9,8 +9,8 @@ from typing import Any
 
 import pygame
 
-from client.scenes.base import Scene
-from client.scenes.widgets import centred
+from client.ui.scene import Scene
+from client.ui.widgets import centred
 
 CREAM = (243, 232, 207)
 GOLD = (240, 207, 121)

@@ -1,5 +1,5 @@
 """What the Famiglia table offers now, derived from the legal actions and the seat's
-:class:`~client.famiglia_picker.Chooser`: the prompt line and the action buttons (the
+:class:`~client.games.famiglia.picker.Chooser`: the prompt line and the action buttons (the
 rules stay on the server; this only reads ``legal`` and the view).
 
 :func:`prompt` returns ``(main line, second line, urgent)``; :func:`button_specs` the
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from client.famiglia_narrate import card_text
+from client.games.famiglia.narrate import card_text
 from client.i18n import tr
 
 

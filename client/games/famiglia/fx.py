@@ -19,7 +19,7 @@ import pygame
 
 from client import tween
 from client.animation import Animator, Banner, Flight, Shake
-from client.famiglia_layout import FamigliaLayout
+from client.games.famiglia.layout import FamigliaLayout
 
 GOLD = (255, 214, 102)
 RED = (255, 110, 90)

@@ -2,10 +2,10 @@
 the rules allow right now.
 
 State comes only from the server. The *display link* is the connection whose ``update``
-messages the table shows: its events are animated (:mod:`client.omerta_fx`) and its view
+messages the table shows: its events are animated (:mod:`client.games.omerta.fx`) and its view
 is what the table shows once they are over. Each *local seat* is a connection of its
 own (one player) with its own key binding; its ``legal`` actions decide the buttons and
-the targets offered (:class:`client.picker.Picker` matches partial selections against
+the targets offered (:class:`client.games.omerta.picker.Picker` matches partial selections against
 them). Nothing waits for an animation; input stays live during one.
 
 * One player: the display link is the player's own seat; private looks show on the
@@ -15,9 +15,10 @@ them). Nothing waits for an animation; input stays live during one.
   that seat presses its reveal key.
 * TV view: a spectator display link and no local seat.
 
-Claims (snap, Hitwoman) are sent with ``t_press`` = the sampler's stamp of the key press
-or right-click (client ms) and ``t_shown`` = the client ms of the first frame that showed
-the card (or the attack) that opened the window.
+Claims (snap, Hitwoman), their keys and stamping, couch seats and the hand-over screen
+come from the table kit (:class:`client.table.reactions.ReactionTableScene`): the card
+(or the attack) that opened a window is reported by the effects
+(:meth:`~client.table.reactions.ReactionTableScene.window_seen`).
 """
 from __future__ import annotations
 
@@ -26,45 +27,39 @@ from typing import Any, Callable, Mapping
 
 import pygame
 
-from client import omerta_controls, omerta_fx
+from client.games.omerta import controls as omerta_controls, fx as omerta_fx
+from client.games.omerta.controls import CLAIMS, PASSES
+from client.games.omerta.draw import draw_table
+from client.games.omerta.layout import TableLayout, table_layout
+from client.games.omerta.narrate import NOTE, narrate
+from client.games.omerta.picker import Picker
 from client.i18n import tr
-from client.input import CONFIRM, NEXT, PASS, PREV, REVEAL, SELECT, SNAP, Binding, default_binding, now_ms
-from client.layout import TableLayout, table_layout
-from client.omerta_controls import CLAIMS, PASSES
-from client.omerta_draw import draw_table
-from client.omerta_narrate import BAD, INFO, NOTE, claim_result, narrate
-from client.picker import Picker
-from client.scenes.table_base import TableScene
-from client.scenes.widgets import button, call, fitted
+from client.input import Binding
+from client.table.reactions import ReactionTableScene
+from client.ui.widgets import button, call, fitted
 
 #: Choices made by picking on the table, in the order they are looked for in ``legal``.
 PICK_ORDER = ("peek", "replace", "safe_swap", "henchman", "lady", "mole", "snitch", "driver", "mamma",
               "police_patrol")
 
 
-class OmertaTableScene(TableScene):
+class OmertaTableScene(ReactionTableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
 
     controls = omerta_controls
     layout: TableLayout
+    claim_types = CLAIMS
+    pass_types = PASSES
+    claim_field = "slot"
+    card_place = "slot"
 
     def __init__(self, app: Any, link: Any, started: dict[str, Any], binding: Binding | None = None):
-        super().__init__(app, link, started)
-        seat = started.get("seat")
-        self.bindings: dict[int, Binding] = {}
-        self.seat_views: dict[int, dict[str, Any]] = {}
         self.secrets: dict[int, dict[str, Any]] = {}  # seat -> latest private look (hand-over)
         self.pickers: dict[int, Picker] = {}
-        self.cursor: dict[int, int] = {}
-        self.window_face_t: dict[int, float] = {}
-        self.window_shown_ms: dict[int, float] = {}
-        self.window_open_t: dict[int, float] = {}
-        self._shown_pending: set[int] = set()
+        super().__init__(app, link, started, binding)
         # results of rounds played before we arrived are not shown again
         self.results_shown_round = int((self.view.get("last_round") or {}).get("round", 0))
-        if seat is not None:
-            self._seat_joined(seat, link, started, binding)
         self._sync_followers()
         self._deal_current()
         self._refresh()
@@ -75,12 +70,6 @@ class OmertaTableScene(TableScene):
     @property
     def show_slot_numbers(self) -> bool:
         return any(b.slot_keys for b in self.bindings.values())
-
-    def player_help(self) -> str:
-        if len(self.links) > 1:
-            return tr("table.help_couch")
-        keys = next(iter(self.bindings.values())).describe()
-        return tr("table.help", snap=keys.get("snap", "?"), passkey=keys.get("pass", "?"))
 
     @property
     def picked(self) -> set[tuple[str, int]]:
@@ -106,10 +95,6 @@ class OmertaTableScene(TableScene):
             out |= {("safe", i) for i in range(4)}
         return out
 
-    @property
-    def cursor_picks(self) -> set[tuple[str, int]]:
-        return {("slot", sid) for sid in self.cursor.values()}
-
     def seat_status(self, p: int) -> str:
         away = self.seat_away(p)
         if away:
@@ -125,14 +110,6 @@ class OmertaTableScene(TableScene):
             return tr("status.deciding")
         return ""
 
-    def window_left(self) -> float | None:
-        """Fraction of the open window's time left (1 -> 0), None without a window."""
-        w = self.view.get("window")
-        opened = self.window_open_t.get(w["window"]) if w else None
-        if opened is None:
-            return None
-        return min(1.0, max(0.0, 1.0 - (self.t - opened) / max(1.0, float(w.get("timeout_ms", 3000)))))
-
     # -- helpers ----------------------------------------------------------------------
     def legal_types(self, seat: int | None) -> set[str]:
         return {a.get("type") for a in self.legal.get(seat, [])}
@@ -146,6 +123,12 @@ class OmertaTableScene(TableScene):
 
     def own_slots(self, seat: int) -> list[int]:
         return [s["slot"] for s in self.view["players"][seat]["slots"]]
+
+    def own_cards(self, seat: int) -> list[int]:
+        return self.own_slots(seat)
+
+    def card_owner(self, card: Any) -> int | None:
+        return self.layout.slot_owner.get(card)
 
     def _layout(self) -> TableLayout:
         return table_layout(self.view, self.table_size, perspective=self.perspective)
@@ -166,11 +149,7 @@ class OmertaTableScene(TableScene):
             shown = self.shown_at(sid, r)
             return shown if shown is not None else r
 
-        def window_face(wid: int, at: float) -> None:
-            self.window_face_t[wid] = at
-            self.window_open_t[wid] = at
-
-        return omerta_fx.FxContext(self.anim, self.t, self.me, old, self.layout, slot_rect, prev_view, window_face,
+        return omerta_fx.FxContext(self.anim, self.t, self.me, old, self.layout, slot_rect, prev_view, self.window_seen,
                                    local=self.local_seats)
 
     def _fx(self, prev_view: dict[str, Any], old: TableLayout) -> Callable[[dict[str, Any]], None]:
@@ -184,34 +163,10 @@ class OmertaTableScene(TableScene):
             self.app.sound and self.app.sound.play("deal")
 
     # -- network ------------------------------------------------------------------------
-    def _seat_joined(self, seat: int, link: Any, msg: dict[str, Any], binding: Binding | None) -> None:
-        self.links[seat] = link
-        self._note_seat(seat, msg)
-        self.bindings[seat] = binding or default_binding()
-
-    def add_local_seat(self, link: Any, msg: dict[str, Any], binding: Binding | None = None) -> None:
-        """Another local player (couch play): ``msg`` is its ``match_started``."""
-        self._seat_joined(msg["seat"], link, msg, binding)
-        if self.perspective is None:  # the first local seat sits at the bottom
-            self.perspective = msg["seat"]
-            self.on_resize(self.app.size)
-        self._buttons_sig = None
-        self._refresh()
-
-    def _seat_arrived(self, link: Any, msg: dict[str, Any]) -> None:
-        self.add_local_seat(link, msg, self.app.pending_bindings.pop(link, None))
-
     def _note_seat(self, seat: int, msg: dict[str, Any]) -> None:
         super()._note_seat(seat, msg)
-        self.seat_views[seat] = msg.get("view", {})
         if self.public and msg.get("type") == "update":
             self._keep_secrets(seat, msg.get("events", []))
-
-    def _game_message(self, msg: dict[str, Any], seat: int | None) -> None:
-        if msg.get("type") == "claim_result" and seat is not None:
-            text, colour, cue = claim_result(msg)
-            self.say(text if len(self.links) == 1 else f"{self.seat_name(seat)}: {text}", colour, 5000)
-            cue and self.app.sound and self.app.sound.play(cue)
 
     def _match_over(self) -> None:
         if not self.replay:
@@ -219,6 +174,9 @@ class OmertaTableScene(TableScene):
 
     def _drop_choices(self) -> None:
         self.pickers.clear()
+
+    def _drop_choice(self, seat: int) -> None:
+        self.pickers.pop(seat, None)
 
     def _forget_gone(self) -> None:
         for seat, sid in list(self.cursor.items()):
@@ -238,10 +196,10 @@ class OmertaTableScene(TableScene):
                     and ev.get("reason") != "safe":
                 self.secrets[seat] = {"slots": list(ev.get("slots", [])), "cards": list(ev["cards"]),
                                       "reason": ev.get("reason")}
-                keys = self.bindings[seat].describe()
+                keys = self.keys_of(seat)
                 self.say(tr("msg.private_look", name=self.seat_name(seat), button=keys.get("reveal", "?")), NOTE, 9000)
             elif ev.get("type") == "draw" and ev.get("seat") == seat and ev.get("source") == "deck":
-                keys = self.bindings[seat].describe()
+                keys = self.keys_of(seat)
                 self.say(tr("msg.private_draw", name=self.seat_name(seat), button=keys.get("reveal", "?")), NOTE, 9000)
 
     def private_info(self, seat: int) -> dict[str, Any]:
@@ -253,24 +211,32 @@ class OmertaTableScene(TableScene):
                 "drawn": drawn.get("card") if drawn and drawn.get("source") == "deck" else None,
                 "safe": v.get("safe_cards")}
 
-    def reveal_request(self, seat: int) -> None:
-        """A seat's reveal key: the hand-over screen (couch play only)."""
-        if not self.public:
-            return
-        info = self.private_info(seat)
-        if not any(info.values()):
-            self.say(tr("handover.nothing", name=self.seat_name(seat)), INFO, 3000)
-            return
-        from client.scenes.handover import HandoverScene
+    def private_groups(self, seat: int, info: dict[str, Any]) -> list[tuple[str, list[tuple[Any, str]]]]:
+        """The hand-over screen's groups: the cards of the latest look (by their place
+        among the seat's cards), the card in hand, the safe."""
+        groups = []
+        look = info.get("look")
+        if look:
+            order = self.own_slots(seat)
+            labels = [tr("handover.card_n", n=str(order.index(sid) + 1)) if sid in order else "?"
+                      for sid in look["slots"]]
+            groups.append((tr("handover.your_cards"), list(zip(look["cards"], labels))))
+        if info.get("drawn"):
+            groups.append((tr("handover.in_hand"), [(info["drawn"], "")]))
+        if info.get("safe"):
+            groups.append((tr("handover.safe"), [(c, str(i + 1)) for i, c in enumerate(info["safe"])]))
+        return groups
 
-        self.app.push(HandoverScene(self.app, self, seat))
+    def private_shown(self, seat: int, info: dict[str, Any]) -> None:
+        if info.get("look"):
+            self.look_seen(seat)
 
     def look_seen(self, seat: int) -> None:
         """The hand-over screen showed ``seat``'s look: it is not kept (no memory)."""
         self.secrets.pop(seat, None)
 
     def _show_results(self) -> None:
-        from client.scenes.results import ResultsScene
+        from client.games.omerta.results import ResultsScene  # it draws this scene: imported when needed
 
         lr = self.view.get("last_round")
         over = self.view.get("phase") == "over"
@@ -288,50 +254,6 @@ class OmertaTableScene(TableScene):
         """The round results were dismissed: deal the new round on screen."""
         self.anim.finish()
         self._deal_current()
-
-    def _seat_lost(self, seat: int) -> None:
-        """A couch player's connection is gone: the others play on."""
-        self.links.pop(seat, None)
-        self.bindings.pop(seat, None)
-        self.pickers.pop(seat, None)
-        self._refresh()
-
-    # -- sending ------------------------------------------------------------------------
-    def send(self, seat: int | None, action: dict[str, Any], t_press: float | None = None,
-             t_shown: float | None = None) -> None:
-        link = self.links.get(seat) if seat is not None else None
-        if link is None or link.conn is None:
-            return
-        self.pickers.pop(seat, None)
-        # a pass refused because the window closed meanwhile: nothing to say
-        self._send_now(seat, link, action, t_press=t_press, t_shown=t_shown, quiet=action.get("type") in PASSES)
-
-    def claim(self, seat: int, slot: int | None, t_press: float) -> None:
-        """Snap (or counter with a Hitwoman) with ``slot``; ``t_press`` is the stamp of
-        the key press or click (client ms)."""
-        legal = self.legal.get(seat, [])
-        kind = next((k for k in CLAIMS if any(a.get("type") == k for a in legal)), None)
-        who = "" if len(self.links) == 1 else self.seat_name(seat) + ": "
-        if kind is None:
-            w = self.view.get("window")
-            key = "claim.already" if w and seat in w.get("eligible", []) else "claim.no_window"
-            self.say(who + tr(key), INFO, 2500)
-            return
-        if slot is None:
-            self.say(who + tr("claim.select_first"), NOTE, 3000)
-            return
-        action = {"type": kind, "slot": slot}
-        if action not in legal:
-            self.say(who + tr("claim.not_that_card"), BAD, 3000)
-            return
-        wid = (self.view.get("window") or {}).get("window")
-        self.send(seat, action, t_press=t_press, t_shown=self.window_shown_ms.get(wid))
-
-    def pass_window(self, seat: int) -> None:
-        for a in self.legal.get(seat, []):
-            if a.get("type") in PASSES:
-                self.send(seat, a)
-                return
 
     # -- controls -----------------------------------------------------------------------
     def _update_choices(self) -> None:
@@ -368,7 +290,7 @@ class OmertaTableScene(TableScene):
         """An action button: an action dict to send, or "claim" / "confirm" / "clear"."""
         picker = self.pickers.get(seat)
         if what == "claim":
-            self.claim(seat, self.cursor.get(seat), now_ms())
+            self.claim_now(seat)
         elif what == "confirm":
             if picker is not None and picker.complete() is not None:
                 self.send(seat, picker.complete())
@@ -380,46 +302,6 @@ class OmertaTableScene(TableScene):
             self.send(seat, what)
 
     # -- input --------------------------------------------------------------------------
-    def _other_input(self, event: pygame.event.Event, t_ms: float) -> None:
-        if event.type in (pygame.KEYDOWN, pygame.JOYBUTTONDOWN, pygame.JOYHATMOTION):
-            for seat, binding in list(self.bindings.items()):
-                cmd = binding.command(event)
-                if cmd is not None:
-                    self.command(seat, cmd, t_ms)
-                    return
-
-    def _right_click(self, pick: tuple[str, int], t_ms: float) -> None:
-        """Right click on a card: snap with it (a local seat's own card)."""
-        if pick[0] == "slot":
-            owner = self.layout.slot_owner.get(pick[1])
-            if owner in self.links:
-                self.cursor[owner] = pick[1]
-                self.claim(owner, pick[1], t_ms)
-
-    def command(self, seat: int, cmd: tuple[str, int], t_ms: float) -> None:
-        """A key or controller command of local ``seat`` (see client.input)."""
-        name, arg = cmd
-        slots = self.own_slots(seat)
-        if name == SELECT:
-            if arg < len(slots):
-                self.cursor[seat] = slots[arg]
-                self._build_buttons()
-        elif name in (PREV, NEXT) and slots:
-            cur = self.cursor.get(seat)
-            i = slots.index(cur) if cur in slots else (-1 if name == NEXT else 0)
-            self.cursor[seat] = slots[(i + (1 if name == NEXT else -1)) % len(slots)]
-            self._build_buttons()
-        elif name == SNAP:
-            self.claim(seat, self.cursor.get(seat), t_ms)
-        elif name == PASS:
-            self.pass_window(seat)
-        elif name == CONFIRM:
-            cur = self.cursor.get(seat)
-            if cur is not None:
-                self.click(("slot", cur), seat)
-        elif name == REVEAL:
-            self.reveal_request(seat)
-
     def _picker_for(self, pick: tuple[str, int], seat: int | None) -> tuple[int | None, Picker | None]:
         """Which local seat a click on ``pick`` is for, and its picker: the seat whose
         own choice offers it (a peek), else the seat whose turn it is."""
@@ -467,19 +349,5 @@ class OmertaTableScene(TableScene):
                 self._build_buttons()
 
     # -- frame --------------------------------------------------------------------------
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        for wid, at in self.window_face_t.items():
-            if wid not in self.window_shown_ms and self.t >= at:
-                self._shown_pending.add(wid)
-        if len(self.window_face_t) > 50:
-            for wid in sorted(self.window_face_t)[:-10]:
-                self.window_face_t.pop(wid, None)
-
-    def presented(self, t_ms: float) -> None:
-        for wid in self._shown_pending:
-            self.window_shown_ms.setdefault(wid, t_ms)
-        self._shown_pending.clear()
-
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)

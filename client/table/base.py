@@ -34,7 +34,7 @@ from client.animation import Animator
 from client.i18n import tr
 from client.input import now_ms
 from client.narrate import BAD, GOOD, NOTE, Line
-from client.scenes.base import Scene
+from client.ui.scene import Scene
 from client.tween import Follower
 
 MSG_MS = 7000.0

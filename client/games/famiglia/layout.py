@@ -23,7 +23,7 @@ from typing import Any, Iterable, Mapping
 
 from pygame import Rect
 
-from client.layout import CARD_RATIO, card_size, grid
+from client.table.layout import CARD_RATIO, card_size, grid
 
 Place = tuple[str, int]
 #: Family wire names in the order their gang groups are shown (the rulebook's order).

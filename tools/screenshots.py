@@ -16,8 +16,8 @@ overlay after the player's connection is cut, and a real ``mafia-server`` killed
 mid-match and started again on its data directory (the overlay counting the tries, then
 the match back).
 
-    python -m client.shots --out shots/1280 --size 1280x720
-    python -m client.shots --out shots/1920 --fullscreen
+    python -m tools.screenshots --out shots/1280 --size 1280x720
+    python -m tools.screenshots --out shots/1920 --fullscreen
 """
 from __future__ import annotations
 
@@ -104,8 +104,8 @@ def run(argv: list[str] | None = None) -> int:
     from client.scenes.join import JoinScene
     from client.scenes.lobby import LobbyScene
     from client.scenes.menu import MenuScene
-    from client.scenes.omerta_table import OmertaTableScene
-    from client.scenes.results import ResultsScene
+    from client.games.omerta.table import OmertaTableScene
+    from client.games.omerta.results import ResultsScene
     from client.scenes.settings import SettingsScene
     from client.settings import Settings
     from shared.config import merge
@@ -262,8 +262,8 @@ def run(argv: list[str] | None = None) -> int:
 
 def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
     """Famiglia hosted and played, a spectator's view, a replay, the reconnect overlay."""
-    from client.scenes.famiglia_results import FamigliaResultsScene
-    from client.scenes.famiglia_table import FamigliaTableScene
+    from client.games.famiglia.results import FamigliaResultsScene
+    from client.games.famiglia.table import FamigliaTableScene
     from client.scenes.host import HostScene
     from client.scenes.join import JoinScene
     from client.scenes.lobby import LobbyScene
@@ -385,7 +385,7 @@ def server_restart_shots(app: Any, d: Driver) -> None:
     the overlay counts the tries, then the match comes back from the server's match log."""
     import signal
 
-    from client.scenes.famiglia_table import FamigliaTableScene
+    from client.games.famiglia.table import FamigliaTableScene
 
     port = app.server_address[1] + 3
     data = tempfile.mkdtemp()

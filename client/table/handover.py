@@ -1,10 +1,11 @@
 """The hand-over screen of couch play: one seat's private cards on the shared screen.
 
 First a cover ("Seat 2 only — others look away"), then, when that seat presses its
-reveal key again (or clicks Show), its private information: the cards of its latest look
-(shown once: the game keeps no memory), the card in its hand, the safe during its
-Safecracker. It hides itself after ``SHOW_S`` seconds or on the reveal key. Other keys go
-on to the table underneath, so nobody else's snap is lost meanwhile.
+reveal key again (or clicks Show), its private information as the game groups it
+(``table.private_info`` and ``table.private_groups``: a look shown once, the card in
+hand...; ``table.private_shown`` is told what was shown). It hides itself after
+``SHOW_S`` seconds or on the reveal key. Other keys go on to the table underneath, so
+nobody else's claim is lost meanwhile.
 """
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ import pygame
 from client import text
 from client.i18n import tr
 from client.input import REVEAL
-from client.scenes.base import Scene
-from client.scenes.widgets import button
+from client.ui.scene import Scene
+from client.ui.widgets import button
 
 SHOW_S = 6.0
 COVER_S = 15.0
@@ -50,8 +51,7 @@ class HandoverScene(Scene):
         self.info = self.table.private_info(self.seat)
         self.showing = True
         self.t = 0.0
-        if self.info.get("look"):
-            self.table.look_seen(self.seat)
+        self.table.private_shown(self.seat, self.info)
         self.rebuild()
 
     def close(self) -> None:
@@ -90,17 +90,7 @@ class HandoverScene(Scene):
             hint = text.render(tr("handover.press", name=name, button=keys.get("reveal", "?")), int(h * 0.035), DIM)
             surface.blit(hint, hint.get_rect(center=(w // 2, int(h * 0.45))))
             return
-        groups = []
-        look = self.info.get("look")
-        if look:
-            order = self.table.own_slots(self.seat)
-            labels = [tr("handover.card_n", n=str(order.index(sid) + 1)) if sid in order else "?"
-                      for sid in look["slots"]]
-            groups.append((tr("handover.your_cards"), list(zip(look["cards"], labels))))
-        if self.info.get("drawn"):
-            groups.append((tr("handover.in_hand"), [(self.info["drawn"], "")]))
-        if self.info.get("safe"):
-            groups.append((tr("handover.safe"), [(c, str(i + 1)) for i, c in enumerate(self.info["safe"])]))
+        groups = self.table.private_groups(self.seat, self.info)
         ch = int(h * 0.30)
         cw = int(ch * 5 / 7)
         gap = int(cw * 0.18)

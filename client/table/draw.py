@@ -5,6 +5,7 @@
   bottom, as many as fit;
 * :func:`pill` -- a small rounded label (a plate's status, the turn timer);
   :func:`turn_timer` -- the turn timer's pill on the plate of the seat on the clock;
+* :func:`window_bar` -- a reaction window's time left, a bar along the banner's bottom;
 * :func:`draw_reconnecting` -- the veil and box shown while a lost connection is being
   re-opened: "Connection lost — reconnecting… (attempt n, next try in x s)";
 * :class:`Frame` -- what one frame needs, computed once, and the selection marks on a
@@ -92,6 +93,16 @@ def turn_timer(surf: pygame.Surface, pr: pygame.Rect, seconds: float) -> None:
     bg = (150, 30, 30) if urgent and pulse(now_ms(), 600) > 0.5 else (30, 20, 16)
     pill(surf, tr("table.timer", time=timer_text(seconds)), (pr.centerx, pr.top), max(10, int(pr.h * 0.5)),
          fg=fg, bg=bg)
+
+
+def window_bar(surf: pygame.Surface, b: pygame.Rect, frac: float | None,
+               colour: tuple[int, int, int] = TURN, low: tuple[int, int, int] = (255, 120, 100)) -> None:
+    """The open reaction window's time left (``frac`` 1 -> 0, None: no window) as a bar
+    along the bottom of the banner ``b``; ``low`` under 30 %."""
+    if frac is None:
+        return
+    bar = pygame.Rect(b.x + 6, b.bottom - max(3, b.h // 12) - 3, int((b.w - 12) * frac), max(3, b.h // 12))
+    pygame.draw.rect(surf, low if frac < 0.3 else colour, bar, border_radius=bar.h // 2)
 
 
 @lru_cache(maxsize=4)

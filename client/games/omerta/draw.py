@@ -18,12 +18,14 @@ from typing import Any
 
 import pygame
 
-from client import felt, table_draw, text
+from client import felt, text
+from client.table import draw as table_draw
+from client.games.omerta.cards import token
 from client.i18n import tr
-from client.omerta_fx import token_rect
-from client.table_draw import (CREAM, GOLD, OFFERED, PICKED, TURN, banner, count_badge, discard_pile,
+from client.games.omerta.fx import token_rect
+from client.table.draw import (CREAM, GOLD, OFFERED, PICKED, TURN, banner, count_badge, discard_pile,
                                draw_messages, draw_reconnecting, fade, label_under, panel, pill, refill,
-                               seat_panel, stack, turn_timer)
+                               seat_panel, stack, turn_timer, window_bar)
 
 DIM = (180, 170, 150)  # a little darker than the shared one: the Omerta felt's labels
 RED = (255, 120, 100)
@@ -180,7 +182,7 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
         pygame.draw.rect(surf, fade(TURN, 0.5 + 0.5 * f.pulse), area.zone, max(2, area.zone.h // 90),
                          border_radius=radius)
     if player.get("mamma") is not None and not f.hidden[("mamma", p)]:
-        surf.blit(art.token("mamma", area.mamma.w), area.mamma.topleft)
+        surf.blit(token(art, "mamma", area.mamma.w), area.mamma.topleft)
     who = ("player", p)
     if who in f.picked or who in f.offered:  # a player to choose (Lady, Mamma, Snitch)
         plate = area.plate
@@ -222,7 +224,7 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
             f.marks(surf, place, pygame.Rect(x, y, cw, ch))
         if s.get("patrol") is not None and not f.hidden[("patrol", sid)]:
             tr_ = token_rect(pygame.Rect(x, y, cw, ch))
-            surf.blit(art.token("police_patrol", tr_.w), tr_.topleft)
+            surf.blit(token(art, "police_patrol", tr_.w), tr_.topleft)
         if local and i < 9:
             _number(surf, i + 1, (x + cw // 2, y + ch - max(8, ch // 12)), max(8, ch // 11))
 
@@ -301,10 +303,7 @@ def _banner(surf: pygame.Surface, sc: Any) -> None:
         return
     fs = max(14, int(b.h * 0.34))
     banner(surf, b, sc.prompt, sc.t, size=fs, sub_size=int(fs * 0.72), sub_y=0.70, sub_colour=DIM)
-    frac = sc.window_left()
-    if frac is not None:
-        bar = pygame.Rect(b.x + 6, b.bottom - max(3, b.h // 12) - 3, int((b.w - 12) * frac), max(3, b.h // 12))
-        pygame.draw.rect(surf, RED if frac < 0.3 else TURN, bar, border_radius=bar.h // 2)
+    window_bar(surf, b, sc.window_left(), TURN, RED)
 
 
 def _timer(surf: pygame.Surface, sc: Any) -> None:

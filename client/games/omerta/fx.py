@@ -9,13 +9,16 @@ from the server's view and effects only hide a place until their card lands.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
 
 import pygame
 
 from client import tween
-from client.animation import Animator, Banner, Flight, Lift, Reveal, Shake, Shuffle, TokenFlight
-from client.layout import TableLayout
+from client.animation import Animator, Banner, Effect, Flight, Lift, Place, Reveal, Shake, Shuffle
+from client.games.omerta.cards import token
+from client.games.omerta.layout import TableLayout
 
 GOLD = (255, 214, 102)
 RED = (255, 90, 80)
@@ -37,6 +40,31 @@ TOKEN_MS = 620
 PEEK_MS = 4000
 MOLE_MS = 3500
 OMERTA_MS = 1800
+
+
+@dataclass
+class TokenFlight(Effect):
+    """A marker token (Mamma, Police Patrol) flying between two points (px)."""
+
+    kind: str = "mamma"
+    src: tuple[float, float] = (0.0, 0.0)
+    dst: tuple[float, float] = (0.0, 0.0)
+    d: int = 40
+    hide_dst: Place | None = None
+
+    def hides(self, t: float) -> Iterable[Place]:
+        if self.hide_dst is not None and t < self.t1:
+            yield self.hide_dst
+
+    def draw(self, surf: pygame.Surface, art: Any, t: float) -> None:
+        if t < self.t0:
+            return
+        p = tween.progress(t, self.t0, self.t1 - self.t0)
+        e = tween.ease_in_out_cubic(p)
+        x, y = tween.arc_point(self.src, self.dst, e, self.d * 1.5)
+        d = max(8, int(self.d * (1.0 + 0.6 * math.sin(math.pi * p))))
+        img = token(art, self.kind, d)
+        surf.blit(img, img.get_rect(center=(int(x), int(y))))
 
 
 class FxContext:

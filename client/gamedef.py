@@ -1,0 +1,49 @@
+"""The client side of one game: what the generic client (app, menus, replays, the table
+kit) needs to know about it. Each game folder ``client/games/<game>/`` exports
+``GAME = ClientGame(...)``; ``client/games/__init__.py`` registers them, one line each.
+
+The rules side (seat ranges, default seats, options, title) is the game's
+:class:`shared.gamedef.GameDef` in ``shared.games.DEFS``; this only adds what is drawn
+and decided on the screen.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+
+@dataclass(frozen=True)
+class ClientGame:
+    """One game's client.
+
+    * ``name`` -- the wire name (``match_started.game``, ``create_table``'s ``game``).
+    * ``table_scene(app, link, started, binding=None)`` -- opens the game's table (a
+      :class:`client.table.base.TableScene`) for a ``match_started`` message; ``binding``
+      is the local player's key binding (couch play).
+    * ``results_scene`` -- the game's results board (a
+      :class:`client.table.results.ResultsOverlay`), for the record and tools.
+    * ``faces`` -- the face painter of its cards (see :mod:`client.cards`), or None.
+    * ``strings`` -- the folder holding its ``mafia.<lang>.json`` translations (None:
+      none), loaded by :mod:`client.i18n` next to the client's own.
+    * ``couch`` -- it can be played by several players on one screen (each on a
+      connection of their own, the shared screen a spectator).
+    * ``quick_game`` -- the main menu's Quick game (and the host screen's first choice)
+      plays it: the first registered game that says so.
+    * ``title_cards`` -- card faces fanned behind the title on the menus (None = a back).
+    """
+
+    name: str
+    table_scene: Callable[..., Any]
+    results_scene: Any = None
+    faces: Any = None
+    strings: str | None = None
+    couch: bool = False
+    quick_game: bool = False
+    title_cards: tuple[Mapping[str, Any] | None, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def folder_of(module_file: str) -> str:
+    """The folder of a game package (for ``strings``): ``folder_of(__file__)``."""
+    return os.path.dirname(os.path.abspath(module_file))

@@ -1,0 +1,16 @@
+"""Famiglia on the client: the table (:mod:`.table`), its layout, drawing, card faces,
+effects, narration, controls, choice picker, results and strings."""
+from __future__ import annotations
+
+from client.gamedef import ClientGame, folder_of
+from client.games.famiglia import cards
+from client.games.famiglia.results import FamigliaResultsScene
+from client.games.famiglia.table import FamigliaTableScene
+
+GAME = ClientGame(
+    name="famiglia",
+    table_scene=FamigliaTableScene,
+    results_scene=FamigliaResultsScene,
+    faces=cards.FACES,
+    strings=folder_of(__file__),
+)
