@@ -29,7 +29,8 @@ from twisted.logger import Logger
 from shared import matchlog
 from shared.games import game_def
 from shared.protocol import ProtocolError
-from shared.rules import Action, BadAction, Event, IllegalAction, Window, events_for
+from shared.rules import Action, BadAction, Event, IllegalAction, events_for
+from shared.windows import Window
 from server.arbiter import Arbiter
 from server.claims import WindowsMixin
 from server.options import default_settings, parse_options

@@ -10,9 +10,9 @@ Vocabulary shared by the UI, the bots and the network:
 * :class:`Action` -- frozen dataclass, one subclass per move, ``TYPE`` is its wire name.
   ``to_dict()`` / :meth:`ActionSet.parse` convert to and from JSON objects.
 * :class:`Event` -- what happened, with who may see it (``to`` = None means public).
-* :class:`Window` -- an open reaction window (RULES.md §0.2 item 5): a snap, a Hitwoman
-  counter, a Family Business counter; defined once in :mod:`shared.windows`. Claims in
-  it are ordered by the server's arbiter, never by arrival, and then applied one at a
+* Reaction windows (RULES.md §0.2 item 5) -- a snap, a Hitwoman counter, a Family
+  Business counter -- are :class:`shared.windows.Window`, built on these types. Claims in
+  one are ordered by the server's arbiter, never by arrival, and then applied one at a
   time; the first valid one decides.
 * :class:`IllegalAction` -- raised by ``apply`` before anything changes.
 """
@@ -22,10 +22,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Protocol
-
-if TYPE_CHECKING:
-    from shared.windows import Window
+from typing import Any, ClassVar, Iterable, Mapping, Protocol
 
 __all__ = [
     "Action",
@@ -35,7 +32,6 @@ __all__ = [
     "IllegalAction",
     "Rules",
     "SYSTEM",
-    "Window",
     "events_for",
 ]
 
@@ -202,15 +198,6 @@ def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]
     return [e.for_seat(seat) for e in events if e.visible_to(seat)]
 
 
-def __getattr__(name: str) -> Any:
-    """``shared.rules.Window`` is :class:`shared.windows.Window` (the one representation
-    of a reaction window), loaded late because ``shared.windows`` builds on this module."""
-    if name == "Window":
-        from shared.windows import Window
-        return Window
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 State = Any  # each game defines its own state class; callers treat it as opaque
 
 
@@ -246,10 +233,10 @@ class Rules(Protocol):
     def full_view(self, state: State) -> dict[str, Any]:
         """Every card face up (replays of finished matches only), JSON-ready."""
 
-    def reaction_window(self, state: State) -> Window | None:
-        """The open reaction window, if any."""
+    def reaction_window(self, state: State) -> Any:
+        """The open reaction window (a :class:`shared.windows.Window`), or None."""
 
-    def timeout_action(self, window: Window) -> Action:
+    def timeout_action(self, window: Any) -> Action:
         """The system action the table applies (seat None) when ``window`` times out.
         Only called for a window the game opened; a game without reaction windows
         (Famiglia) raises ``ValueError``."""

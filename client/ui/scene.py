@@ -9,19 +9,18 @@ and killed when it leaves; :meth:`build` (re)creates them for the window size.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
-
-if TYPE_CHECKING:  # pragma: no cover
-    from client.app import App
 
 
 class Scene:
     #: True when the scene is drawn over the one below it (a dialog, the results).
     overlay = False
 
-    def __init__(self, app: "App"):
+    def __init__(self, app: Any):
+        """``app`` is the :class:`client.app.App` that runs the stack (not imported here:
+        the app sits on top of every scene)."""
         self.app = app
         self.ui: list[Any] = []
 

@@ -7,7 +7,8 @@ from typing import Any
 from shared.games.famiglia.cards import DECK, NAME
 from shared.games.famiglia.scoring import _result
 from shared.games.famiglia.state import FamigliaState
-from shared.rules import Action, Window
+from shared.rules import Action
+from shared.windows import Window
 
 
 def reaction_window(state: FamigliaState) -> Window | None:

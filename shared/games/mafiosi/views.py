@@ -9,7 +9,8 @@ from shared.games.mafiosi.cards import DECK, NAME
 from shared.games.mafiosi.engine import illegal_reasons
 from shared.games.mafiosi.scoring import point_total
 from shared.games.mafiosi.state import MafiosiState
-from shared.rules import Action, Event, Window
+from shared.rules import Action, Event
+from shared.windows import Window
 
 
 def reaction_window(state: MafiosiState) -> Window | None:

@@ -8,7 +8,8 @@ from shared.games.omerta.actions import WindowTimeout
 from shared.games.omerta.cards import DECK, NAME
 from shared.games.omerta.rounds import _winners
 from shared.games.omerta.state import OmertaState
-from shared.rules import Action, Window
+from shared.rules import Action
+from shared.windows import Window
 
 
 def reaction_window(state: OmertaState) -> Window | None:
