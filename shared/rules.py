@@ -32,6 +32,7 @@ __all__ = [
     "IllegalAction",
     "Rules",
     "SYSTEM",
+    "card_faces",
     "events_for",
 ]
 
@@ -196,6 +197,25 @@ class Event:
 def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:
     """The JSON form of the events ``seat`` (None = spectator) may see, in order."""
     return [e.for_seat(seat) for e in events if e.visible_to(seat)]
+
+
+def card_faces(obj: Any, kinds: Iterable[str] | None = None) -> set[int]:
+    """Ids of every card face named anywhere inside a JSON view or event object (or a
+    list of them), for the games whose card faces are dicts ``{"id": int, "kind": str,
+    ...}``: only those whose ``kind`` is in ``kinds`` when given. A game's
+    ``wire_cards`` (the conformance suite's leak check) is usually this."""
+    wanted = None if kinds is None else frozenset(kinds)
+    found: set[int] = set()
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, dict):
+            if isinstance(o.get("id"), int) and "kind" in o and (wanted is None or o["kind"] in wanted):
+                found.add(o["id"])
+            stack.extend(o.values())
+        elif isinstance(o, (list, tuple)):
+            stack.extend(o)
+    return found
 
 
 State = Any  # each game defines its own state class; callers treat it as opaque

@@ -128,7 +128,6 @@ class FamilyBusinessBot:
         mine_on = [i for i, m in enumerate(hit) if m // 9 == me]
         fronts = {p["seat"]: [m["id"] for m in p["front"]] for p in view["players"]}
         war = view["war"]
-        rate = war["rate"] if war["active"] else 0
 
         def war_value(new_rate: int) -> float:
             k = max(1, new_rate) * 2

@@ -8,7 +8,7 @@ from typing import Any, Hashable, Iterable
 from shared.games.family_business.cards import GANGS, NAME, card_dict, deck_ids
 from shared.games.family_business.effects import chooser
 from shared.games.family_business.state import FBState
-from shared.rules import Action, Event, events_for
+from shared.rules import Action, Event, card_faces, events_for
 from shared.windows import Window, WindowTimeout
 
 
@@ -126,16 +126,7 @@ def all_ids(state: FBState) -> list[int]:
 
 def wire_cards(obj: Any) -> set[int]:
     """Ids of every card face (a dict with ``"id"`` and ``"kind"``) inside ``obj``."""
-    found: set[int] = set()
-    if isinstance(obj, dict):
-        if "id" in obj and "kind" in obj:
-            found.add(obj["id"])
-        for v in obj.values():
-            found |= wire_cards(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            found |= wire_cards(v)
-    return found
+    return card_faces(obj)
 
 
 #: Events whose card faces are legitimately shown: played, voided and counter cards

@@ -9,7 +9,7 @@ from shared.games.mafiosi.cards import DECK, NAME
 from shared.games.mafiosi.engine import illegal_reasons
 from shared.games.mafiosi.scoring import point_total
 from shared.games.mafiosi.state import MafiosiState
-from shared.rules import Action, Event
+from shared.rules import Action, Event, card_faces
 from shared.windows import Window
 
 
@@ -177,13 +177,4 @@ def visible_cards(state: MafiosiState, seat: int | None, events: Iterable[Event]
 def wire_cards(obj: Any) -> set[int]:
     """Ids of every card face named inside a JSON view or event object (a dict with
     ``"id"`` and ``"kind"`` keys)."""
-    found: set[int] = set()
-    if isinstance(obj, dict):
-        if "id" in obj and "kind" in obj:
-            found.add(obj["id"])
-        for v in obj.values():
-            found |= wire_cards(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            found |= wire_cards(v)
-    return found
+    return card_faces(obj)

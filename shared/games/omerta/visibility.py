@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from shared.rules import Event
+from shared.rules import Event, card_faces
 
 __all__ = ["visible_cards", "wire_cards"]
 
@@ -31,16 +31,7 @@ _REVEALING_EVENTS = frozenset(
 def wire_cards(obj: Any) -> set[int]:
     """Ids of every card dict (``{"id", "kind": "bottle"|"character", ...}``) anywhere
     inside ``obj`` (a view, an event's wire form, a list of them)."""
-    found: set[int] = set()
-    if isinstance(obj, dict):
-        if obj.get("kind") in _CARD_KINDS and isinstance(obj.get("id"), int):
-            found.add(obj["id"])
-        for v in obj.values():
-            found |= wire_cards(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            found |= wire_cards(v)
-    return found
+    return card_faces(obj, _CARD_KINDS)
 
 
 def _public(state: Any, events: Iterable[Event]) -> set[int]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Hashable, Mapping
 
 from shared.gamedef import GameDef, Option, claim_outcome_by_success
-from shared.rules import Action, ActionSet, Event, IllegalAction
+from shared.rules import Action, ActionSet, Event, IllegalAction, card_faces
 from shared.windows import Window, WindowTimeout, check_timeout, close_event, open_window, pass_event
 
 NAME = "fake_snap"
@@ -320,16 +320,7 @@ def visible_cards(state: SnapState, seat: int | None, events: list[Event]) -> se
 
 def wire_cards(obj: Any) -> set[int]:
     """Ids of every card face (``{"id", "kind": "card", "value"}``) inside ``obj``."""
-    found: set[int] = set()
-    if isinstance(obj, dict):
-        if obj.get("kind") == "card" and isinstance(obj.get("id"), int):
-            found.add(obj["id"])
-        for v in obj.values():
-            found |= wire_cards(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            found |= wire_cards(v)
-    return found
+    return card_faces(obj, ("card",))
 
 
 # -- declaration --------------------------------------------------------------------------------
