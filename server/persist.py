@@ -124,13 +124,17 @@ def _sync_dir(folder: Path) -> None:
 
 
 def unfinished(directory: Path, port: int | None = None) -> Iterator[tuple[Path, matchlog.MatchLog]]:
-    """Every unfinished match log in ``<directory>/matches`` that a server on ``port``
-    restores (its header's ``port`` is ``port``; None: a lobby without a listener, in
-    tests), oldest table id first.
+    """Every match log in ``<directory>/matches`` that a server on ``port`` restores (its
+    header's ``port`` is ``port``; None: a lobby without a listener, in tests), oldest
+    table id first: the unfinished ones, and the finished ones whose table had not closed
+    (written with checksums, without a ``closed`` record: a player may not have had the
+    result).
 
-    Damaged last lines are dropped with a logged warning and the file is truncated to
-    its good part; invalid logs (damage in the middle, no header) are logged as errors
-    and skipped; finished, abandoned and other ports' logs are skipped silently.
+    Damage is cut off: the log keeps its valid prefix (:func:`shared.matchlog.parse`),
+    each warning is logged, a copy of the damaged file is kept beside it as
+    ``<name>.damaged`` when lines other than a torn last one were dropped, and the file is
+    truncated to its good part. Logs without a valid header are logged as errors and
+    skipped; closed, abandoned and other ports' logs are skipped silently.
     """
     folder = directory / MATCHES
     if not folder.is_dir():
@@ -147,12 +151,18 @@ def unfinished(directory: Path, port: int | None = None) -> Iterator[tuple[Path,
         except (OSError, matchlog.LogError) as e:
             log.error("match log {path} is unusable, not restored: {e}", path=str(path), e=e)
             continue
-        if parsed.finished:
+        if parsed.finished and (parsed.closed or not parsed.checksummed):
             continue
         if parsed.header.get("port") != port:
             continue
         for warning in parsed.warnings:
             log.warn("match log {path}: {w}", path=str(path), w=warning)
+        if parsed.dropped_lines:
+            try:
+                path.with_name(path.name + ".damaged").write_bytes(data)
+            except OSError as e:
+                log.error("match log {path}: cannot keep a copy of the damaged file: {e}",
+                          path=str(path), e=e)
         if parsed.good_bytes < len(data):
             try:
                 with open(path, "r+b") as f:

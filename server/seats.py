@@ -239,7 +239,11 @@ class SeatsMixin:
         if step is not None and step >= 0:
             for events in self.history[step:]:
                 missed += events_for(events, index)
-        self._send_start(conn, index, resumed=True, missed=missed)
+        rewound = step if step is not None and step > len(self.log) else None
+        if rewound is not None:
+            log.warn("table {id}: seat {seat} had seen step {step}, the log restored step {n}",
+                     id=self.id, seat=index, step=step, n=len(self.log))
+        self._send_start(conn, index, resumed=True, missed=missed, rewound_from=rewound)
         if self.status == "over":
             conn.push("match_over", table=self.id, result=self.result)
         self._refresh_arbiter()

@@ -158,10 +158,13 @@ class Table(SeatsMixin, WindowsMixin):
         self._start_drivers(bots, None)
 
     def _send_start(self, conn: Any, seat: int, resumed: bool = False,
-                    missed: list[dict[str, Any]] | None = None) -> None:
+                    missed: list[dict[str, Any]] | None = None,
+                    rewound_from: int | None = None) -> None:
         """``match_started`` for a seated connection: its view, legal actions, the seats,
         the timer and, in a window, when the window was shown (bots stamp their claims
-        from it); with ``resumed`` the events it missed."""
+        from it); with ``resumed`` the events it missed, and ``rewound_from`` when the
+        client had seen a later step than the server could restore (a crash lost them:
+        the client must show it, never step back silently)."""
         fields: dict[str, Any] = dict(
             table=self.id, game=self.game.NAME, seat=seat, view=self.game.view(self.state, seat),
             legal=self._legal_dicts(seat), t_server=self.now_ms(), step=len(self.log),
@@ -170,6 +173,8 @@ class Table(SeatsMixin, WindowsMixin):
         if resumed:
             fields["resumed"] = True
             fields["missed"] = missed or []
+            if rewound_from is not None:
+                fields["rewound_from"] = rewound_from
         conn.push("match_started", **fields)
 
     def _send_spectators_start(self) -> None:
@@ -195,11 +200,9 @@ class Table(SeatsMixin, WindowsMixin):
         log.info("table {id}: match over, scores {scores}", id=self.id,
                  scores=self.result.get("scores"))
         self._write({"kind": "over", "result": self.result, "t": round(self.now_ms() - self.started_at, 3)})
-        if self.matchfile is not None:
-            if self.matchfile.appends:
-                log.info("table {id}: {n} log records, fsync {ms:.3f} ms each on average", id=self.id,
-                         n=self.matchfile.appends, ms=self.matchfile.fsync_ms / self.matchfile.appends)
-            self.matchfile.close()
+        if self.matchfile is not None and self.matchfile.appends:
+            log.info("table {id}: {n} log records, fsync {ms:.3f} ms each on average", id=self.id,
+                     n=self.matchfile.appends, ms=self.matchfile.fsync_ms / self.matchfile.appends)
         for seat in self.seats:
             if seat.conn is not None:
                 seat.conn.set_playing(False)
@@ -235,7 +238,10 @@ class Table(SeatsMixin, WindowsMixin):
             if self.status == "playing":
                 self.matchfile.abandon()
             else:
-                self.matchfile.close()
+                if self.status == "over":  # everybody had the result: never restore it again
+                    self._write({"kind": "closed", "t": round(self.now_ms() - self.started_at, 3)})
+                if self.matchfile is not None:
+                    self.matchfile.close()
 
     # -- the match log --------------------------------------------------------------
     def _open_log(self) -> None:
@@ -423,10 +429,16 @@ class Table(SeatsMixin, WindowsMixin):
 
     def _restore(self, path: Path, mlog: matchlog.MatchLog) -> None:
         state = None
-        for state, seat, action, events in matchlog.replay(self.game, mlog):
-            if action is not None:
-                self.actions.append((seat, action))
-                self.history.append(events)
+        try:
+            for state, seat, action, events in matchlog.replay(self.game, mlog):
+                if action is not None:
+                    self.actions.append((seat, action))
+                    self.history.append(events)
+        except matchlog.LogError as e:  # a refused record: restore what came before it
+            if state is None:
+                raise
+            mlog.cut(len(self.actions), str(e))
+            log.warn("table {id}: {w}", id=self.id, w=mlog.warnings[-1])
         self.state = state
         self.log = [{"seat": r["seat"], "action": r["action"], "t": float(r["t"])} for r in mlog.actions]
         now = self.now_ms()
@@ -447,6 +459,15 @@ class Table(SeatsMixin, WindowsMixin):
                 bots.append(seat)
         log.info("table {id}: {game} match restored at step {step} from {path}", id=self.id,
                  game=self.game.NAME, step=len(self.log), path=str(path))
+        if mlog.finished:  # over on disk, but not every player had the result
+            self.status = "over"
+            self.result = mlog.result
+            self._send_spectators_start()
+            for seat in self.seats:
+                if not seat.bot:
+                    self._hold(seat)
+            self._maybe_close()
+            return
         self._track_window(now)
         self._track_turn(now, self.game.view(self.state, None))
         self._send_spectators_start()

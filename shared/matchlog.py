@@ -11,14 +11,21 @@ A log is a *header* line, then one *record* per line:
   ``t`` = ms since the match started.
 * ``{"kind": "seat", "seat", "name", "bot", "token"}`` -- a seat changed hands.
 * ``{"kind": "over", "result": {...}, "t": ms}`` -- the match ended.
+* ``{"kind": "closed", "t": ms}`` -- the finished match's table closed: every player had
+  its result (a finished log without it is restored as finished, so that players coming
+  back after a crash still receive their ``match_over``).
 
-A crash can only damage the end of the file: a last line without its newline or that is
-not valid JSON is dropped (with a warning for the caller to log); a bad line anywhere
-else makes the whole log invalid.
+**Checksums** (a write-ahead log): every line written by :func:`line` ends with a
+``"crc"`` field, the CRC-32 (8 hex digits) of the line's JSON without that field. A line
+whose checksum does not match, that is not JSON, or that breaks the order of steps is
+*damaged*. :func:`parse` keeps the valid prefix before the first damaged line and says
+in :attr:`MatchLog.warnings` what was dropped; only a log without a valid header is an
+error. Lines without ``crc`` (logs written before checksums) are accepted as they are.
 """
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Iterator, Sequence
@@ -33,9 +40,31 @@ class LogError(ValueError):
     """The log cannot be used: no header, wrong format, or a damaged line in the middle."""
 
 
+def _body(record: dict[str, Any]) -> str:
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _crc(body: str) -> str:
+    return f"{zlib.crc32(body.encode('utf-8')) & 0xFFFFFFFF:08x}"
+
+
 def line(record: dict[str, Any]) -> str:
-    """One record as a line (compact JSON, ``\\n``-terminated)."""
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
+    """One record as a line: compact JSON with its ``"crc"`` last, ``\\n``-terminated.
+    Raises ``ValueError`` for a non-finite number."""
+    body = _body({k: v for k, v in record.items() if k != "crc"})
+    return body[:-1] + f',"crc":"{_crc(body)}"}}\n' if body != "{}" else body + "\n"
+
+
+def check_line(raw: bytes) -> dict[str, Any]:
+    """The record of one line (without its newline); raises ``ValueError`` when it is not
+    a JSON record or its checksum does not match."""
+    rec = json.loads(raw)
+    if not isinstance(rec, dict) or "kind" not in rec:
+        raise ValueError("not a record")
+    crc = rec.pop("crc", None)
+    if crc is not None and crc != _crc(_body(rec)):
+        raise ValueError("checksum mismatch")
+    return rec
 
 
 def header(game: str, config: dict[str, Any], seed: int, table: int, name: str,
@@ -62,55 +91,94 @@ class MatchLog:
     result: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
     good_bytes: int = 0  # length of the undamaged prefix, to truncate the file before appending
+    action_ends: list[int] = field(default_factory=list)  # byte offset after each action record
+    seat_ends: list[int] = field(default_factory=list)  # ... and after each seat record
+    closed: bool = False
+    dropped_lines: int = 0  # complete lines dropped after a damaged one
+    checksummed: bool = False  # written with checksums (and "closed" records)
 
     @property
     def finished(self) -> bool:
         return self.result is not None
 
+    def cut(self, steps: int, why: str) -> None:
+        """Keep only the first ``steps`` actions (the rest does not replay): everything
+        after them is dropped, with a warning saying so."""
+        if steps >= len(self.actions):
+            return
+        dropped = len(self.actions) - steps
+        self.good_bytes = self.action_ends[steps - 1] if steps else self.header_end
+        self.actions = self.actions[:steps]
+        self.action_ends = self.action_ends[:steps]
+        kept = [i for i, end in enumerate(self.seat_ends) if end <= self.good_bytes]
+        self.seats = [self.seats[i] for i in kept]
+        self.seat_ends = [self.seat_ends[i] for i in kept]
+        self.result = None
+        self.closed = False
+        self.warnings.append(f"{why}: the log restores at step {steps}, {dropped} later "
+                             f"action(s) dropped")
+
+    header_end: int = 0
+
 
 def parse(data: bytes) -> MatchLog:
-    """Parse a whole log file's bytes.
+    """Parse a whole log file's bytes into its valid prefix.
 
-    Raises :class:`LogError` when there is no valid header or a line other than the last
-    is damaged. A damaged or unterminated last line is dropped with a warning.
+    Raises :class:`LogError` only when there is no valid header. A damaged or
+    unterminated line (anywhere) ends the valid prefix: it and every line after it are
+    dropped, with a warning in :attr:`MatchLog.warnings` saying how many; ``good_bytes``
+    is the length of the prefix, to cut the file before appending. A duplicated record
+    (the same step twice) counts as damage.
     """
     lines = data.split(b"\n")
     complete, tail = lines[:-1], lines[-1]
     warnings = []
-    if tail.strip():
-        warnings.append(f"dropped an unterminated last line ({len(tail)} bytes)")
-    records: list[dict[str, Any]] = []
+    records: list[tuple[dict[str, Any], int]] = []
     good = 0
+    dropped = 0
     for i, raw in enumerate(complete):
         try:
-            rec = json.loads(raw)
-            if not isinstance(rec, dict) or "kind" not in rec:
-                raise ValueError("not a record")
-        except ValueError:
-            if i == len(complete) - 1 and not tail.strip():
-                warnings.append(f"dropped a damaged last line ({len(raw)} bytes)")
-                break
-            raise LogError(f"line {i + 1} is damaged") from None
-        records.append(rec)
+            rec = check_line(raw)
+        except ValueError as e:
+            dropped = len(complete) - i - 1
+            if i == 0:
+                raise LogError(f"the log has no valid header ({e})") from None
+            where = "last line" if dropped == 0 and not tail.strip() else f"line {i + 1}"
+            warnings.append(f"dropped a damaged {where} ({len(raw)} bytes: {e})"
+                            + (f" and the {dropped} line(s) after it" if dropped else ""))
+            break
         good += len(raw) + 1
-    if not records or records[0].get("kind") != "header":
+        records.append((rec, good))
+    else:
+        if tail.strip():
+            warnings.append(f"dropped an unterminated last line ({len(tail)} bytes)")
+    if not records or records[0][0].get("kind") != "header":
         raise LogError("the log has no header")
-    head = records[0]
+    head = records[0][0]
     if head.get("format") != FORMAT or head.get("version") != VERSION:
         raise LogError(f"not a {FORMAT} version {VERSION} file")
-    log = MatchLog(head, warnings=warnings, good_bytes=good)
-    for rec in records[1:]:
+    log = MatchLog(head, warnings=warnings, good_bytes=good, dropped_lines=dropped,
+                   header_end=records[0][1], checksummed=b'"crc":"' in complete[0])
+    for rec, end in records[1:]:
         kind = rec["kind"]
         if kind == "action":
             if rec.get("step") != len(log.actions) + 1:
-                raise LogError(f"action step {rec.get('step')} out of order")
+                log.warnings.append(f"dropped an action record with step {rec.get('step')} where "
+                                    f"step {len(log.actions) + 1} was due, and what follows it")
+                break
             log.actions.append(rec)
+            log.action_ends.append(end)
         elif kind == "seat":
             log.seats.append(rec)
+            log.seat_ends.append(end)
         elif kind == "over":
             log.result = rec.get("result")
+        elif kind == "closed":
+            log.closed = True
         else:
-            raise LogError(f"unknown record kind {kind!r}")
+            log.warnings.append(f"dropped a record of unknown kind {kind!r} and what follows it")
+            break
+        log.good_bytes = end
     return log
 
 

@@ -98,7 +98,9 @@ def test_a_match_survives_a_server_killed_with_sigkill(tmp_path):
         restored = (tmp_path / "server-2.log").read_text()
         assert f"match restored at step {killed_at}" in restored or "restored at step" in restored, restored
         text = log.read_text()
-        assert text.endswith("\n") and json.loads(text.splitlines()[-1])["result"] == clean
+        records = [json.loads(line) for line in text.splitlines()]
+        assert text.endswith("\n") and [r["kind"] for r in records[-2:]] == ["over", "closed"]
+        assert records[-2]["result"] == clean
     finally:
         server.stop()
     assert time.monotonic() - started < 90

@@ -46,16 +46,34 @@ def test_a_garbled_terminated_last_line_is_dropped_too():
     assert "damaged" in log.warnings[0]
 
 
-def test_damage_in_the_middle_or_no_header_is_an_error():
+def test_damage_in_the_middle_keeps_the_valid_prefix_and_says_what_was_dropped():
+    """Issue "nothing lost": a garbled middle line, a record whose checksum fails or a
+    duplicated step ends the valid prefix instead of discarding the whole match."""
     _, text = recorded_match()
     lines = text.splitlines(keepends=True)
-    lines[3] = "garbage\n"
-    with pytest.raises(matchlog.LogError, match="line 4"):
-        matchlog.parse("".join(lines).encode())
+    garbled = lines[:3] + ["garbage\n"] + lines[4:]
+    log = matchlog.parse("".join(garbled).encode())
+    assert len(log.actions) == 2 and log.good_bytes == len("".join(lines[:3]).encode())
+    assert "line 4" in log.warnings[0] and f"{len(lines) - 4} line(s) after it" in log.warnings[0]
+    flipped = lines[:5] + [lines[5].replace('"t":', '"t":1', 1)] + lines[6:]  # a bit flipped
+    log = matchlog.parse("".join(flipped).encode())
+    assert len(log.actions) == 4 and "checksum" in log.warnings[0]
+    duplicated = lines[:4] + [lines[3]] + lines[4:]
+    log = matchlog.parse("".join(duplicated).encode())
+    assert len(log.actions) == 3 and "step 3 where step 4" in log.warnings[0]
     with pytest.raises(matchlog.LogError, match="header"):
         matchlog.parse(b"")
-    with pytest.raises(matchlog.LogError, match="out of order"):
-        matchlog.parse(("".join(lines[:3]) + lines[4]).encode())
+    with pytest.raises(matchlog.LogError, match="header"):
+        matchlog.parse(lines[0][:20].encode() + b"\n" + "".join(lines[1:]).encode())  # torn header
+
+
+def test_every_line_carries_a_checksum_and_old_lines_without_one_are_accepted():
+    line = matchlog.line({"kind": "closed", "t": 1.5})
+    assert line.endswith('"}\n') and '"crc":"' in line
+    assert matchlog.check_line(line.rstrip("\n").encode()) == {"kind": "closed", "t": 1.5}
+    assert matchlog.check_line(b'{"kind":"closed","t":1.5}') == {"kind": "closed", "t": 1.5}
+    with pytest.raises(ValueError, match="checksum"):
+        matchlog.check_line(line.replace("1.5", "2.5").rstrip("\n").encode())
 
 
 def test_a_log_that_does_not_fit_the_rules_is_refused():

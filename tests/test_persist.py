@@ -231,20 +231,31 @@ def test_a_damaged_last_line_is_dropped_with_a_warning_and_cut_off(tmp_path, log
     assert log.finished and not log.warnings and len(log.actions) == len(after.log)
 
 
-def test_invalid_logs_are_skipped_and_others_restored(tmp_path, logged):
+def test_a_damaged_middle_restores_the_valid_prefix_and_a_headless_log_is_skipped(tmp_path, logged):
+    """Issue "nothing lost": damage in the middle of a log no longer discards the whole
+    match: the valid prefix is restored, the warning says what was dropped, and the
+    damaged file is kept beside the log for a person to look at."""
     lobby = lobby_at(tmp_path)
     tables = [players_table(lobby, seed=s, rounds=1) for s in (1, 2, 3)]
     for table, _ in tables:
         run(lobby, table, until=lambda: len(table.log) >= 12)
     broken = tables[0][0].matchfile.path
-    lines = broken.read_bytes().split(b"\n")
+    original = broken.read_bytes()
+    lines = original.split(b"\n")
     lines[3] = b"garbage"
     broken.write_bytes(b"\n".join(lines))
+    headless = tables[2][0].matchfile.path
+    headless.write_bytes(b"torn" + headless.read_bytes()[40:])
     (tmp_path / "matches" / "notes.txt").write_text("not a log")
-    restored = lobby_at(tmp_path, start=3000.0).restore()
-    assert sorted(t.id for t in restored) == [2, 3]
-    assert any(line.startswith("error") and broken.name in line and "line 4" in line for line in logged)
-    assert broken.read_bytes().split(b"\n")[3] == b"garbage"  # left as it was, for a person to look at
+    restored = {t.id: t for t in lobby_at(tmp_path, start=3000.0).restore()}
+    assert sorted(restored) == [1, 2]
+    assert len(restored[1].log) == 2  # the header and two actions were good
+    assert any(line.startswith("warn") and broken.name in line and "line 4" in line
+               for line in logged)
+    assert any(line.startswith("error") and headless.name in line and "header" in line
+               for line in logged)
+    assert broken.with_name(broken.name + ".damaged").read_bytes() == b"\n".join(lines)
+    assert broken.read_bytes() == original[:len(broken.read_bytes())]
 
 
 def test_a_match_whose_end_was_not_written_ends_on_restore(tmp_path):
