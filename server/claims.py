@@ -63,6 +63,8 @@ class WindowsMixin:
 
     def _on_timeout(self, window_id: int) -> None:
         self._timeout_call = None
+        if self._when_saved(lambda: self._on_timeout(window_id)):
+            return
         if self.arbiter.collecting:
             self.arbiter.flush()
         w = self.window
@@ -92,6 +94,8 @@ class WindowsMixin:
     # -- decisions --------------------------------------------------------------------
     def _decide(self, window_id: int, ordered: list[Claim], first_receive: float) -> None:
         """Apply the collected claims in arbiter order; tell each claimant its outcome."""
+        if self._when_saved(lambda: self._decide(window_id, ordered, first_receive)):
+            return
         latency = self.now_ms() - first_receive
         outcomes: list[tuple[Claim, str, str | None]] = []
         winner: Claim | None = None

@@ -50,9 +50,10 @@ class MatchFile:
     """The log file of one match, opened for appending. ``fsync_ms`` accumulates the time
     spent in write + flush + fsync (``appends`` counts them) for measurements."""
 
-    def __init__(self, path: Path, handle: Any):
+    def __init__(self, path: Path, handle: Any, size: int = 0):
         self.path = path
         self._handle = handle
+        self.size = size  # bytes on disk and synced: everything before is safe
         self.appends = 0
         self.fsync_ms = 0.0
 
@@ -67,7 +68,7 @@ class MatchFile:
         while True:
             name = f"table-{table_id}-{seed}" + (f"-{n}" if n > 1 else "") + ".jsonl"
             try:
-                handle = open(folder / name, "xb")
+                handle = open(folder / name, "xb", buffering=0)
                 break
             except FileExistsError:
                 n += 1
@@ -80,24 +81,44 @@ class MatchFile:
     def reopen(cls, path: Path, good_bytes: int) -> "MatchFile":
         """Reopen an existing log for appending, cut to its first ``good_bytes`` bytes
         (what :func:`shared.matchlog.parse` found undamaged)."""
-        handle = open(path, "r+b")
+        handle = open(path, "r+b", buffering=0)
         handle.truncate(good_bytes)
         handle.seek(good_bytes)
         os.fsync(handle.fileno())
-        return cls(path, handle)
+        return cls(path, handle, good_bytes)
 
     def append(self, record: dict[str, Any]) -> None:
-        """Write one record; flushed and fsynced when this returns. Raises ``OSError``."""
+        """Write one record; on disk (fsynced) when this returns. Raises ``OSError`` (a
+        full disk, an I/O error) -- then call :meth:`repair` before appending again."""
         start = time.perf_counter()
-        self._handle.write(matchlog.line(record).encode("utf-8"))
-        self._handle.flush()
+        data = memoryview(matchlog.line(record).encode("utf-8"))
+        while data:
+            n = self._handle.write(data)
+            if not n:
+                raise OSError("the match log accepted no bytes")
+            data = data[n:]
         os.fsync(self._handle.fileno())
+        self.size = self._handle.tell()
         self.fsync_ms += (time.perf_counter() - start) * 1000.0
         self.appends += 1
 
+    def repair(self) -> None:
+        """After a failed append: reopen the file cut to its last synced byte, so the
+        next append starts on a clean line. Raises ``OSError``."""
+        try:
+            self._handle.close()
+        except OSError:
+            pass
+        self._handle = open(self.path, "r+b", buffering=0)
+        self._handle.truncate(self.size)
+        self._handle.seek(self.size)
+
     def close(self) -> None:
         if not self._handle.closed:
-            self._handle.close()
+            try:
+                self._handle.close()
+            except OSError as e:
+                log.warn("closing {path}: {e}", path=str(self.path), e=e)
 
     def abandon(self) -> None:
         """Close, and rename the file ``....abandoned.jsonl`` so it is never restored."""

@@ -21,6 +21,7 @@ match from its log after a crash.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Callable
 
@@ -94,6 +95,12 @@ class Table(SeatsMixin, WindowsMixin):
         self._timeout_call: Any = None
         self._claimed: set[int] = set()  # seats whose claim waits in the arbiter
         self._claimants: set[int] = set()  # seats that claimed in the open window
+        self._unsaved: list[dict[str, Any]] = []  # log records waiting for the disk (paused)
+        self._held_out: list[Callable[[], None]] = []  # what they hold back from the clients
+        self._after_resume: list[Callable[[], None]] = []  # time-outs and decisions due meanwhile
+        self._pause_reason = ""
+        self._retry_call: Any = None
+        self._retry_delay = 0.5
         self._last_claimants: set[int] = set()  # ... in the window that closed last
         self.reactions: list[list[float]] = [[] for _ in range(engine_config["seats"])]  # ms, per seat
         self._last_window: tuple[Window, float, float | None] | None = None  # (w, shown, win press)
@@ -199,7 +206,14 @@ class Table(SeatsMixin, WindowsMixin):
         self.result.setdefault("rounds", 1)  # a game without rounds is one round
         log.info("table {id}: match over, scores {scores}", id=self.id,
                  scores=self.result.get("scores"))
-        self._write({"kind": "over", "result": self.result, "t": round(self.now_ms() - self.started_at, 3)})
+        if not self._write({"kind": "over", "result": self.result,
+                            "t": round(self.now_ms() - self.started_at, 3)}):
+            self._held_out.append(self._announce_result)
+            return
+        self._announce_result()
+
+    def _announce_result(self) -> None:
+        """``match_over`` to every seat and spectator (the result is on disk)."""
         if self.matchfile is not None and self.matchfile.appends:
             log.info("table {id}: {n} log records, fsync {ms:.3f} ms each on average", id=self.id,
                      n=self.matchfile.appends, ms=self.matchfile.fsync_ms / self.matchfile.appends)
@@ -228,6 +242,8 @@ class Table(SeatsMixin, WindowsMixin):
             return
         self.closed = True
         self._stop_timers()
+        if self._retry_call is not None and self._retry_call.active():
+            self._retry_call.cancel()
         self.spectators.stop()
         for seat in self.seats:
             seat.driver = None
@@ -259,17 +275,76 @@ class Table(SeatsMixin, WindowsMixin):
             log.error("table {id}: cannot write the match log in {dir}: {e}", id=self.id,
                       dir=str(self.data_dir), e=e)
 
-    def _write(self, record: dict[str, Any]) -> None:
-        """Append ``record`` to the match log, on disk when this returns. A failing disk
-        does not stop the match: the log is given up, with an error in the server log."""
+    def _write(self, record: dict[str, Any]) -> bool:
+        """Append ``record`` to the match log; True when it is on disk. When the disk
+        fails (full, I/O error) the record waits in memory, the table **pauses** -- every
+        seat and spectator is told ``table_paused`` with the reason, nothing that depends
+        on an unsaved record reaches anybody, no action is taken -- and the write is
+        retried with backoff (0.5 s doubling to 8 s) until it works; then the table
+        resumes by itself (``table_resumed``). Returns False while paused."""
         if self.matchfile is None:
-            return
+            return True
+        if self._unsaved:
+            self._unsaved.append(record)
+            return False
         try:
             self.matchfile.append(record)
-        except (OSError, ValueError) as e:
-            log.error("table {id}: writing the match log failed, it is given up: {e}", id=self.id, e=e)
-            self.matchfile.close()
-            self.matchfile = None
+            return True
+        except OSError as e:
+            self._unsaved.append(record)
+            self._pause(e)
+            return False
+
+    @property
+    def paused(self) -> bool:
+        """True while records wait for the disk (see :meth:`_write`)."""
+        return bool(self._unsaved)
+
+    def _pause(self, error: OSError) -> None:
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        self._pause_reason = f"the server cannot save this match: {reason.lower()}"
+        log.error("table {id}: {r}; the table pauses and retries", id=self.id, r=self._pause_reason)
+        for seat in self.seats:
+            if seat.conn is not None:
+                seat.conn.push("table_paused", table=self.id, message=self._pause_reason)
+        self.spectators.send("table_paused", table=self.id, message=self._pause_reason)
+        self._retry_delay = 0.5
+        self._retry_call = self.clock.callLater(self._retry_delay, self._retry_write)
+
+    def _retry_write(self) -> None:
+        self._retry_call = None
+        if self.closed or self.matchfile is None:
+            return
+        try:
+            self.matchfile.repair()
+            while self._unsaved:
+                self.matchfile.append(self._unsaved[0])
+                self._unsaved.pop(0)
+        except OSError as e:
+            log.warn("table {id}: the match log still cannot be written: {e}", id=self.id, e=e)
+            self._retry_delay = min(8.0, self._retry_delay * 2)
+            self._retry_call = self.clock.callLater(self._retry_delay, self._retry_write)
+            return
+        log.info("table {id}: the match log is written again; the table resumes", id=self.id)
+        for seat in self.seats:
+            if seat.conn is not None:
+                seat.conn.push("table_resumed", table=self.id)
+        self.spectators.send("table_resumed", table=self.id)
+        held, self._held_out = self._held_out, []
+        for release in held:
+            release()
+        waiting, self._after_resume = self._after_resume, []
+        for call in waiting:  # time-outs and decisions that came due meanwhile
+            if not self.paused and not self.closed:
+                call()
+
+    def _when_saved(self, call: Callable[[], None]) -> bool:
+        """While paused, keep ``call`` for when the table resumes and return True (the
+        caller stops); else return False."""
+        if not self.paused:
+            return False
+        self._after_resume.append(call)
+        return True
 
     # -- legal actions and updates ----------------------------------------------------
     def _legal(self, seat: int | None) -> list[Action]:
@@ -288,6 +363,8 @@ class Table(SeatsMixin, WindowsMixin):
         """Apply one action (raises IllegalAction, nothing changed), write it to the log,
         then send the updates, track the window and the turn, end the match when it is
         over."""
+        if self.paused:
+            raise IllegalAction(self._pause_reason + "; the match resumes by itself")
         state, events = self.game.apply(self.state, seat, action)
         now = self.now_ms()
         self.state = state
@@ -295,7 +372,16 @@ class Table(SeatsMixin, WindowsMixin):
         self.log.append({"seat": seat, "action": action.to_dict(), "t": t})
         self.actions.append((seat, action))
         self.history.append(events)
-        self._write(matchlog.action_record(len(self.log), seat, action, t))
+        if not self._write(matchlog.action_record(len(self.log), seat, action, t)):
+            self._held_out.append(lambda: self._release(events))
+            return events
+        self._release(events, now)
+        return events
+
+    def _release(self, events: list[Event], now: float | None = None) -> None:
+        """Tell everybody what the last action did (it is on disk): updates, the window
+        and the turn, the end of the match."""
+        now = self.now_ms() if now is None else now
         public = self.game.view(self.state, None)
         self._track_window(now)
         self._track_turn(now, public)
@@ -305,7 +391,6 @@ class Table(SeatsMixin, WindowsMixin):
         else:
             self._refresh_arbiter()
             self._after_change()
-        return events
 
     def _fan_out(self, events: list[Event], now: float, public: dict[str, Any]) -> None:
         step = len(self.log)
@@ -348,6 +433,8 @@ class Table(SeatsMixin, WindowsMixin):
     def _turn_expired(self, key: Any) -> None:
         if self.closed or self.status != "playing" or key != self.turn_timer.key:
             return
+        if self._when_saved(lambda: self._turn_expired(key)):
+            return
         if self.window is not None:
             return  # the window has its own timeout; the bot takes the turn after it
         self.turn_timer.expired = False
@@ -374,6 +461,8 @@ class Table(SeatsMixin, WindowsMixin):
                                 + (" (spectators cannot act)" if conn in self.spectators else ""))
         if self.status == "waiting":
             raise ProtocolError("not_started", "the match has not started yet")
+        if self.paused:
+            raise ProtocolError("paused", self._pause_reason + "; the match resumes by itself")
         if self.status == "over":
             raise ProtocolError("match_over", "the match is over")
         try:
@@ -396,6 +485,8 @@ class Table(SeatsMixin, WindowsMixin):
         the arbiter with press = ``anchor`` + the bot's reaction delay."""
         if self.closed or self.status != "playing" or self.seats[seat].driver is not driver:
             return
+        if self.paused:
+            return  # the bot decides again on the update the pause holds back
         action = decision.action
         try:
             if self.window is not None and action.TYPE in self.window.claim_types:

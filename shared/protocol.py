@@ -30,6 +30,7 @@ ERROR_CODES: dict[str, str] = {
     "unknown_type": "no such message type",
     "bad_message": "a field is missing or has the wrong type",
     "hello_first": "send hello before anything else",
+    "hello_timeout": "no hello in time (or too many connections wait for theirs); the connection is closed",
     "unknown_game": "no such game",
     "bad_seats": "the number of seats is outside the game's range",
     "bad_option": "a table option is unknown or invalid",
@@ -49,6 +50,7 @@ ERROR_CODES: dict[str, str] = {
     "claim_refused": "the claim's press time is impossible for this connection",
     "bad_token": "the reconnect token is unknown or expired",
     "not_allowed": "only the table's host or a player seated at it may do that",
+    "paused": "the table is paused: the server cannot save the match; it resumes by itself",
     "rate_limited": "too many bad messages; slow down",
     "internal": "the server failed on this request; it goes on",
 }
