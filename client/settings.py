@@ -31,6 +31,7 @@ class Settings:
     volume: float = 0.7
     language: str = "auto"
     colour_blind: bool = False
+    four_colour_suits: bool = False
     zones: list[str] = field(default_factory=lambda: list(DEFAULT_ZONES))
     last_address: str = "127.0.0.1:7777"
 
@@ -45,6 +46,7 @@ class Settings:
             volume=float(d.get("volume", 0.7)),
             language=str(d.get("language", "auto")),
             colour_blind=bool(d.get("colour_blind", False)),
+            four_colour_suits=bool(d.get("four_colour_suits", False)),
             last_address=str(c.get("connect", "127.0.0.1:7777")),
         )
 

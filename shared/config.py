@@ -33,6 +33,7 @@ DEFAULTS: dict[str, Any] = {
         "fullscreen": False,
         "language": "auto",
         "colour_blind": False,
+        "four_colour_suits": False,
         "volume": 0.7,
     },
     "timing": {

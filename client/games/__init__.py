@@ -91,3 +91,5 @@ from client.games.omerta import GAME as _omerta  # noqa: E402
 register(_omerta)
 from client.games.famiglia import GAME as _famiglia  # noqa: E402
 register(_famiglia)
+from client.games.mafiosi import GAME as _mafiosi  # noqa: E402
+register(_mafiosi)

@@ -1,5 +1,6 @@
 """Settings: your name, language, fullscreen, volume, colour-blind-safe cards and the
-keyboard zone of each local seat for couch play. Changes apply at once and are saved
+keyboard zone of each local seat for couch play, and the four-colour deck of playing
+cards (diamonds blue, clubs green). Changes apply at once and are saved
 in your user config directory when you leave the screen (``client.settings``)."""
 from __future__ import annotations
 
@@ -63,6 +64,8 @@ class SettingsScene(Scene):
             r, int(round(self.s.volume * 100)), (0, 100), self.app.manager, click_increment=5))
         self.dd_cb = self.add(pygame_gui.elements.UIDropDownMenu(
             onoff, onoff[1] if self.s.colour_blind else onoff[0], row("settings.colour_blind"), self.app.manager))
+        self.dd_four = self.add(pygame_gui.elements.UIDropDownMenu(
+            onoff, onoff[1] if self.s.four_colour_suits else onoff[0], row("settings.four_colour"), self.app.manager))
         y += gap
         label(self, pygame.Rect(x0, y, box.w - 2 * pad, rh), "settings.seats_title", object_id="#heading")
         y += rh
@@ -106,6 +109,10 @@ class SettingsScene(Scene):
             elif event.ui_element is self.dd_cb:
                 self.s.colour_blind = value == "on"
                 self.app.art.set_colour_blind(self.s.colour_blind)
+            elif event.ui_element is self.dd_four:
+                self.s.four_colour_suits = value == "on"
+                self.app.art.four_colour_suits = self.s.four_colour_suits  # the card faces read it
+                self.app.art.clear()
             elif event.ui_element in self.dd_zones:
                 i = self.dd_zones.index(event.ui_element)
                 while len(self.s.zones) <= i:

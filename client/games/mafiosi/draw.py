@@ -1,0 +1,356 @@
+"""Painting the Mafiosi table from the scene's state (drawing only: nothing changes).
+
+:func:`draw_table` paints, in order: the *static layer* (felt, top bar with the round and
+the trick, seat panels, name plates with each player's clan, won and point cards and
+status -- rendered once and reused while none of it changes), the turn glow, every
+seat's bouncer (an outlined place, face down once chosen, face up once revealed; your
+own face up for you alone, marked "hidden"), won piles with their counts, the hands
+(yours face up with the playable cards raised, the others face down with a count), the
+trick in the middle in play order with who played each card, the duty strip, your
+point-card choice, the running effects, the turn timer, the prompt banner, the reason
+of the hovered card you may not use, the message column and the reconnection overlay.
+Sizes come from the layout (pixels), so it works at any resolution.
+
+Frame budget (ARCHITECTURE §6): the static layer is one opaque blit; every card is one
+alpha blit of a cached surface with its shadow baked in (``CardArt.shadowed``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from client import felt, text
+from client.games.mafiosi.cards import four_colour, suit_badge
+from client.games.mafiosi.controls import duty_line
+from client.games.mafiosi.narrate import clan_name
+from client.i18n import tr
+from client.table import draw as table_draw
+from client.table.draw import (CREAM, DIM, GOLD, TURN, banner, count_badge, draw_messages, draw_reconnecting,
+                               fade, label_under, panel, pill, refill, seat_panel, stack, turn_timer, wrapped)
+
+RED = (255, 130, 110)
+
+
+class Frame(table_draw.Frame):
+    offered_alpha = (70, 110)
+
+
+def draw_table(surf: pygame.Surface, sc: Any) -> None:
+    """Paint the Mafiosi table scene ``sc`` on ``surf`` (its layout's size)."""
+    f = Frame(sc)
+    surf.blit(_chrome_layer(sc), (0, 0))
+    _turn_glow(surf, f)
+    for seat, area in f.layout.seats.items():
+        _bouncer(surf, f, seat, area)
+        _pile(surf, f, seat, area)
+    _hands(surf, f)
+    _trick(surf, f)
+    _points(surf, f)
+    sc.anim.draw(surf, f.art, f.t)
+    _timer(surf, sc)
+    b = f.layout.banner
+    banner(surf, b, sc.prompt, sc.t, size=max(14, int(b.h * 0.40)), sub_size=max(12, int(b.h * 0.28)), sub_y=0.74)
+    draw_messages(surf, f.layout.info, sc.visible_messages(), max(12, int(f.layout.font * 0.82)))
+    _tooltip(surf, f)
+    attempt = sc.reconnecting
+    if attempt is not None:
+        draw_reconnecting(surf, attempt, attempt.clock_s())
+
+
+# -- the static layer ------------------------------------------------------------------
+
+_chrome: dict[str, Any] = {"key": None, "surf": None}
+
+
+def _chrome_key(sc: Any) -> tuple:
+    v, lay = sc.view, sc.layout
+    seats = tuple((p.get("seat"), sc.seat_name(p["seat"]), sc.seat_status(p["seat"]), p.get("clan"),
+                   p.get("won_count"), p.get("point_count"), p.get("hand_count"), p.get("round_score"))
+                  for p in v.get("players", []))
+    return (lay.size, lay.perspective, seats, v.get("phase"), v.get("turn"), v.get("round"), v.get("rounds"),
+            v.get("trick_no"), v.get("tricks_per_round"), sc.table_name, sc.spectator_line(), sc.help_line,
+            text.cache_epoch(), four_colour(sc.art), sc.art.colour_blind, tuple(sc.local_seats))
+
+
+def _chrome_layer(sc: Any) -> pygame.Surface:
+    key = _chrome_key(sc)
+    if _chrome["key"] != key:
+        surf = refill(_chrome["surf"], felt.table_surface(*sc.layout.size))
+        _top_bar(surf, sc)
+        for seat, area in sc.layout.seats.items():
+            _seat_static(surf, sc, seat, area)
+        _chrome.update(key=key, surf=surf)
+    return _chrome["surf"]
+
+
+def _top_bar(surf: pygame.Surface, sc: Any) -> None:
+    lay, v = sc.layout, sc.view
+    bar = lay.top_bar
+    fs = max(12, int(bar.h * 0.50))
+    surf.blit(panel(bar.w, bar.h, 0, 110), bar.topleft)
+    left = tr("maf.top.round", round=str(v.get("round", 1)), rounds=str(v.get("rounds", 1)))
+    if v.get("phase") == "play":
+        left += "  ·  " + tr("maf.top.trick", n=str(v.get("trick_no", 1)), of=str(v.get("tricks_per_round", "?")))
+    elif v.get("phase") == "bouncer":
+        left += "  ·  " + tr("maf.top.bouncers")
+    elif v.get("phase") == "point":
+        left += "  ·  " + tr("maf.top.points")
+    elif v.get("phase") == "over":
+        left = tr("maf.top.over")
+    img = text.render(left, fs, GOLD, bold=True)
+    surf.blit(img, img.get_rect(midleft=(bar.x + bar.h * 0.5, bar.centery)))
+    name = " · ".join(x for x in (sc.table_name, sc.spectator_line()) if x)
+    x0 = bar.x + bar.h + img.get_width()
+    mid = text.render(text.elide(name, max(40, int(bar.w * 0.30)), fs), fs, CREAM)
+    mr = mid.get_rect(center=bar.center)
+    mr.left = max(mr.left, x0)
+    surf.blit(mid, mr)
+    room = bar.right - bar.h * 0.5 - (mr.right + bar.h)
+    hs = int(fs * 0.85)
+    right = text.render(text.elide(sc.help_line, max(10, int(room)), hs), hs, DIM)
+    surf.blit(right, right.get_rect(midright=(bar.right - bar.h * 0.5, bar.centery)))
+
+
+def _active(v: dict, p: int) -> bool:
+    return v.get("phase") == "play" and v.get("turn") == p
+
+
+def _seat_static(surf: pygame.Surface, sc: Any, seat: int, area: Any) -> None:
+    v = sc.view
+    player = v["players"][seat]
+    pr = area.plate
+    active = _active(v, seat)
+    x = seat_panel(surf, area.zone, pr, max(6, area.card[0] // 8), active)
+    fs = max(12, int(pr.h * 0.54))
+    # right side of the plate: won cards, point cards
+    parts = [tr("maf.plate.won", n=str(player.get("won_count", 0)))]
+    if player.get("point_count"):
+        parts.append(tr("maf.plate.points", n=str(player.get("point_count", 0))))
+    info = text.render("  ".join(parts), int(fs * 0.9), GOLD, bold=True)
+    ir = info.get_rect(midright=(pr.right - pr.h // 2, pr.centery))
+    surf.blit(info, ir)
+    # the clan: a suit badge and its name
+    clan = player.get("clan")
+    cx = ir.left - pr.h // 3
+    if clan:
+        label = text.render(clan_name(clan), int(fs * 0.85), CREAM)
+        lr = label.get_rect(midright=(cx, pr.centery))
+        badge = suit_badge(sc.art, clan, int(pr.h * 0.82))
+        br = badge.get_rect(midright=(lr.left - 4, pr.centery))
+        if br.left > x + pr.h * 2.2:
+            surf.blit(label, lr)
+        else:  # a narrow plate: the suit badge alone (its shape says the clan)
+            br = badge.get_rect(midright=(cx, pr.centery))
+        surf.blit(badge, br)
+        cx = br.left - pr.h // 3
+    name = sc.seat_name(seat)
+    room = max(20, cx - x)
+    nm = text.render(name, text.fit_size(name, room, fs, bold=True), CREAM, bold=True)
+    surf.blit(nm, nm.get_rect(midleft=(x, pr.centery)))
+    status = sc.seat_status(seat) if seat != sc.single else ""
+    if status:
+        pill(surf, status, (pr.centerx, pr.bottom), max(10, int(pr.h * 0.42)))
+
+
+# -- per frame ---------------------------------------------------------------------------
+
+def _turn_glow(surf: pygame.Surface, f: Frame) -> None:
+    v = f.view
+    turn = v.get("turn")
+    if v.get("phase") == "play" and turn in f.layout.seats:
+        zone = f.layout.seats[turn].zone
+        pygame.draw.rect(surf, fade(TURN, 0.5 + 0.5 * f.pulse), zone, max(2, zone.h // 70),
+                         border_radius=max(6, zone.h // 14))
+
+
+def _caption(surf: pygame.Surface, r: pygame.Rect, label: str, size: int, colour=DIM) -> None:
+    img = text.render(text.elide(label, r.w - 4, size), size, colour)
+    surf.blit(img, img.get_rect(center=r.center))
+
+
+def _bouncer(surf: pygame.Surface, f: Frame, seat: int, area: Any) -> None:
+    sc, v, art = f.sc, f.view, f.art
+    player = v["players"][seat]
+    r = area.bouncer
+    surf.blit(art.slot_outline(r.w, r.h), r.topleft)
+    if f.hidden[("bouncer", seat)]:
+        return
+    card = player.get("bouncer")
+    fs = max(10, int(r.w * 0.16))
+    if card is not None:
+        img, m = art.shadowed(card, r.w, r.h)
+        surf.blit(img, (r.x - m, r.y - m))
+        if not v.get("revealed"):
+            pill(surf, tr("maf.hidden"), (r.centerx, r.bottom - fs), fs)
+    elif player.get("has_chosen") and not v.get("revealed"):
+        img, m = art.shadowed(None, r.w, r.h)
+        surf.blit(img, (r.x - m, r.y - m))
+    else:
+        _caption(surf, r, tr("maf.bouncer"), fs)
+
+
+def _pile(surf: pygame.Surface, f: Frame, seat: int, area: Any) -> None:
+    art, v = f.art, f.view
+    player = v["players"][seat]
+    r = area.pile
+    count = int(player.get("won_count", 0))
+    surf.blit(art.slot_outline(r.w, r.h), r.topleft)
+    fs = max(10, int(r.w * 0.16))
+    if count:
+        stack(surf, art, r, count)
+        count_badge(surf, r, count)
+        if seat == f.sc.single:
+            pill(surf, tr("maf.pile_view"), (r.centerx, r.bottom - fs), fs)
+    else:
+        _caption(surf, r, tr("maf.pile"), fs)
+
+
+def _hands(surf: pygame.Surface, f: Frame) -> None:
+    sc, v, lay, art = f.sc, f.view, f.layout, f.art
+    persp = lay.perspective
+    known = {}
+    if v.get("seat") == persp and v.get("hand") is not None:
+        known = {int(c["id"]): c for c in v["hand"]}
+    else:
+        known = {int(c["id"]): c for c in (v["players"][persp].get("hand") or [])}
+    for place in lay.order:
+        card = known.get(place[1])
+        rect = lay.cards[place]
+        if card is None or f.hidden[place]:
+            continue
+        x, y = sc.card_pos(place, rect)
+        img, m = art.shadowed(card, rect.w, rect.h)
+        surf.blit(img, (int(x) - m, int(y) - m))
+        shown = pygame.Rect(int(x), int(y), rect.w, rect.h)
+        if card.get("reason") and place == f.hover:
+            veil = _veil(rect.w, rect.h)
+            surf.blit(veil, shown.topleft)
+        f.marks(surf, place, shown)
+    # the others' hands: face down (or face up in a finished match's replay)
+    for p in v.get("players", []):
+        seat = p["seat"]
+        for r in lay.backs.get(seat, []):
+            img, m = art.shadowed(None, r.w, r.h)
+            surf.blit(img, (r.x - m, r.y - m))
+        backs = lay.backs.get(seat)
+        if backs and seat != persp:
+            hull = backs[0].unionall(backs[1:]) if len(backs) > 1 else backs[0]
+            count_badge(surf, hull, len(backs))
+        for c in p.get("hand") or []:
+            place = ("ohand", int(c["id"]))
+            rect = lay.cards.get(place)
+            if rect is not None:
+                img, m = art.shadowed(c, rect.w, rect.h)
+                surf.blit(img, (rect.x - m, rect.y - m))
+
+
+_veils: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def _veil(w: int, h: int) -> pygame.Surface:
+    s = _veils.get((w, h))
+    if s is None:
+        s = pygame.Surface((w, h), pygame.SRCALPHA)
+        pygame.draw.rect(s, (0, 0, 0, 90), s.get_rect(), border_radius=max(4, w // 10))
+        _veils[(w, h)] = s
+    return s
+
+
+def _trick(surf: pygame.Surface, f: Frame) -> None:
+    sc, v, lay, art = f.sc, f.view, f.layout, f.art
+    fs = max(12, int(lay.font * 0.80))
+    if v.get("phase") == "play":
+        line = duty_line(v)
+        if line:
+            colour = (255, 226, 140) if (v.get("ace_suit") or v.get("jack_needed")) else CREAM
+            size = text.fit_size(line, lay.duty.w - lay.duty.h, int(lay.font * 0.95), bold=True)
+            img = text.render(line, size, colour, bold=True, shadow=True)
+            surf.blit(img, img.get_rect(center=lay.duty.center))
+    if v.get("phase") not in ("play",) and not v.get("trick"):
+        return
+    n = lay.n
+    trick = [e for e in v.get("trick") or [] if isinstance(e, dict)]
+    leader = v.get("leader", 0)
+    for i, r in enumerate(lay.trick_slots):
+        surf.blit(art.slot_outline(r.w, r.h), r.topleft)
+        if i < len(trick):
+            seat = int(trick[i]["seat"])
+        else:
+            seat = (int(leader) + i) % n if isinstance(leader, int) else None
+        if seat is None:
+            continue
+        played = i < len(trick)
+        name = sc.seat_name(seat)
+        colour = CREAM if played else DIM
+        nr = lay.trick_names[i]
+        img = text.render(text.elide(name, nr.w, fs, bold=played), fs, colour, bold=played, shadow=True)
+        surf.blit(img, img.get_rect(midtop=(nr.centerx, nr.y)))
+        if played:
+            card = trick[i]["card"]
+            place = ("trick", int(card["id"]))
+            if f.hidden[place]:
+                continue
+            img, m = art.shadowed(card, r.w, r.h)
+            surf.blit(img, (r.x - m, r.y - m))
+            clan = v["players"][seat].get("clan") if seat < len(v.get("players", [])) else None
+            if clan and card.get("suit") == clan:  # a trump for its player
+                g = art.outline(r.w, r.h, GOLD, max(3, r.w // 18))
+                surf.blit(g, g.get_rect(center=r.center))
+                pill(surf, tr("maf.trump"), (r.centerx, r.top), max(10, int(fs * 0.85)))
+        elif v.get("turn") == seat:
+            _caption(surf, r, tr("maf.to_play"), max(10, int(r.w * 0.15)), TURN)
+
+
+def _points(surf: pygame.Surface, f: Frame) -> None:
+    lay, art = f.layout, f.art
+    if lay.point_title is None:
+        return
+    v = f.view
+    mine = v["players"][lay.perspective]
+    cards = {int(c["id"]): c for c in (mine.get("won") or [])}
+    if mine.get("bouncer"):
+        cards[int(mine["bouncer"]["id"])] = mine["bouncer"]
+    t = lay.point_title
+    title = tr("maf.point_title")
+    img = text.render(title, text.fit_size(title, t.w, int(lay.font * 1.0), bold=True), GOLD, bold=True, shadow=True)
+    surf.blit(img, img.get_rect(center=t.center))
+    for place, r in lay.cards.items():
+        if place[0] != "point" or place[1] not in cards:
+            continue
+        c = cards[place[1]]
+        img, m = art.shadowed(c, r.w, r.h)
+        surf.blit(img, (r.x - m, r.y - m))
+        f.marks(surf, place, r)
+        label_under(surf, r, tr("maf.worth", n=str(c.get("value", 0))), max(10, int(lay.font * 0.7)))
+
+
+def _tooltip(surf: pygame.Surface, f: Frame) -> None:
+    """The reason the hovered hand card may not be used now, in a box above it."""
+    sc = f.sc
+    reason = sc.card_reason(f.hover)
+    if not reason or f.hover not in f.layout.cards:
+        return
+    r = f.layout.cards[f.hover]
+    w, h = f.layout.size
+    fs = max(13, int(f.layout.font * 0.80))
+    width = int(min(w * 0.34, max(r.w * 3, w * 0.22)))
+    lines = wrapped(reason, width, fs)
+    imgs = [text.render(line, fs, (255, 236, 220)) for line in lines]
+    bw = max(i.get_width() for i in imgs) + fs
+    bh = sum(i.get_height() for i in imgs) + fs // 2 + 4
+    box = pygame.Rect(0, 0, bw, bh)
+    box.midbottom = (r.centerx, r.top - 6)
+    box.clamp_ip(pygame.Rect(0, 0, w, h))
+    pygame.draw.rect(surf, (40, 14, 14), box, border_radius=fs // 2)
+    pygame.draw.rect(surf, RED, box, 2, border_radius=fs // 2)
+    y = box.y + fs // 4 + 2
+    for img in imgs:
+        surf.blit(img, (box.x + fs // 2, y))
+        y += img.get_height()
+
+
+def _timer(surf: pygame.Surface, sc: Any) -> None:
+    left = sc.timer_left()
+    if left is not None and left[0] in sc.layout.seats:
+        turn_timer(surf, sc.layout.seats[left[0]].plate, left[1])
