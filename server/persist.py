@@ -46,6 +46,25 @@ def data_dir(configured: str | os.PathLike | None) -> Path:
     return Path(platformdirs.user_data_dir("mafia-table"))
 
 
+def check_writable(directory: Path) -> str | None:
+    """None when match logs can be written in ``<directory>/matches`` (a file is created,
+    fsynced and removed), else a sentence that says what is wrong and what to do."""
+    folder = directory / MATCHES
+    probe = folder / f".write-test-{os.getpid()}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(probe, "wb", buffering=0) as f:
+            f.write(b"ok\n")
+            os.fsync(f.fileno())
+        probe.unlink()
+    except OSError as e:
+        return (f"cannot write match logs in {folder}: {e.strerror or e}. Without them a "
+                "crash loses every match in progress. Choose another folder with "
+                "--data-dir DIR (or server.data_dir in config.yaml), or make this one "
+                "writable.")
+    return None
+
+
 class MatchFile:
     """The log file of one match, opened for appending. ``fsync_ms`` accumulates the time
     spent in write + flush + fsync (``appends`` counts them) for measurements."""

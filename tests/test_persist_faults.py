@@ -82,3 +82,12 @@ def test_a_finished_match_not_yet_closed_comes_back_finished(tmp_path):
         second.clock.advance(1.0)
     log = matchlog.parse(table.matchfile.path.read_bytes())
     assert log.closed and lobby_at(tmp_path, start=9000.0).restore() == []
+
+
+def test_an_unwritable_data_directory_is_reported_with_what_to_do(tmp_path):
+    assert persist.check_writable(tmp_path) is None
+    assert not list((tmp_path / "matches").iterdir())  # the probe is gone
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    message = persist.check_writable(blocker)
+    assert message is not None and "--data-dir" in message and str(blocker) in message
