@@ -93,3 +93,5 @@ from client.games.famiglia import GAME as _famiglia  # noqa: E402
 register(_famiglia)
 from client.games.mafiosi import GAME as _mafiosi  # noqa: E402
 register(_mafiosi)
+from client.games.family_business import GAME as _family_business  # noqa: E402
+register(_family_business)

@@ -1,0 +1,206 @@
+"""Family Business events turned into table animations (ARCHITECTURE §6: events drive
+tweens).
+
+:func:`animate` gets one wire event, the layouts before and after the update, and
+queues effects on the scene's :class:`~client.animation.Animator`, each event after the
+previous one: a played card flies from the player to the discard pile and turns face up
+(the counter window's ``t_shown`` is the moment it lands), a counter card flies in with
+a gold glow and "COUNTERED!", a mobster walks from its gang's front to its place on the
+wall (or back), an execution sends it to the cemetery with a red glow, a dead mobster
+comes back from the cemetery, the war's start and end are announced across the wall,
+the turn light moves with a word on the new player's plate. Nothing here changes the
+game: the table is drawn from the server's view; a flying card only hides its place
+until it lands.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import pygame
+
+from client import tween
+from client.animation import Animator, Banner, Flight
+from client.games.family_business.layout import FBLayout
+from client.i18n import tr
+
+GOLD = (255, 214, 102)
+RED = (255, 90, 80)
+GREEN = (140, 230, 140)
+
+#: Durations in ms.
+PLAY_MS = 420  # short: the card that opens a counter window must be readable at once
+DRAW_MS = 360
+WALK_MS = 560
+KILL_MS = 620
+COUNTER_MS = 480
+BANNER_MS = 1300
+
+
+class FxContext:
+    """What the effects need from the scene: ``anim``, the clock ``t`` (ms), layouts
+    ``old``/``new``, ``shown(place)`` the rect a place is drawn at now (None: not on
+    screen), the previous view, ``window_face(wid, at)`` to report when the card that
+    opened a window is shown, and ``local`` the seats played on this screen."""
+
+    def __init__(self, anim: Animator, t: float, old: FBLayout, new: FBLayout,
+                 shown: Callable[[tuple[str, int]], pygame.Rect | None], prev_view: Mapping[str, Any],
+                 window_face: Callable[[int, float], None] | None = None, local: set[int] | None = None):
+        self.anim, self.t, self.old, self.new = anim, t, old, new
+        self.shown = shown
+        self.prev_view = prev_view
+        self.window_face = window_face or (lambda _w, _t: None)
+        self.local = local or set()
+        self.last_face_at = t  # scene time the latest played card is face up on the discard pile
+        self.where: dict[int, pygame.Rect] = {}  # mobster -> where this update's effects left it
+
+    def mob_from(self, mid: int) -> pygame.Rect:
+        """Where mobster ``mid`` is now on screen (before this event moves it)."""
+        r = self.where.get(mid) or self.shown(("mob", mid)) or self.old.mob_rect(mid)
+        if r is None:
+            seat = self.old.seats.get(mid // 9) or self.new.seats.get(mid // 9)
+            r = _small(seat.plate, self.new.wall_mob) if seat is not None else self.new.wall
+        return pygame.Rect(r)
+
+    def mob_to(self, mid: int, index: int | None = None) -> pygame.Rect:
+        """Where mobster ``mid`` ends up: its place in the new layout, else its list place."""
+        r = self.new.mob_rect(mid)
+        if r is None and index is not None and 0 <= index < len(self.new.wall_slots):
+            r = self.new.wall_slots[index]
+        if r is None:
+            r = _small(self.new.wall, self.new.wall_mob)
+        return pygame.Rect(r)
+
+    def seat_rect(self, seat: Any, size: tuple[int, int]) -> pygame.Rect:
+        """A card-sized rect on a seat's plate (where its cards come from and go)."""
+        area = self.new.seats.get(seat) if isinstance(seat, int) else None
+        return _small(area.plate if area is not None else self.new.draw_pile, size)
+
+    def hand_rect(self, seat: Any, card: Any) -> pygame.Rect:
+        """Where a card of ``seat``'s hand is (your own cards), else its plate."""
+        cid = card.get("id") if isinstance(card, Mapping) else None
+        r = self.shown(("card", cid)) if cid is not None else None
+        r = r or (self.old.hand.get(cid) if cid is not None else None) or (self.new.hand.get(cid) if cid is not None else None)
+        return pygame.Rect(r) if r is not None else self.seat_rect(seat, self.new.pile_card)
+
+
+def _small(r: pygame.Rect, size: tuple[int, int]) -> pygame.Rect:
+    out = pygame.Rect(0, 0, max(8, size[0]), max(8, size[1]))
+    out.center = r.center
+    return out
+
+
+def _id(card: Any) -> int | None:
+    if isinstance(card, Mapping) and isinstance(card.get("id"), int):
+        return int(card["id"])
+    return card if isinstance(card, int) else None
+
+
+def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    """Queue the animation of one event."""
+    kind = ev.get("type")
+    a = ctx.anim
+    seat = ev.get("seat")
+    new = ctx.new
+    # a played card may open a counter window: it must be readable at once (t_shown, fairness)
+    urgent = kind in ("play", "counter") or (kind == "draw" and seat in ctx.local)
+
+    def slot(duration: float) -> float:
+        return a.slot(ctx.t, duration, urgent=urgent)
+
+    if kind == "turn":
+        area = new.seats.get(seat) if isinstance(seat, int) else None
+        if area is not None:
+            t0 = slot(250)
+            a.add(Banner(t0, t0 + 900, text=tr("fb.table.turn_pill"), colour=GOLD, centre=area.plate.center,
+                         size=max(14, int(area.plate.h * 0.8))))
+    elif kind == "draw":
+        card = ev.get("card")
+        cid = _id(card)
+        dst = new.hand.get(cid) if cid is not None else None
+        t0 = slot(DRAW_MS)
+        if dst is not None:
+            a.add(Flight(t0, t0 + DRAW_MS, src=pygame.Rect(new.draw_pile), dst=pygame.Rect(dst), face_a=None,
+                         face_b=card, lift=30, hide_dst=("card", cid), flip_at=(0.3, 0.8)))
+        else:
+            a.add(Flight(t0, t0 + DRAW_MS, src=pygame.Rect(new.draw_pile),
+                         dst=ctx.seat_rect(seat, (new.pile_card[0] // 2, new.pile_card[1] // 2)), lift=24,
+                         early=False))
+    elif kind in ("play", "void"):
+        card = ev.get("card")
+        src = ctx.hand_rect(seat, card)
+        mine = _id(card) in ctx.old.hand
+        t0 = slot(PLAY_MS)
+        a.add(Flight(t0, t0 + PLAY_MS, src=src, dst=pygame.Rect(new.discard), face_a=card if mine else None,
+                     face_b=card, lift=50, hide_dst=("discard", 0), flip_at=(0.0, 0.3),
+                     easing=tween.ease_out_cubic, early=False))
+        ctx.last_face_at = t0 + PLAY_MS * 0.3
+    elif kind == "window_opened":
+        ctx.window_face(int(ev.get("window", 0)), ctx.last_face_at)
+    elif kind == "counter":
+        card = ev.get("card")
+        t0 = slot(COUNTER_MS)
+        a.add(Flight(t0, t0 + COUNTER_MS, src=ctx.hand_rect(seat, card), dst=pygame.Rect(new.discard), face_a=card,
+                     face_b=card, lift=70, hide_dst=("discard", 0), glow=GOLD, spin=14,
+                     easing=tween.ease_out_cubic, early=False))
+        a.add(Banner(t0 + COUNTER_MS * 0.6, t0 + COUNTER_MS + 900, text=tr("fb.table.countered"), colour=GOLD,
+                     centre=(new.discard.centerx, new.discard.top - new.discard.h * 0.1),
+                     size=max(18, int(new.discard.h * 0.22))))
+    elif kind in ("placed", "collected", "returned", "moved", "substituted", "swapped"):
+        moves: list[tuple[Any, int | None]] = [(ev.get("mobster"), ev.get("index"))]
+        if kind == "swapped":
+            moves = [(ev.get("mobster"), ev.get("index")), (ev.get("other"), ev.get("other_index"))]
+        elif kind == "substituted":
+            moves = [(ev.get("other"), ev.get("index")), (ev.get("mobster"), None)]
+        elif kind == "returned":
+            moves = [(ev.get("mobster"), None)]
+        t0 = slot(WALK_MS)
+        for m, index in moves:
+            mid = _id(m)
+            if mid is None:
+                continue
+            src = ctx.mob_from(mid)
+            dst = ctx.mob_to(mid, index if isinstance(index, int) else None)
+            ctx.where[mid] = dst
+            a.add(Flight(t0, t0 + WALK_MS, src=src, dst=dst, face_a=m, face_b=m, lift=40 if kind != "moved" else 20,
+                         hide_dst=("mob", mid), glow=RED if kind == "placed" else None))
+    elif kind == "revived":
+        m = ev.get("mobster")
+        mid = _id(m)
+        if mid is not None:
+            t0 = slot(KILL_MS)
+            dst = ctx.mob_to(mid, ev.get("index") if isinstance(ev.get("index"), int) else None)
+            ctx.where[mid] = dst
+            a.add(Flight(t0, t0 + KILL_MS, src=_small(new.cemetery, new.wall_mob), dst=dst, face_a=m, face_b=m,
+                         lift=60, hide_dst=("mob", mid), glow=GREEN, early=False))
+    elif kind == "killed":
+        m = ev.get("mobster")
+        mid = _id(m)
+        if mid is not None:
+            src = ctx.mob_from(mid)
+            t0 = slot(KILL_MS)
+            a.add(Flight(t0, t0 + KILL_MS, src=src, dst=_small(new.cemetery, new.wall_mob), face_a=m, face_b=m,
+                         lift=50, glow=RED, spin=8, hide_dst=("rip", 0)))
+            if ev.get("cause") == "war":
+                a.add(Banner(t0, t0 + 800, text=tr("fb.table.executed_banner"), colour=RED,
+                             centre=src.center, size=max(14, int(src.h * 0.28))))
+            ctx.where.pop(mid, None)
+    elif kind == "eliminated":
+        area = new.seats.get(seat) if isinstance(seat, int) else None
+        if area is not None:
+            t0 = slot(500)
+            a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.out_banner"), colour=RED, centre=area.zone.center,
+                         size=max(18, int(area.zone.h * 0.25))))
+    elif kind in ("war_started", "war_rate"):
+        t0 = slot(500)
+        a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.war_banner"), colour=RED, centre=new.wall.center,
+                     size=max(24, int(new.wall.h * 0.30))))
+    elif kind == "war_ended":
+        t0 = slot(500)
+        a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.truce_banner"), colour=GREEN, centre=new.wall.center,
+                     size=max(24, int(new.wall.h * 0.30))))
+    elif kind == "reshuffle":
+        t0 = slot(650)
+        for i in range(6):
+            s = t0 + i * 50
+            a.add(Flight(s, s + 400, src=pygame.Rect(new.discard), dst=pygame.Rect(new.draw_pile), lift=30, spin=20,
+                         early=False))
