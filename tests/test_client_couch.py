@@ -162,3 +162,31 @@ def test_tv_view_watches_a_running_table_with_public_information_only(tmp_path):
         for app in (player, tv):
             for link in list(getattr(app, "links", [])):
                 app.close_link(link)
+
+
+def test_couch_setup_offers_every_couch_game_and_starts_the_chosen_one(tmp_path, monkeypatch):
+    """Couch play is not Omerta only: the setup lists every game with couch play, and
+    choosing one sets its seat range and creates its table."""
+    import pygame_gui
+    from twisted.internet import defer
+
+    from client import games
+    from client.scenes import couch as couch_mod
+
+    names = [g.name for g in games.couch_games()]
+    assert names[0] == games.couch_game().name and "family_business" in names
+    started = []
+    monkeypatch.setattr(couch_mod, "start_couch", lambda app, players, seats, options=None, game=None:
+                        started.append((game, seats)) or defer.succeed(1))
+    with menu_app(tmp_path) as app:
+        app.main_link = object()  # start() only needs a link to exist
+        scene = couch_mod.CouchScene(app)
+        app.push(scene)
+        app.render(0.02)
+        event = pygame.event.Event(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=scene.dd_game,
+                                   text=games.title("family_business"),
+                                   selected_option_id="family_business")
+        scene.handle_event(event, 0.0)
+        assert (scene.lo, scene.hi) == games.seat_range("family_business")[:2]
+        scene.start()
+    assert started == [("family_business", max(2, games.seat_range("family_business")[2]))]

@@ -53,6 +53,14 @@ def couch_game() -> ClientGame | None:
     return first if first.couch else next((g for g in GAMES.values() if g.couch), None)
 
 
+def couch_games() -> list[ClientGame]:
+    """Every game couch play can start (``couch=True`` and known to the rules), the
+    default (:func:`couch_game`) first."""
+    first = couch_game()
+    rest = [g for g in GAMES.values() if g.couch and g is not first and g.name in DEFS]
+    return ([first] if first is not None else []) + rest
+
+
 def rules_def(name: str) -> Any:
     """The rules' declaration (:class:`shared.gamedef.GameDef`) of ``name``, or None."""
     return DEFS.get(name)

@@ -49,10 +49,13 @@ def shared_controls(bindings: list[Binding]) -> tuple[int, int] | None:
     return None
 
 
-def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, options: dict | None = None):
-    """Create a table of the registry's couch game for ``players`` (name, binding) plus bots, each player on its
-    own connection, and a spectator connection for the shared screen. Returns a Deferred
-    firing with the table id once every seat is filled."""
+def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, options: dict | None = None,
+                game: str | None = None):
+    """Create a table of ``game`` (default: the registry's couch game) for ``players``
+    (name, binding) plus bots, each player on its own connection, and a spectator
+    connection for the shared screen. Returns a Deferred firing with the table id once
+    every seat is filled."""
+    game = game or games.couch_game().name
     from twisted.internet import defer
 
     main = app.main_link
@@ -60,7 +63,7 @@ def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, option
 
     @defer.inlineCallbacks
     def run():
-        reply = yield main.request("create_table", game=games.couch_game().name, seats=seats, name=tr("couch.table_name"),
+        reply = yield main.request("create_table", game=game, seats=seats, name=tr("couch.table_name"),
                                    options=options or {})
         tid = reply["table"]["id"]
         app.tables[tid] = reply["table"]
@@ -82,7 +85,8 @@ class CouchScene(Scene):
     def __init__(self, app: Any):
         super().__init__(app)
         self.count = 2
-        self.lo, self.hi, self.seats = games.seat_range(games.couch_game().name)
+        self.game = games.couch_game().name
+        self.lo, self.hi, self.seats = games.seat_range(self.game)
         base = app.settings.player_name()
         self.names = [base] + [tr("couch.player", n=str(i + 1)) for i in range(1, MAX_LOCAL)]
         zones = list(app.settings.zones) + ["middle", "numpad", "left", "right"]
@@ -92,12 +96,20 @@ class CouchScene(Scene):
     def build(self, size: tuple[int, int]) -> None:
         s = self.app.ui_scale
         box = dialog(self, size, 0.84, 0.62, top_frac=0.33)
-        pad, rh, gap = int(20 * s), int(38 * s), int(8 * s)
+        pad = int(20 * s)
+        # rows: game, players/seats, one per local player, the hint, the buttons
+        rh, gap = (int(38 * s), int(8 * s)) if self.count < 4 else (int(33 * s), int(5 * s))
         x0 = box.x + pad
         y = box.y + pad
         label(self, pygame.Rect(box.x, y, box.w, int(40 * s)), "couch.title", object_id="#heading", align="center")
         y += int(44 * s)
         half = (box.w - 3 * pad) // 2
+        choices = [(games.title(g.name), g.name) for g in games.couch_games()]
+        label(self, pygame.Rect(x0, y, int(half * 0.55), rh), "host.game")
+        self.dd_game = self.add(pygame_gui.elements.UIDropDownMenu(
+            choices, next(c for c in choices if c[1] == self.game),
+            pygame.Rect(x0 + int(half * 0.55), y, int(half * 0.45), rh), self.app.manager))
+        y += rh + gap
         label(self, pygame.Rect(x0, y, int(half * 0.55), rh), "couch.players")
         self.dd_count = self.add(pygame_gui.elements.UIDropDownMenu(
             [str(n) for n in range(2, MAX_LOCAL + 1)], str(self.count),
@@ -153,12 +165,19 @@ class CouchScene(Scene):
             self.busy = False
             self.app.notify(tr("error.request", reason=getattr(f.value, "message", str(f.value))))
 
-        start_couch(self.app, players, max(self.seats, self.count, self.lo)).addErrback(failed)
+        start_couch(self.app, players, max(self.seats, self.count, self.lo),
+                    game=self.game).addErrback(failed)
 
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             self._read_names()
-            if event.ui_element is self.dd_count:
+            if event.ui_element is self.dd_game:
+                self.game = event.selected_option_id
+                self.lo, self.hi, self.seats = games.seat_range(self.game)
+                self.count = min(self.count, self.hi)
+                self.seats = max(self.seats, self.count, self.lo)
+                self.rebuild()
+            elif event.ui_element is self.dd_count:
                 self.count = int(event.text)
                 self.seats = max(self.seats, self.count, self.lo)
                 self.rebuild()
