@@ -60,7 +60,7 @@ def paint_face(art: CardArt, s: pygame.Surface, card: Mapping[str, Any]) -> None
 
 def token(art: CardArt, kind: str, d: int) -> pygame.Surface:
     """A round marker token of diameter ``d`` px: ``"mamma"`` or ``"police_patrol"``."""
-    return art.cached(("token", kind, d), (d, d), lambda s: _draw_token(s, kind))
+    return art.cached(("token", kind, d), (d, d), lambda s: _draw_token(art, s, kind))
 
 
 def _bottle_colour(art: CardArt, value: int) -> Colour:
