@@ -74,6 +74,8 @@ class TableScene(Scene):
         self.hover: tuple[str, int] | None = None  # the place under the mouse
         self.buttons: dict[str, Any] = {}  # the action buttons by id
         self.match_result: dict[str, Any] | None = None
+        #: ``match_over.reactions``: each seat's median reaction (ms) or None.
+        self.match_reactions: list[Any] | None = None
         self._buttons_sig: tuple | None = None
         self._prompt: tuple[str, str, bool] = ("", "", False)
         self._esc_until = 0.0
@@ -380,6 +382,8 @@ class TableScene(Scene):
         elif kind == "match_over":
             if link is self.display or seat is not None:
                 self.match_result = msg.get("result")
+                reactions = msg.get("reactions")
+                self.match_reactions = reactions if isinstance(reactions, list) else None
                 self._match_over()
         else:
             self._game_message(msg, seat)

@@ -18,6 +18,12 @@ card...).
   :meth:`window_seen` with the scene time its card lands).
 * **The window's time bar** (:meth:`window_left`, drawn by
   :func:`client.table.draw.window_bar`) and the ``claim_result`` lines ("first by 14 ms").
+* **The photo finish** of each ``race`` (:mod:`client.table.race`): the claimants'
+  reaction times side by side with the winner's margin, drawn by the kit over whatever
+  the game's ``draw`` painted (a subclass's ``draw`` is wrapped; set
+  :attr:`race_overlay` false to place it yourself with :meth:`draw_race`), in
+  :meth:`race_area`; :meth:`median_reaction` gives each seat's median for the results
+  boards (``match_over.reactions``, else the races seen so far).
 * **Cursor keys**: select / previous / next move a seat's cursor over its own cards
   (:meth:`own_cards`), confirm clicks the card under it.
 
@@ -27,6 +33,7 @@ hand-over hooks.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pygame
@@ -35,6 +42,7 @@ from client.i18n import tr
 from client.input import CONFIRM, NEXT, PASS, PREV, REVEAL, SELECT, SNAP, Binding, default_binding, now_ms
 from client.narrate import BAD, INFO, NOTE, claim_result
 from client.table.base import TableScene
+from client.table.race import RACE_MS, PhotoFinish, draw_photo_finish, median
 
 
 class ReactionTableScene(TableScene):
@@ -48,6 +56,32 @@ class ReactionTableScene(TableScene):
     claim_field: str | None = "card"
     #: The kind of the table places (``layout.hit``) that are a seat's own cards.
     card_place = "card"
+    #: The kit draws the photo finish over the game's ``draw`` (False: the game calls
+    #: :meth:`draw_race` itself).
+    race_overlay = True
+    #: How long a photo finish stays up (ms).
+    race_ms = RACE_MS
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Wrap a subclass's own ``draw`` so the photo finish is painted over it (once per
+        frame, however many subclasses call ``super().draw``)."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("draw")
+        if own is None or getattr(own, "_kit_overlays", False):
+            return
+
+        @functools.wraps(own)
+        def draw(self: "ReactionTableScene", surface: pygame.Surface, *a: Any, **kw: Any) -> Any:
+            self._draw_depth = getattr(self, "_draw_depth", 0) + 1
+            try:
+                return own(self, surface, *a, **kw)
+            finally:
+                self._draw_depth -= 1
+                if self._draw_depth == 0 and self.race_overlay:
+                    self.draw_race(surface)
+
+        draw._kit_overlays = True  # type: ignore[attr-defined]
+        cls.draw = draw  # type: ignore[method-assign]
 
     def __init__(self, app: Any, link: Any, started: dict[str, Any], binding: Binding | None = None):
         super().__init__(app, link, started)
@@ -58,6 +92,9 @@ class ReactionTableScene(TableScene):
         self.window_shown_ms: dict[int, float] = {}  # window id -> client ms of that frame
         self.window_open_t: dict[int, float] = {}  # window id -> scene ms it opened on screen
         self._shown_pending: set[int] = set()
+        self.race: PhotoFinish | None = None  # the photo finish on screen (or last shown)
+        self.races_seen: set[Any] = set()  # window ids whose race was shown
+        self.race_reactions: dict[int, list[float]] = {}  # seat -> its reactions in the races seen
         seat = started.get("seat")
         if seat is not None:
             self._seat_joined(seat, link, started, binding)
@@ -159,8 +196,61 @@ class ReactionTableScene(TableScene):
             return None
         return min(1.0, max(0.0, 1.0 - (self.t - opened) / max(1.0, float(w.get("timeout_ms", 3000)))))
 
+    # -- the photo finish ---------------------------------------------------------------
+    def show_race(self, msg: dict[str, Any]) -> PhotoFinish | None:
+        """A ``race`` message: show its photo finish (once per window, however many
+        local connections received it) and note each claimant's reaction."""
+        wid = msg.get("window")
+        if wid in self.races_seen:
+            return None
+        race = PhotoFinish.from_message(msg, self.seat_name, self.t, self.race_ms)
+        if race is None:
+            return None
+        self.races_seen.add(wid)
+        for r in race.runners:
+            self.race_reactions.setdefault(r.seat, []).append(r.reaction_ms)
+        self.race = race
+        return race
+
+    def median_reaction(self, seat: int) -> float | None:
+        """``seat``'s median reaction (ms) this match: the server's (``match_over``
+        ``reactions``) once the match is over, else the median of the races seen."""
+        reactions = getattr(self, "match_reactions", None)
+        if isinstance(reactions, list) and seat < len(reactions):
+            v = reactions[seat]
+            return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+        return median(self.race_reactions.get(seat, []))
+
+    def race_font(self) -> int:
+        """The photo finish's type size (px): about 4 % of the table's height."""
+        return max(16, int(self.table_size[1] * 0.042))
+
+    def race_area(self) -> pygame.Rect:
+        """Where the photo finish goes: beside the discard pile when the layout has one
+        (it must never hide the card of the next window), else across the upper table."""
+        w, h = self.table_size
+        size = self.race_font()
+        box_h = int(size * 4.4)
+        margin = max(8, w // 100)
+        disc = getattr(self.layout, "discard", None)
+        if isinstance(disc, pygame.Rect):
+            left, right = disc.right + margin * 2, w - margin * 2
+            if right - left >= w * 0.3:
+                return pygame.Rect(left, disc.centery - box_h // 2, right - left, box_h)
+        return pygame.Rect(int(w * 0.18), int(h * 0.30) - box_h // 2, int(w * 0.64), box_h)
+
+    def draw_race(self, surface: pygame.Surface) -> pygame.Rect | None:
+        """Paint the photo finish while it is up (not over the reconnecting veil)."""
+        race = self.race
+        if race is None or self.t >= race.until or self.reconnecting is not None:
+            return None
+        return draw_photo_finish(surface, self.race_area(), race, self.t, self.race_font())
+
     # -- network ------------------------------------------------------------------------
     def _game_message(self, msg: dict[str, Any], seat: int | None) -> None:
+        if msg.get("type") == "race":
+            self.show_race(msg)
+            return
         if msg.get("type") == "claim_result" and seat is not None:
             text, colour, cue = claim_result(msg)
             self.say(text if len(self.links) == 1 else f"{self.seat_name(seat)}: {text}", colour, 5000)

@@ -2,13 +2,17 @@
 ``client/games/<game>/``): drawn over the table with a veil that fades in
 and a gold-framed box, a main button at the box's bottom right, a way back to the menu
 (which leaves the table) and a clock in seconds, so keys pressed at the last moment of
-play do not dismiss the board."""
+play do not dismiss the board; each player's median snap reaction
+(:meth:`ResultsOverlay.reaction_text`, a column or :meth:`ResultsOverlay.draw_reactions`,
+a line) for the games with reaction windows."""
 from __future__ import annotations
 
 from typing import Any
 
 import pygame
 
+from client import text
+from client.i18n import tr
 from client.ui.scene import Scene
 from client.ui.widgets import centred
 
@@ -43,6 +47,34 @@ class ResultsOverlay(Scene):
 
     def update(self, dt: float) -> None:
         self.t += dt
+
+    # -- reactions (games with reaction windows) ------------------------------------------
+    def reaction_of(self, seat: int) -> float | None:
+        """``seat``'s median snap reaction (ms) this match, None if it never claimed (or
+        the table has no reaction windows)."""
+        median_reaction = getattr(self.table, "median_reaction", None)
+        return median_reaction(seat) if median_reaction is not None else None
+
+    def reaction_text(self, seat: int) -> str:
+        """``"231 ms"`` or ``"—"``."""
+        from client.table.race import ms_text
+
+        v = self.reaction_of(seat)
+        return tr("results.reaction_ms", ms=ms_text(v)) if v is not None else "—"
+
+    def draw_reactions(self, surface: pygame.Surface, rect: pygame.Rect, size: int,
+                       seats: list[int] | None = None) -> pygame.Rect | None:
+        """One line centred in ``rect``: "Median snap reaction: Lena 231 ms · Marc —"
+        (nothing when nobody claimed). Returns the line's rect."""
+        seats = list(range(int(self.table.view.get("seats", 0) or 0))) if seats is None else seats
+        if not any(self.reaction_of(p) is not None for p in seats):
+            return None
+        parts = " · ".join(f"{self.table.seat_name(p)} {self.reaction_text(p)}" for p in seats)
+        line = tr("results.reactions", list=parts)
+        img = text.render(line, text.fit_size(line, rect.w, size), CREAM)
+        r = img.get_rect(center=rect.center)
+        surface.blit(img, r)
+        return r
 
     def draw_box(self, surface: pygame.Surface) -> pygame.Rect:
         """The veil over the table and the empty box; returns the box."""

@@ -167,20 +167,25 @@ def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
             d = (ctx.prev_view.get("drawn") or {}).get("card") or d
         t0 = slot(REPLACE_MS)
         slot_r = ctx.rect(sid, seat)
-        a.add(Flight(t0, t0 + REPLACE_MS, src=slot_r, dst=pygame.Rect(ctx.new.discard), face_a=None, face_b=x,
-                     lift=40, hide_dst=("discard", 0), flip_at=(0.0, 0.35)))
+        # face up from its first frame: it may open a snap window (t_shown, fairness)
+        a.add(Flight(t0, t0 + REPLACE_MS, src=slot_r, dst=pygame.Rect(ctx.new.discard), face_a=x, face_b=x,
+                     lift=40, hide_dst=("discard", 0)))
         a.add(Flight(t0 + 80, t0 + 80 + REPLACE_MS, src=ctx.hand(seat), dst=slot_r, face_a=d, face_b=None,
                      lift=20, hide_dst=("slot", sid), flip_at=(0.3, 0.8)))
-        ctx.last_discard_face_at = t0 + REPLACE_MS * 0.18
+        ctx.last_discard_face_at = t0
     elif kind == "discard":
         card = ev.get("card")
         t0 = slot(DISCARD_MS)
+        # face up from its first frame (it is public once discarded): the card that
+        # opens a snap window must be readable at once, and t_shown is that frame's flip
         a.add(Flight(t0, t0 + DISCARD_MS, src=ctx.hand(seat), dst=pygame.Rect(ctx.new.discard),
-                     face_a=_drawn_visible(ctx, seat), face_b=card, lift=30, hide_dst=("discard", 0),
-                     flip_at=(0.0, 0.35)))
-        ctx.last_discard_face_at = t0 + DISCARD_MS * 0.18
+                     face_a=card, face_b=card, lift=30, hide_dst=("discard", 0)))
+        ctx.last_discard_face_at = t0
     elif kind == "window_opened":
-        ctx.window_face(int(ev.get("window", 0)), ctx.last_discard_face_at if ev.get("kind") == "snap" else a.cursor)
+        # a snap window shows from the first frame of its discarded card's flight; any
+        # other window (a Hitwoman attack) from the first frame after its update, where
+        # the prompt names it
+        ctx.window_face(int(ev.get("window", 0)), ctx.last_discard_face_at if ev.get("kind") == "snap" else ctx.t)
     elif kind in ("snap", "counter"):
         sid = ev.get("slot")
         card = ev.get("card")

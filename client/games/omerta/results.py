@@ -1,6 +1,7 @@
 """Round results and the final scoreboard, drawn over the table.
 
-Shows every player's revealed game (the cards of ``last_round.games``), stock, round
+Shows every player's revealed game (the cards of ``last_round.games``), median snap
+reaction (``match_over.reactions``; the races seen so far between rounds), stock, round
 score and running total, who declared Omerta and whether it worked; after the last
 round the winners and a way back to the menu.
 """
@@ -78,11 +79,13 @@ class ResultsScene(ResultsOverlay):
         # columns
         name_x = b.x + pad
         cards_x = b.x + int(b.w * 0.22)
-        stock_x = b.x + int(b.w * 0.73)
-        round_x = b.x + int(b.w * 0.82)
-        total_x = b.x + int(b.w * 0.92)
+        react_x = b.x + int(b.w * 0.66)  # each player's median snap reaction
+        stock_x = b.x + int(b.w * 0.755)
+        round_x = b.x + int(b.w * 0.84)
+        total_x = b.x + int(b.w * 0.925)
         hs = max(11, int(fs * 0.75))
         for label, x in ((tr("results.player"), name_x), (tr("results.cards"), cards_x),
+                         (tr("results.reaction"), react_x),
                          (tr("results.stock"), stock_x), (tr("results.round_score"), round_x),
                          (tr("results.total"), total_x)):
             img = text.render(label, hs, DIM, bold=True)
@@ -111,10 +114,13 @@ class ResultsScene(ResultsOverlay):
             img = text.render(label, size, colour, bold=True)
             surface.blit(img, img.get_rect(midleft=(name_x, ry + row_h // 2)))
             game = games[p] if p < len(games) else []
-            step = min(cw + cw // 8, (stock_x - cards_x - cw - pad) / max(1, len(game) - 1)) if len(game) > 1 else 0
+            step = min(cw + cw // 8, (react_x - cards_x - cw - pad * 2) / max(1, len(game) - 1)) if len(game) > 1 else 0
             for i, entry in enumerate(game):
                 face = self.app.art.face(entry["card"], cw, ch)
                 surface.blit(face, (int(cards_x + i * step), ry + (row_h - ch) // 2))
+            react = self.reaction_text(p)
+            img = text.render(react, int(fs * 0.95), CREAM if react != "—" else DIM)
+            surface.blit(img, img.get_rect(center=(react_x, ry + row_h // 2)))
             for x, value, bold in ((stock_x, stocks[p] if p < len(stocks) else None, False),
                                    (round_x, rscores[p] if p < len(rscores) else None, True),
                                    (total_x, totals[p] if p < len(totals) else None, True)):

@@ -1,0 +1,126 @@
+"""Screenshots of the photo finish after a close snap (issue 12), with the real client.
+
+Runs the :class:`~client.app.App` on the current display (Xvfb) with its embedded
+server (``testing``: a stacked deck), hosts an Omerta table with two bots, plays up to
+the first snap window, snaps with the matching card, and then shows the ``race`` of a
+close finish as every player receives it (the server's own race when a bot snapped
+too, else a close one built on the real one: the bots react in 300-900 ms, so a real
+race against them is rarely close) -- and the results board with each player's median
+snap reaction. Shots go to ``--out`` (not the repository):
+
+    Xvfb :99 -screen 0 1920x1080x24 & DISPLAY=:99 python -m tools.screenshots_race \\
+        --out /tmp/race_shots --size 1280x720 --language fr
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from typing import Any
+
+import pygame
+
+from tools.screenshots import DECK, Driver
+
+
+def run(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="/tmp/race_shots")
+    ap.add_argument("--size", default="1280x720")
+    ap.add_argument("--language", default="en")
+    ap.add_argument("--port", type=int, default=7870)
+    args = ap.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    from twisted.internet import reactor
+
+    from client.app import App
+    from client.games.omerta.results import ResultsScene
+    from client.games.omerta.table import OmertaTableScene
+    from client.scenes.menu import MenuScene
+    from client.settings import Settings
+    from shared.config import merge
+
+    w, h = (int(x) for x in args.size.split("x"))
+    config = merge({"server": {"host": "127.0.0.1", "port": args.port, "discovery_port": 0,
+                               "testing": True, "name": "Living room"},
+                    "bots": {"think_ms": 450}})
+    settings = Settings(name="Lena", width=w, height=h, fullscreen=False, language=args.language)
+    app = App(config, settings, reactor, settings_path=os.path.join(tempfile.mkdtemp(), "settings.json"))
+    app.open_window()
+    app.push(MenuScene(app))
+    app.running = True
+    d = Driver(app, args.out)
+    box: dict[str, Any] = {}
+    app.start().addCallbacks(lambda link: box.setdefault("link", link), lambda f: box.setdefault("error", f))
+    d.pump(5, lambda: bool(box))
+    if "error" in box:
+        print("cannot start:", box["error"].value, file=sys.stderr)
+        return 1
+    link = box["link"]
+    got: dict[str, Any] = {}
+    link.request("create_table", game="omerta", seats=3, name="Lena's table",
+                 options={"deck": DECK, "first_player": 0, "seed": 7, "rounds": 1}).addCallback(
+        lambda r: got.setdefault("t", r))
+    d.pump(3, lambda: "t" in got)
+    tid = got["t"]["table"]["id"]
+    link.request("join", table=tid, seat=0).addCallback(lambda r: got.setdefault("j", r))
+    d.pump(3, lambda: "j" in got)
+    for seat in (1, 2):
+        link.request("add_bot", table=tid, seat=seat)
+    d.pump(5, lambda: isinstance(app.top, OmertaTableScene))
+    sc = app.top
+    # rename the bots as people would be called at a real table
+    names = {0: "Lena", 1: "Marc", 2: "Sofia"}
+    entry = app.tables.get(tid) or {"id": tid, "seats": []}
+    entry["seats"] = [{"seat": s, "name": n} for s, n in names.items()]
+    app.tables[tid] = entry
+    d.pump(0.8)
+    mine = sc.own_slots(0)
+    d.click(sc.layout.slot_rect(mine[0]).center)
+    d.click(sc.layout.slot_rect(mine[1]).center)
+    d.pump(15, lambda: "draw_deck" in sc.legal_types(0))
+    d.click(sc.layout.draw_pile.center)
+    d.pump(3, lambda: "discard_drawn" in sc.legal_types(0))
+    d.pump(0.3)
+    d.click(sc.layout.discard.center)
+    d.pump(3, lambda: "snap" in sc.legal_types(0))
+    d.pump(0.2)
+    d.key(pygame.K_2)  # the 7 in our second slot
+    d.key(pygame.K_SPACE)
+    d.pump(3, lambda: sc.race is not None)
+    real = sc.race
+    # a close finish, as the server sends it to every seat: ours if a bot raced us,
+    # else one 5 ms apart built around our real reaction
+    if real is None or len(real.runners) < 2:
+        ours = real.runners[0].reaction_ms if real is not None else 231.0
+        wid = real.window if real is not None else -1
+        sc.races_seen.discard(wid)
+        sc.on_message({"type": "race", "table": tid, "window": wid, "winner": 0, "margin_ms": 4.6,
+                       "claims": [{"seat": 0, "reaction_ms": round(ours, 1), "outcome": "won"},
+                                  {"seat": 1, "reaction_ms": round(ours + 4.6, 1), "outcome": "too_slow"}]},
+                      link)
+    d.pump(0.6)
+    d.shot(f"race_{args.language}_{w}x{h}")
+    # three runners, one with the wrong card
+    sc.on_message({"type": "race", "table": tid, "window": 10_000, "winner": 2, "margin_ms": 1.8,
+                   "claims": [{"seat": 1, "reaction_ms": 228.9, "outcome": "wrong"},
+                              {"seat": 2, "reaction_ms": 241.3, "outcome": "won"},
+                              {"seat": 0, "reaction_ms": 243.1, "outcome": "too_slow"}]}, link)
+    d.pump(0.4)
+    d.shot(f"race3_{args.language}_{w}x{h}")
+    # the results board with each player's median snap reaction
+    sc.match_reactions = [236.0, 241.3, None]
+    lr = {"round": 1, "declarer": None, "capped": True, "stocks": [12, 15, 9], "round_scores": [12, 15, 9],
+          "totals": [12, 15, 9], "games": [[] for _ in range(3)]}
+    app.push(ResultsScene(app, sc, lr, final=True, result={"winners": [2]}))
+    d.pump(1.0)
+    d.shot(f"results_{args.language}_{w}x{h}")
+    for l in list(app.links):
+        app.close_link(l)
+    pygame.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run())
