@@ -126,6 +126,12 @@ def _check_values(obj: Any, depth: int) -> None:
         raise ProtocolError("bad_json", f"an integer is outside ±2^53: {str(obj)[:20]}...")
 
 
+#: The envelope's own fields, allowed on every message.
+_ENVELOPE = frozenset({"v", "type", "seq"})
+#: Largest magnitude of a time in ms a client may send (``tc``, ``t_press``,
+#: ``t_shown``): about 31,000 years, far from where float arithmetic overflows.
+MAX_TIME_MS = 1e15
+
 # Field schemas of client -> server requests: name -> (type or tuple of types, required).
 _NUM = (int, float)
 CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
@@ -145,8 +151,10 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
 def check_fields(msg: Mapping[str, Any]) -> None:
     """Validate a client request against :data:`CLIENT_MESSAGES`.
 
-    Raises :class:`ProtocolError` ``unknown_type`` or ``bad_message``; ``seq`` must be an
-    integer when present; booleans are not accepted where numbers are expected.
+    Raises :class:`ProtocolError` ``unknown_type`` or ``bad_message``: an unknown field,
+    a missing or mistyped one, a string over 200 characters, a time beyond ±1e15 ms;
+    ``seq`` must be an integer when present; booleans are not accepted where numbers are
+    expected.
     """
     schema = CLIENT_MESSAGES.get(msg["type"])
     if schema is None:
@@ -154,6 +162,9 @@ def check_fields(msg: Mapping[str, Any]) -> None:
     seq = msg.get("seq")
     if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
         raise ProtocolError("bad_message", "'seq' must be an integer")
+    extra = set(msg) - set(schema) - _ENVELOPE
+    if extra:
+        raise ProtocolError("bad_message", f"{msg['type']}: unknown field(s) {sorted(extra)}")
     for name, (kind, required) in schema.items():
         if name not in msg or msg[name] is None:
             if required:
@@ -166,3 +177,6 @@ def check_fields(msg: Mapping[str, Any]) -> None:
             raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} has the wrong type")
         if isinstance(value, str) and len(value) > 200:
             raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} is too long")
+        if kind is _NUM and not -MAX_TIME_MS <= value <= MAX_TIME_MS:
+            raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} is not a time "
+                                               f"in ms (|x| <= 1e15)")
