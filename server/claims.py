@@ -77,15 +77,22 @@ class WindowsMixin:
                 log.error("table {id}: timeout refused: {r}", id=self.id, r=e.reason)
 
     def _pending_bounds(self) -> dict[int, float]:
-        """Eligible seats that could still claim -> their rtt_bound (ms; 0 for bots and
-        held seats)."""
+        """Eligible seats that could still claim -> how long after its press a claim of
+        theirs may still arrive (ms): the connection's RTT p99 (not capped as the lie
+        bounds are: a far player's honest claim must not miss the collection) plus the
+        frame allowance; 0 for bots and held seats."""
         w = self.window
         if w is None:
             return {}
         out = {}
+        allowance = float(self.config["timing"]["frame_allowance_ms"])
         for s in w.pending - self._claimed:
             conn = self.seats[s].conn
-            out[s] = conn.rtt_bound_ms() if conn is not None else 0.0
+            if conn is None:
+                out[s] = 0.0
+                continue
+            wait = getattr(conn, "rtt_wait_ms", None)  # uncapped: how long a claim may travel
+            out[s] = (wait() if wait is not None else conn.rtt_bound_ms()) + allowance
         return out
 
     def _refresh_arbiter(self) -> None:
