@@ -32,6 +32,12 @@ server's stand-in stamps it, so the race comes out the same), and play goes on. 
 ``server.reconnect_grace_s`` seconds (of this program's config) without getting the seat
 back, or when the server says the seat is no longer held (``bad_token``), it gives up
 with a line on stderr and a non-zero exit.
+
+The same holds from ``joined`` on, before the match has started for the bot (the server
+was killed as the match log appeared, say): the seat is asked back with its token (step
+0) and the resumed ``match_started`` starts the bot, with the events it missed. When the
+server dropped the seat because the table was still waiting (``bad_token``), the bot
+sits at the table again with ``join``; when the table is gone, it gives up.
 """
 from __future__ import annotations
 
@@ -115,7 +121,8 @@ class SeatBot:
         self.verbose = False
 
     def say(self, text: str) -> None:
-        print(f"mafia-bot: seat {self.seat}: {text}", file=sys.stderr, flush=True)
+        who = f"seat {self.seat}" if self.seat is not None else self.name
+        print(f"mafia-bot: {who}: {text}", file=sys.stderr, flush=True)
 
     # -- listener ---------------------------------------------------------------------
     def on_message(self, msg: dict[str, Any]) -> None:
@@ -151,25 +158,27 @@ class SeatBot:
                 waiter, self._clock_waiter = self._clock_waiter, None
                 waiter.callback(None)
             return
-        if self.token is None or self.driver is None:
+        if self.token is None:
             self.done.errback(HeadlessError("the server closed the connection"))
             return
         self._lost()
 
     # -- reconnection -----------------------------------------------------------------
     def _lost(self) -> None:
-        """The connection dropped during the match: keep what was received, stop the
-        bot's plans, and start trying to get the seat back."""
+        """The connection dropped after ``joined`` (during the match, or before it
+        started for us): keep what was received, stop the bot's plans, and start trying
+        to get the seat back."""
         self.proto = None
-        assert self.driver is not None
-        self.driver.stop()
-        for msg in self._buffered:  # received: the bot has seen them
-            self.driver.bot.observe(msg.get("events", []), msg["view"])
-            self.step = msg.get("step", self.step)
+        if self.driver is not None:
+            self.driver.stop()
+            for msg in self._buffered:  # received: the bot has seen them
+                self.driver.bot.observe(msg.get("events", []), msg["view"])
+                self.step = msg.get("step", self.step)
         self._in_flight, self._wait_step, self._buffered = False, None, []
         self._lost_at = self.reactor.seconds()
         self._attempt = 0
-        self.say(f"connection lost at step {self.step}; reconnecting")
+        when = f"at step {self.step}" if self.driver is not None else "before the match started"
+        self.say(f"connection lost {when}; reconnecting")
         self._retry()
 
     def _retry(self) -> None:
@@ -214,11 +223,33 @@ class SeatBot:
         except ServerError as e:
             if e.code == "disconnected":
                 return  # on_disconnect started over
+            if e.code == "bad_token" and self.driver is None and self.table is not None:
+                yield self._sit_again(proto)
+                return
             self._lost_at = self.reactor.seconds()
             if not self.done.called:
                 why = ("the server no longer holds the seat (its grace period is over)"
                        if e.code == "bad_token" else f"{e.code}: {e.message}")
                 self.done.errback(HeadlessError(f"seat {self.seat}: {why}"))
+
+    @defer.inlineCallbacks
+    def _sit_again(self, proto: ClientProtocol):
+        """The seat was freed with the lost connection because the table still waited
+        for players: sit at it again (a new token)."""
+        try:
+            joined = yield proto.request("join", table=self.table)
+        except ServerError as e:
+            if e.code == "disconnected":
+                return  # on_disconnect started over
+            self._lost_at = self.reactor.seconds()
+            if not self.done.called:
+                why = ("the table is gone (the server restarted before its match started)"
+                       if e.code == "unknown_table" else f"cannot sit at table {self.table} again: "
+                                                         f"{e.code}: {e.message}")
+                self.done.errback(HeadlessError(f"{self.name}: {why}"))
+            return
+        self.token = joined.get("token") or self.token
+        self.say(f"sitting at table {self.table} again (seat {joined.get('seat')})")
 
     def _resume(self, msg: dict[str, Any]) -> None:
         """Back in the match: the missed events and the new view, as one update."""
@@ -230,6 +261,9 @@ class SeatBot:
 
     # -- bot --------------------------------------------------------------------------
     def _start(self, msg: dict[str, Any]) -> None:
+        if msg.get("resumed"):  # back before our bot had started: what it missed first
+            self.say(f"back at step {msg['step']} before the match started for us "
+                     f"({len(msg.get('missed', []))} missed events)")
         self.seat = msg["seat"]
         self.game = get_game(msg["game"])
         seed = f"{self.seed_base}/{self.seat}"
@@ -238,7 +272,12 @@ class SeatBot:
         except (ImportError, KeyError):
             bot = make_bot(self.game.NAME, self.seat, seed=seed, settings=self.settings, kind="random")
         self.driver = BotDriver(bot, self._schedule, self._send)
-        self._feed(msg)
+        if msg.get("resumed"):
+            shown = msg.get("window_shown")
+            self._feed(msg, events=msg.get("missed", []),
+                       anchor=shown if shown is not None else msg["t_server"])
+        else:
+            self._feed(msg)
 
     def _feed(self, msg: dict[str, Any], events: list[dict[str, Any]] | None = None,
               anchor: float | None = None) -> None:

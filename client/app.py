@@ -66,7 +66,14 @@ class Link:
         self.app.link_lost(self, reason)
 
     def request(self, msg_type: str, **fields: Any):
-        """Send a request (Deferred of the reply); the seats it is given are noted."""
+        """Send a request (Deferred of the reply); the seats it is given are noted.
+        While the connection is being re-opened it fails (``disconnected``)."""
+        if self.conn is None:
+            from twisted.internet import defer
+
+            from client.net import ServerError
+
+            return defer.fail(ServerError("disconnected", tr("reconnect.lost")))
         d = self.conn.request(msg_type, **fields)
         if msg_type == "join":
             d.addCallback(self._joined, bool(fields.get("spectate")))
@@ -524,6 +531,13 @@ class App:
 
         return {s.table_id for s in self.scenes if isinstance(s, TableScene) and not s.replay}
 
+    def lobby_tables(self) -> set[int]:
+        """Ids of the tables whose lobby is on screen (seated, the match not started)."""
+        from client.scenes.lobby import LobbyScene
+
+        return {s.table.get("id") for s in self.scenes
+                if isinstance(s, LobbyScene) and not s.spectator and isinstance(s.table.get("id"), int)}
+
     def link_lost(self, link: Link, reason: Any) -> None:
         """A connection closed. During a match it is re-opened by a
         :class:`~client.reconnect.Reconnector` (the table says so); else the player is
@@ -540,9 +554,15 @@ class App:
             return
         link.conn = None
         tables = self.open_tables()
-        if any(t in tables for t in list(link.tokens) + list(link.watching)):
+        lobbies = self.lobby_tables() & set(link.tokens)  # joined, the match not started yet
+        if lobbies or any(t in tables for t in list(link.tokens) + list(link.watching)):
             link.reconnect = Reconnector(self, link, self.connector)
+            if lobbies:
+                self.notify(tr("reconnect.lost"), 130)
             for s in list(self.scenes):
+                table = getattr(s, "table", None)
+                if isinstance(table, dict) and table.get("id") in lobbies:
+                    continue  # the lobby stays while the seat is asked back
                 if hasattr(s, "on_link_lost"):
                     s.on_link_lost(link)
             return
@@ -582,6 +602,9 @@ class App:
         tables = set(link.tokens) | link.watching
         for t in list(tables):
             link.forget(t)
+        if tables & self.lobby_tables():
+            self.go_menu()  # the lobby of a table we could not sit at again
+            return
         for s in list(self.scenes):
             if isinstance(s, TableScene) and s.table_id in tables:
                 s.leave_for_good(link)

@@ -15,6 +15,13 @@ try in x s)" over the table. When the server answers ``bad_token`` the grace per
 over (a bot now plays the seat for good): the player is told so and goes back to the
 menu. After :data:`GIVE_UP_S` seconds without reaching the server at all it gives up the
 same way. Times are seconds on the reactor's clock.
+
+The same happens between ``joined`` and ``match_started``, while the table's lobby is on
+screen (the server may have been killed as the match log appeared: restarted, it holds
+the seat for the token). The lobby stays, with a "reconnecting" notice. When the server
+answers ``bad_token`` there, the seat was freed because the table was still waiting: the
+player sits at it again with ``join`` (a new token); if that fails too (the table is
+gone or full) the player is told why and goes back to the menu.
 """
 from __future__ import annotations
 
@@ -60,10 +67,16 @@ class Reconnector:
         return float(self.reactor.seconds())
 
     # -- what to get back ---------------------------------------------------------------
+    def lobbies(self) -> set[int]:
+        """Tables whose lobby is on screen: joined, the match not started for us."""
+        lobby_tables = getattr(self.app, "lobby_tables", None)
+        return set(lobby_tables()) if lobby_tables is not None else set()
+
     def wanted(self) -> tuple[dict[int, str], set[int]]:
-        """(table -> token, watched tables) whose table is still on screen."""
+        """(table -> token, watched tables) whose table (or lobby) is still on screen."""
         open_tables = self.app.open_tables()
-        tokens = {t: tok for t, tok in self.link.tokens.items() if t in open_tables}
+        seated = open_tables | self.lobbies()
+        tokens = {t: tok for t, tok in self.link.tokens.items() if t in seated}
         return tokens, {t for t in self.link.watching if t in open_tables}
 
     # -- the tries ----------------------------------------------------------------------
@@ -100,11 +113,34 @@ class Reconnector:
             return None
         self.link.conn = conn
         tokens, watched = self.wanted()
-        asks = [conn.request("reconnect", token=token, step=self.link.steps.get(table))
-                .addCallback(self._rejoined, table) for table, token in tokens.items()]
+        lobbies = self.lobbies()
+        asks = [self._ask(conn, table, token, table in lobbies) for table, token in tokens.items()]
         asks += [conn.request("join", table=table, spectate=True) for table in watched]
         d = defer.gatherResults(asks, consumeErrors=True) if asks else defer.succeed([])
         return d.addCallbacks(lambda _r: self._done(), self._refused)
+
+    def _ask(self, conn: Any, table: int, token: str, waiting: bool) -> Any:
+        """``reconnect`` with the seat's token; in a lobby (``waiting``), a refused token
+        means the seat was freed: sit again."""
+        d = conn.request("reconnect", token=token, step=self.link.steps.get(table))
+        d.addCallback(self._rejoined, table)
+        if waiting:
+            d.addErrback(self._sit_again, conn, table)
+        return d
+
+    def _sit_again(self, failure: Any, conn: Any, table: int) -> Any:
+        if getattr(failure.value, "code", "") != "bad_token":
+            return failure
+        return conn.request("join", table=table).addCallback(self._sat, table)
+
+    def _sat(self, reply: dict[str, Any], table: int) -> dict[str, Any]:
+        """Seated again at a waiting table: the new token, and the lobby shows our seat."""
+        self._rejoined(reply, table)
+        for scene in self.app.scenes:
+            shown = getattr(scene, "table", None)
+            if isinstance(shown, dict) and shown.get("id") == table and hasattr(scene, "my_seat"):
+                scene.my_seat = reply.get("seat")
+        return reply
 
     def _rejoined(self, reply: dict[str, Any], table: int) -> dict[str, Any]:
         if reply.get("token"):

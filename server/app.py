@@ -17,6 +17,11 @@ from server.lobby import Lobby, LobbyFactory
 
 log = Logger()
 
+#: Connections the kernel may hold for us before they are accepted (capped by the
+#: system's somaxconn): a burst of connections, idle or not, waits in it instead of
+#: being dropped at the SYN (docs/PROTOCOL.md "Transport and framing").
+LISTEN_BACKLOG = 1024
+
 
 class MonotonicClock:
     """An ``IReactorTime`` whose ``seconds()`` is ``time.monotonic()``; scheduling goes
@@ -76,7 +81,8 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
     tcp = None
     for port in range(first, first + max(1, tries)):
         try:
-            tcp = yield endpoints.TCP4ServerEndpoint(reactor, port, interface=host).listen(factory)
+            tcp = yield endpoints.TCP4ServerEndpoint(reactor, port, interface=host,
+                                                     backlog=LISTEN_BACKLOG).listen(factory)
             break
         except CannotListenError:
             if port == first + max(1, tries) - 1:

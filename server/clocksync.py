@@ -15,6 +15,12 @@ error of picking the single best sample under jitter (uniform ±10 ms on an 80 m
 :data:`BEST_SAMPLES` lowest-RTT samples, whose error is at most half their RTT excess.
 
 All times are milliseconds on the server's monotonic clock (``clock.seconds() * 1000``).
+
+The pings are also the connection's heartbeat: :attr:`ClockSync.silent_ms` is how long
+the pongs have stopped, counted tick by tick (each ping adds the time since the previous
+one, at most :data:`MAX_SILENT_STEP_MS`), so that a server that was itself stalled (a
+slow disk, a paused process, a test clock jumping ahead) never blames its clients for
+the pongs it could not read; ``on_tick(silent_s)`` is called after every ping.
 """
 from __future__ import annotations
 
@@ -39,6 +45,8 @@ PING_EXPIRY_MS = 10_000.0
 PUSH_OFFSET_CHANGE_MS = 0.1
 #: ... or after this many samples since the last push.
 PUSH_EVERY = 10
+#: Longest gap between two pings counted as silence (ms): see the module docstring.
+MAX_SILENT_STEP_MS = 250.0
 
 
 class OffsetEstimator:
@@ -90,6 +98,10 @@ class OffsetEstimator:
         return min(cap_ms, max(floor_ms, p99))
 
 
+def _nothing(*args: Any, **fields: Any) -> None:
+    """Where a stopped :class:`ClockSync` sends."""
+
+
 class ClockSync:
     """Runs the pings of one connection and keeps its :class:`OffsetEstimator`.
 
@@ -99,8 +111,13 @@ class ClockSync:
     ``ping_interval_round_ms``, ``rtt_bound_floor_ms``, ``rtt_bound_cap_ms``).
     """
 
-    def __init__(self, send: Callable[..., None], clock: Any, timing: dict[str, Any]):
+    def __init__(self, send: Callable[..., None], clock: Any, timing: dict[str, Any],
+                 on_tick: Callable[[float], None] | None = None):
         self._send = send
+        self._on_tick = on_tick
+        #: How long the pongs have stopped (ms), see the module docstring.
+        self.silent_ms = 0.0
+        self._last_tick: float | None = None
         self._clock = clock
         self.timing = timing
         self.estimator = OffsetEstimator()
@@ -133,12 +150,15 @@ class ClockSync:
         if self._loop is not None and self._loop.running:
             self._loop.stop()
         self._loop = None
+        self._on_tick = None
+        self._send = _nothing  # no reference back to the closed connection
 
     def set_playing(self, playing: bool) -> None:
         """Ping at ``ping_interval_round_ms`` while the connection's table plays, at
         ``ping_interval_ms`` otherwise."""
         if playing != self._playing:
             self._playing = playing
+            self.silent_ms = 0.0  # a full heartbeat timeout from the start of a match
             if self._loop is not None:
                 self._restart_loop(now=True)
 
@@ -158,13 +178,20 @@ class ClockSync:
         for pid, t0 in list(self._sent.items()):
             if now - t0 > PING_EXPIRY_MS:
                 del self._sent[pid]
+        if self._last_tick is not None:
+            self.silent_ms += min(max(0.0, now - self._last_tick), MAX_SILENT_STEP_MS)
+        self._last_tick = now
         pid = next(self._ids)
         self._sent[pid] = now
         self._send("ping", id=pid, ts=now)
+        if self._on_tick is not None:
+            self._on_tick(self.silent_ms / 1000.0)
 
     def on_pong(self, pid: int, tc: float) -> None:
         """Record the pong of ping ``pid`` stamped ``tc`` (client ms); unknown ids are
         ignored. Pushes ``clock`` when the estimate moved or now and then."""
+        self.silent_ms = 0.0  # any pong: the client is alive; silence counts from now
+        self._last_tick = self.now_ms()
         t0 = self._sent.pop(pid, None)
         if t0 is None:
             return

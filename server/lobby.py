@@ -223,18 +223,87 @@ class Lobby:
 
 
 class LobbyFactory(protocol.ServerFactory):
-    """Holds the :class:`Lobby`; refuses connections beyond ``server.max_connections``."""
+    """Holds the :class:`Lobby` and guards the door (docs/PROTOCOL.md "Transport and
+    framing"):
+
+    * at most ``server.max_unauthenticated_per_address`` connections of one address may
+      wait for their ``hello``: a newer one closes the oldest (``error hello_timeout``),
+      so idle sockets, however many, never keep a player of the same machine out;
+    * at most ``server.max_connections`` connections at once: when full, the oldest
+      connection still waiting for its hello (for :data:`EVICT_MIN_AGE_S` at least) is
+      closed to make room, else the newcomer is refused. Greeted connections are never
+      closed for a newcomer.
+    """
+
+    #: A connection waiting for its hello is closed for a newcomer (when the server is
+    #: full) only once it has had this long to say it (s).
+    EVICT_MIN_AGE_S = 1.0
 
     def __init__(self, lobby: Lobby):
         self.lobby = lobby
-        self.open_connections = 0
+        self.live: set[Any] = set()  # every open connection (not yet closed for room)
+        #: address -> its connections still waiting for their hello, oldest first
+        self.unauthenticated: dict[Any, dict[Any, None]] = {}
+
+    @property
+    def open_connections(self) -> int:
+        return len(self.live)
+
+    def waiting_hello(self) -> int:
+        """Connections still waiting for their hello, every address."""
+        return sum(len(w) for w in self.unauthenticated.values())
 
     def buildProtocol(self, addr: Any) -> Any:
         from server.protocol import ServerProtocol
 
-        if self.open_connections >= int(self.lobby.config["server"]["max_connections"]):
-            log.warn("refusing connection from {addr}: too many connections", addr=addr)
-            return None
-        proto = ServerProtocol(self.lobby)
+        server = self.lobby.config["server"]
+        host = getattr(addr, "host", None)
+        per_address = int(server.get("max_unauthenticated_per_address", 16))
+        waiting = self.unauthenticated.get(host)
+        if per_address > 0 and waiting and len(waiting) >= per_address:
+            self._evict(next(iter(waiting)), "too many connections from your address wait "
+                                              "for their hello; closing the oldest")
+        if len(self.live) >= int(server["max_connections"]):
+            victim = self._oldest_waiting()
+            if victim is None:
+                log.warn("refusing connection from {addr}: too many connections", addr=addr)
+                return None
+            self._evict(victim, "the server is full and this connection said no hello; closing it")
+        proto = ServerProtocol(self.lobby, addr)
         proto.factory = self
         return proto
+
+    def _oldest_waiting(self) -> Any:
+        now = self.lobby.clock.seconds()
+        oldest = None
+        for waiting in self.unauthenticated.values():
+            first = next(iter(waiting), None)
+            if first is not None and now - first.opened_at >= self.EVICT_MIN_AGE_S and (
+                    oldest is None or first.opened_at < oldest.opened_at):
+                oldest = first
+        return oldest
+
+    def _evict(self, proto: Any, why: str) -> None:
+        """Close ``proto`` (waiting for its hello) to make room; it counts no more."""
+        self._forget(proto)
+        proto.refuse("hello_timeout", why)
+
+    # -- what connections tell ----------------------------------------------------------
+    def opened(self, proto: Any) -> None:
+        self.live.add(proto)
+        if not proto.greeted:
+            self.unauthenticated.setdefault(proto.peer_host, {})[proto] = None
+
+    def greeted(self, proto: Any) -> None:
+        waiting = self.unauthenticated.get(proto.peer_host)
+        if waiting is not None:
+            waiting.pop(proto, None)
+            if not waiting:
+                del self.unauthenticated[proto.peer_host]
+
+    def closed(self, proto: Any) -> None:
+        self._forget(proto)
+
+    def _forget(self, proto: Any) -> None:
+        self.live.discard(proto)
+        self.greeted(proto)

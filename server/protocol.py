@@ -6,8 +6,18 @@ into validated messages, hands requests to :class:`server.lobby.Lobby`, and writ
 reply or an ``error``; it never lets an exception escape (``internal``). It also
 protects the server from its clients: oversized lines, bad-message floods, message
 floods, and clients that stop reading (the protocol is its transport's streaming
-producer; a client paused longer than :data:`SLOW_CLIENT_S` or with more than
-:data:`MAX_QUEUED_BYTES` queued on top of the transport's buffer is dropped).
+producer; a client paused longer than :data:`SLOW_CLIENT_S` is dropped, and so is one
+for which more than ``server.max_output_buffer_kb`` bytes wait in the server: the bound
+is on what the server itself holds, the kernel's socket buffer being kept small,
+:data:`SEND_BUFFER_BYTES`).
+
+Liveness (docs/PROTOCOL.md "Transport and framing"): a connection that has not said
+``hello`` within ``server.hello_timeout_s`` gets ``error hello_timeout`` and is closed;
+the factory (:class:`server.lobby.LobbyFactory`) limits the connections still waiting
+for their hello per address, closing the oldest; and a connection seated at a running
+match whose pongs stop for ``server.heartbeat_timeout_s`` is declared away: its
+transport is aborted, which holds its seat like any lost connection (a stand-in plays
+when the match needs it, the player comes back with the token).
 
 While a request is handled, pushes to this connection wait until its reply is written,
 so a client always sees ``joined`` before the ``match_started`` its join caused, and an
@@ -15,6 +25,10 @@ so a client always sees ``joined`` before the ``match_started`` its join caused,
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import socket
+import sys
 from collections import deque
 from typing import Any
 
@@ -35,8 +49,53 @@ ERROR_WINDOW_S = 10.0
 MAX_MESSAGES_PER_S = 500
 #: A client whose transport stays paused (not reading) this long is dropped (seconds).
 SLOW_CLIENT_S = 10.0
-#: ... or as soon as this many bytes wait for it beyond the transport's own buffer.
-MAX_QUEUED_BYTES = 1 << 20
+#: Default bound on the bytes waiting for one client in the server (its transport's
+#: buffer plus what is written while paused); ``server.max_output_buffer_kb`` overrides.
+MAX_QUEUED_BYTES = 256 * 1024
+#: The kernel's send buffer of every connection (SO_SNDBUF): small, so that a client that
+#: stops reading fills the server's own buffer (bounded above) within a few messages
+#: instead of the kernel swallowing a whole match.
+SEND_BUFFER_BYTES = 64 * 1024
+
+
+def _load_malloc_trim() -> Any:
+    """glibc's ``malloc_trim`` (None elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return trim
+
+
+_malloc_trim = _load_malloc_trim()
+_trim_call: Any = None
+#: A closed connection that held at least this much output asks the C allocator to give
+#: the freed memory back to the system (at most once per :data:`TRIM_DELAY_S`).
+TRIM_AFTER_BYTES = 64 * 1024
+TRIM_DELAY_S = 0.5
+
+
+def _schedule_trim(clock: Any) -> None:
+    """Soon, hand the heap's free pages back to the system: the buffers of dropped slow
+    readers are many mid-sized blocks that the allocator would otherwise keep."""
+    global _trim_call
+    if _malloc_trim is None or (_trim_call is not None and _trim_call.active()):
+        return
+
+    def trim() -> None:
+        global _trim_call
+        _trim_call = None
+        _malloc_trim(0)
+
+    try:
+        _trim_call = clock.callLater(TRIM_DELAY_S, trim)
+    except Exception:
+        _trim_call = None
 
 
 @implementer(IPushProducer)
@@ -47,10 +106,22 @@ class ServerProtocol(LineReceiver):
     delimiter = b"\n"
     MAX_LENGTH = MAX_LINE
 
-    def __init__(self, lobby: Any):
+    def __init__(self, lobby: Any, addr: Any = None):
         self.lobby = lobby
         self.clock = lobby.clock
         self.conn_id = lobby.next_conn_id()
+        server = lobby.config["server"]
+        self.peer_host: str | None = getattr(addr, "host", None)
+        self.opened_at = self.clock.seconds()
+        self.hello_timeout_s = float(server.get("hello_timeout_s", 10.0))
+        self.heartbeat_timeout_s = float(server.get("heartbeat_timeout_s", 4.0))
+        # at least one longest line fits, whatever the config says
+        self.max_output_bytes = max(MAX_LINE + 1024,
+                                    int(server.get("max_output_buffer_kb", MAX_QUEUED_BYTES // 1024)) * 1024)
+        self._hello_call: Any = None
+        self._abort_call: Any = None
+        self._aborted = False
+        self.away_declared = False  # the heartbeat stopped: this connection was aborted
         self.name = ""
         self.greeted = False
         self.clocksync: ClockSync | None = None
@@ -66,30 +137,104 @@ class ServerProtocol(LineReceiver):
 
     # -- connection -----------------------------------------------------------------
     def connectionMade(self) -> None:
+        if self.peer_host is None and hasattr(self.transport, "getPeer"):
+            try:
+                self.peer_host = getattr(self.transport.getPeer(), "host", None)
+            except Exception:
+                self.peer_host = None
         if self.factory is not None:
-            self.factory.open_connections += 1
+            self.factory.opened(self)
         if hasattr(self.transport, "setTcpNoDelay"):
             try:
                 self.transport.setTcpNoDelay(True)
             except OSError:
                 pass
+        handle = getattr(self.transport, "getHandle", None)
+        if handle is not None:
+            try:
+                handle().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+            except (OSError, AttributeError):
+                pass
         self.transport.registerProducer(self, True)
+        if self.hello_timeout_s > 0:
+            self._hello_call = self.clock.callLater(self.hello_timeout_s, self._hello_timed_out)
 
     def connectionLost(self, reason: Any = None) -> None:
         if self.factory is not None:
-            self.factory.open_connections -= 1
+            self.factory.closed(self)
         self._cancel_slow()
+        self._cancel_hello()
+        if self._abort_call is not None and self._abort_call.active():
+            self._abort_call.cancel()
+        self._abort_call = None
+        self._held = None
         if self.clocksync is not None:
             self.clocksync.stop()
         try:
             self.lobby.connection_lost(self)
         except Exception:
             log.failure("cleaning up connection {id}", id=self.conn_id)
+        self._release()
+
+    def _release(self) -> None:
+        """Give back the memory of a closed connection at once: what still waited in
+        its transport (a dropped slow reader's backlog) is freed, and the reference
+        cycle between this protocol and its transport is broken, so that neither waits
+        for the garbage collector."""
+        transport, self.transport = self.transport, None
+        if transport is None:
+            return
+        if self._aborted and (self.pending_bytes_of(transport) >= TRIM_AFTER_BYTES or self._paused):
+            _schedule_trim(self.clock)
+        if isinstance(getattr(transport, "dataBuffer", None), bytes) and hasattr(transport, "_tempDataLen"):
+            transport.dataBuffer = b""
+            transport.offset = 0
+            transport._tempDataBuffer = []
+            transport._tempDataLen = 0
+        if getattr(transport, "protocol", None) is self:
+            transport.protocol = None
+
+    def _cancel_hello(self) -> None:
+        if self._hello_call is not None and self._hello_call.active():
+            self._hello_call.cancel()
+        self._hello_call = None
+
+    def _hello_timed_out(self) -> None:
+        self._hello_call = None
+        if self.greeted or self._closing:
+            return
+        log.info("closing connection {id} from {host}: no hello within {s:.0f} s", id=self.conn_id,
+                 host=self.peer_host, s=self.hello_timeout_s)
+        self.refuse("hello_timeout", f"no hello within {self.hello_timeout_s:g} s; closing")
+
+    def refuse(self, code: str, message: str) -> None:
+        """Say why in one ``error`` line, then close (the connection waited for its
+        hello too long, or made room for a newer one)."""
+        if self._closing or self.transport is None:
+            return
+        self._cancel_hello()
+        self._write(encode("error", code=code, message=message))
+        self._closing = True
+        self.transport.loseConnection()
+        # a peer that never reads would keep a half-closed socket: abort it shortly
+        self._abort_call = self.clock.callLater(1.0, self._abort)
+
+    def _abort(self) -> None:
+        """Close at once, dropping what waits to be written (its memory goes with the
+        transport); ``connectionLost`` follows, as for any lost connection."""
+        self._abort_call = None
+        self._closing = True
+        self._held = None
+        if self._aborted or self.transport is None:
+            return
+        self._aborted = True
+        self.transport.abortConnection()
 
     def close(self) -> None:
         """Close after the pending output is written."""
         self._closing = True
-        self.transport.loseConnection()
+        if self.transport is not None:
+            self.transport.loseConnection()
 
     # -- what tables use ------------------------------------------------------------
     def push(self, msg_type: str, **fields: Any) -> None:
@@ -164,10 +309,29 @@ class ServerProtocol(LineReceiver):
             welcome = self.lobby.hello(self, msg["name"])
             self.name = welcome["name"]
             self.greeted = True
-            self.clocksync = ClockSync(self.push, self.clock, self.lobby.config["timing"])
+            self._cancel_hello()
+            if self.factory is not None:
+                self.factory.greeted(self)
+            self.clocksync = ClockSync(self.push, self.clock, self.lobby.config["timing"],
+                                       on_tick=self._heartbeat)
+            if self._matches > 0:
+                self.clocksync.set_playing(True)
             self.clocksync.start()  # the burst's pings are held until welcome is written
             return "welcome", welcome
         return self.lobby.handle(self, msg)
+
+    # -- heartbeat ------------------------------------------------------------------
+    def _heartbeat(self, silent_s: float) -> None:
+        """At each ping: ``silent_s`` is how long this connection's pongs have stopped
+        (counted while the server itself runs, see :class:`ClockSync`). Seated at a
+        running match and silent for ``server.heartbeat_timeout_s``: declared away."""
+        if (self._matches <= 0 or self.heartbeat_timeout_s <= 0 or self._closing
+                or silent_s < self.heartbeat_timeout_s):
+            return
+        log.warn("connection {id} ({name}) answered no ping for {s:.1f} s during a match: "
+                 "declared away", id=self.conn_id, name=self.name, s=silent_s)
+        self.away_declared = True
+        self._abort()  # connectionLost holds the seat
 
     # -- errors and abuse -----------------------------------------------------------
     def _error(self, code: str, message: str, seq: int | None) -> None:
@@ -203,14 +367,25 @@ class ServerProtocol(LineReceiver):
         self.close()
 
     # -- output and slow readers (IPushProducer) ------------------------------------
+    def pending_bytes(self) -> int:
+        """Bytes written to this connection that the server still holds: the transport's
+        buffer (a Twisted TCP transport), else what was written since it paused."""
+        return self.pending_bytes_of(self.transport)
+
+    def pending_bytes_of(self, t: Any) -> int:
+        buffered = getattr(t, "dataBuffer", None)
+        if isinstance(buffered, bytes) and hasattr(t, "_tempDataLen"):
+            return len(buffered) - int(getattr(t, "offset", 0)) + int(t._tempDataLen)
+        return self._queued
+
     def _write(self, data: bytes) -> None:
-        if self.transport is None:
+        if self.transport is None or self._aborted:
+            return
+        if self.pending_bytes() + len(data) > self.max_output_bytes:
+            self._drop_slow()
             return
         if self._paused:
             self._queued += len(data)
-            if self._queued > MAX_QUEUED_BYTES:
-                self._drop_slow()
-                return
         self.transport.write(data)
 
     def pauseProducing(self) -> None:
@@ -234,10 +409,9 @@ class ServerProtocol(LineReceiver):
         self._slow_call = None
 
     def _drop_slow(self) -> None:
-        self._slow_call = None
-        if self._closing:
+        self._cancel_slow()
+        if self._aborted:
             return
-        log.warn("dropping connection {id} ({name}): it stopped reading", id=self.conn_id,
-                 name=self.name)
-        self._closing = True
-        self.transport.abortConnection()
+        log.warn("dropping connection {id} ({name}): it stopped reading ({n} bytes waiting)",
+                 id=self.conn_id, name=self.name, n=self.pending_bytes())
+        self._abort()

@@ -19,6 +19,10 @@ DEFAULTS: dict[str, Any] = {
         "testing": False,
         "reconnect_grace_s": 120,
         "data_dir": "",
+        "hello_timeout_s": 10.0,
+        "max_unauthenticated_per_address": 16,
+        "heartbeat_timeout_s": 4.0,
+        "max_output_buffer_kb": 256,
     },
     "client": {
         "player_name": "",
