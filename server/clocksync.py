@@ -219,6 +219,13 @@ class ClockSync:
         """``server_ms - client_ms``; None before the first sample."""
         return self.estimator.offset_ms
 
+    def rtt_wait_ms(self) -> float:
+        """How long a claim of this connection may travel (ms), for the arbiter's
+        collection: the RTT p99 with the config's floor and a generous ceiling
+        (``rtt_wait_cap_ms``, 1000 ms) instead of the lie bounds' cap."""
+        return self.estimator.rtt_bound(float(self.timing.get("rtt_bound_floor_ms", 5)),
+                                        float(self.timing.get("rtt_wait_cap_ms", 1000)))
+
     def rtt_bound_ms(self) -> float:
         """The claim bound of this connection (ms), from the config's floor and cap."""
         return self.estimator.rtt_bound(float(self.timing.get("rtt_bound_floor_ms", 5)),

@@ -250,6 +250,13 @@ class ServerProtocol(LineReceiver):
         """server ms - client ms (None before clock sync)."""
         return self.clocksync.offset_ms if self.clocksync is not None else None
 
+    def rtt_wait_ms(self) -> float:
+        """How long a claim of this connection may travel (ms; uncapped RTT p99), for the
+        arbiter's collection."""
+        if self.clocksync is None:
+            return float(self.lobby.config["timing"]["rtt_bound_cap_ms"])
+        return self.clocksync.rtt_wait_ms()
+
     def rtt_bound_ms(self) -> float:
         """How long before its arrival this connection's claim may have been pressed."""
         if self.clocksync is None:
@@ -281,7 +288,8 @@ class ServerProtocol(LineReceiver):
         self._held = []
         try:
             msg = decode(line)
-            seq = msg.get("seq") if isinstance(msg.get("seq"), int) else None
+            seq = msg.get("seq")
+            seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
             check_fields(msg)
             reply = self._dispatch(msg)
             if reply is not None:

@@ -46,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
         "collection_margin_ms": 15,
         "rtt_bound_cap_ms": 150,
         "rtt_bound_floor_ms": 5,
+        "rtt_wait_cap_ms": 1000,
         "frame_allowance_ms": 40,
         "human_floor_ms": 80,
         "ping_burst": 8,

@@ -400,9 +400,7 @@ class FuzzEnv:
             answers = yield self.client.send_fuzz(line)
             for msg in answers:
                 bad = errors("server_message", msg, limit=1)
-                if bad and isinstance(msg.get("re"), bool):
-                    self.known.append(f"{line[:120]!r} -> re {msg['re']!r}")  # see below
-                elif bad:
+                if bad:
                     self.undocumented.append(f"{line[:120]!r} -> {json.dumps(msg)[:150]}: {bad}")
                 if msg.get("type") == "error":
                     if msg.get("code") == "internal":
@@ -421,9 +419,9 @@ class FuzzEnv:
 
 
 def unknown_problems(problems: list[str]) -> list[str]:
-    """The problems of :func:`check_lines` but the known, reported boolean ``re``
-    (see :func:`test_a_boolean_seq_is_not_echoed_as_re`)."""
-    return [p for p in problems if "re: True is not" not in p and "re: False is not" not in p]
+    """The problems of :func:`check_lines` (every defect the fuzz found is fixed: none is
+    tolerated any more)."""
+    return list(problems)
 
 
 # -- one run --------------------------------------------------------------------------------
@@ -560,11 +558,6 @@ def test_an_unknown_field_in_a_request_is_bad_message():
     assert reply["type"] == "error" and reply["code"] == "bad_message", reply
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "server defect: a boolean seq is echoed as a boolean 're' ('seq': true -> 're': true) in "
-    "the error reply: server/protocol.py lineReceived takes seq when isinstance(seq, int), "
-    "and bool is an int; the document and the schema say 're' is the integer seq (the "
-    "fuzz test counts these replies as known_defect_replies)"))
 @pytest.mark.parametrize("line", [b'{"type":"no_such_type","seq":true}',
                                   b'{"type":"list_tables","seq":false}'])
 def test_a_boolean_seq_is_not_echoed_as_re(line):
