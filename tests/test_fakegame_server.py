@@ -25,14 +25,8 @@ from tests.fakegame import rules as fake
 
 
 def _bot_program() -> Any:
-    """The module of ``mafia-bot`` (``botclient.main``; ``client.headless`` before the
-    move)."""
-    for name in ("botclient.main", "client.headless"):
-        try:
-            return importlib.import_module(name)
-        except ModuleNotFoundError:
-            continue
-    raise ModuleNotFoundError("no mafia-bot module (botclient.main or client.headless)")
+    """The module of ``mafia-bot``."""
+    return importlib.import_module("botclient.main")
 
 
 @pytest.fixture
