@@ -273,8 +273,10 @@ def main() -> int:
         emit(ev="done", cpu_s=ru.ru_utime + ru.ru_stime, wall_s=time.perf_counter() - t_start,
              frames=len(app.frame_times_ms), frame_ms_p50=sorted(app.frame_times_ms)[len(app.frame_times_ms) // 2]
              if app.frame_times_ms else None, judged=state["judged"], sent=state["sent"])
+        if not app.running:
+            return  # finished already (a stop and the end of stdin both ask)
         app.running = False
-        reactor.callLater(0.05, reactor.stop)
+        reactor.callLater(0.05, lambda: reactor.stop() if reactor.running else None)
 
     def host(link: Any) -> None:
         d = link.request("create_table", game="omerta", seats=3,
