@@ -1,65 +1,114 @@
-"""How fast the Omerta engine plays whole matches with bots in-process, on one core.
+"""How fast the engines and the bots play whole matches in-process, in CPU time.
 
-    .venv/bin/python benchmarks/selfplay.py [--matches 200] [--seats 4]
+    .venv/bin/python benchmarks/selfplay.py [--matches 100] [--replays 3] [--games omerta,famiglia,...]
 
-Prints whole matches per second (engine + bots + views for every seat, as the simulator
-drives them) and the mean time of one ``apply`` call (engine only), then one JSON line.
+Everything is measured with ``time.process_time`` (CPU time of this process), not wall
+time, which a busy machine distorts. For each game it prints:
+
+* **self-play**: whole matches per second between the game's own bots, as the simulator
+  (:func:`shared.sim.play_match`) drives them: engine, the view and legal actions of every
+  seat after every action, and the bots' decisions -- the smart-bot figure of issue 14;
+* **engine only** (Omerta, and the others alike): the self-play matches' logs replayed
+  through ``apply`` alone, ``--replays`` times (matches per second and µs per ``apply``);
+* **engine + views**: the same replay, also computing every seat's view and legal
+  actions after each action, as the server does.
+
+The last line is one JSON object: ``omerta_engine_matches_per_s``,
+``omerta_selfplay_matches_per_s``, ``famiglia_selfplay_matches_per_s``, ... (one
+``<game>_engine_matches_per_s``, ``<game>_engine_apply_us``,
+``<game>_engine_views_matches_per_s`` and ``<game>_selfplay_matches_per_s`` per game).
+Match ``i`` uses seed ``i`` and the bots' seeds ``f"{i}/{seat}"``, so every run plays the
+same matches.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from shared import games as registry  # noqa: E402
 from shared.bots import make_bot  # noqa: E402
-from shared.games import omerta as om  # noqa: E402
 from shared.sim import play_match  # noqa: E402
 
+#: (game, config) in the order printed; seats as usually played.
+GAMES: dict[str, dict[str, Any]] = {
+    "omerta": {"seats": 4},
+    "famiglia": {"seats": 2},
+    "family_business": {"seats": 4},
+    "mafiosi": {"seats": 4},
+}
 
-def main() -> None:
+
+def selfplay(game: str, config: dict[str, Any], matches: int) -> tuple[float, list[list]]:
+    """CPU seconds for ``matches`` bot matches, and their logs."""
+    rules = registry.game_def(game).rules
+    seats = int(config["seats"])
+    logs = []
+    cpu = 0.0
+    for seed in range(matches):
+        bots = [make_bot(game, p, f"{seed}/{p}", {"think_ms": 0}) for p in range(seats)]
+        t0 = time.process_time()
+        record = play_match(rules, config, seed, bots)
+        cpu += time.process_time() - t0
+        logs.append(record.log)
+    return cpu, logs
+
+
+def replay_engine(game: str, config: dict[str, Any], logs: list[list], views: bool) -> float:
+    """CPU seconds to replay every log from its seed through ``apply`` (and, with
+    ``views``, every seat's view and legal actions after each action)."""
+    rules = registry.game_def(game).rules
+    apply, new_match = rules.apply, rules.new_match
+    view, legal_actions = rules.view, rules.legal_actions
+    seats = range(int(config["seats"]))
+    t0 = time.process_time()
+    for seed, log in enumerate(logs):
+        state = new_match(config, seed)
+        for seat, action in log:
+            state, _ = apply(state, seat, action)
+            if views:
+                for p in seats:
+                    view(state, p)
+                    legal_actions(state, p)
+    return time.process_time() - t0
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--seats", type=int, default=4)
-    args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
-
-    apply_ns = 0
-    applies = 0
-    real_apply = om.apply
-
-    def timed_apply(state, seat, action):
-        nonlocal apply_ns, applies
-        t0 = time.perf_counter_ns()
-        try:
-            return real_apply(state, seat, action)
-        finally:
-            apply_ns += time.perf_counter_ns() - t0
-            applies += 1
-
-    om.apply = timed_apply
-    rounds = 0
-    start = time.perf_counter()
-    for seed in range(args.matches):
-        bots = [make_bot("omerta", p, f"{seed}/{p}", {"think_ms": 0}) for p in range(args.seats)]
-        record = play_match(om, {"seats": args.seats}, seed, bots)
-        rounds += om.scores(record.state)["rounds"]
-    elapsed = time.perf_counter() - start
-    om.apply = real_apply
-
-    per_s = args.matches / elapsed
-    mean_us = apply_ns / applies / 1000
-    print(f"{args.matches} matches of {args.seats} players ({rounds} rounds, {applies} actions) "
-          f"in {elapsed:.2f} s on one core")
-    print(f"whole matches per second: {per_s:.1f}")
-    print(f"mean time per apply: {mean_us:.1f} µs ({applies / args.matches:.0f} applies per match)")
-    print(json.dumps({"matches_per_s": round(per_s, 2), "apply_mean_us": round(mean_us, 2),
-                      "applies_per_match": round(applies / args.matches, 1), "seats": args.seats}))
+    parser.add_argument("--matches", type=int, default=100, help="self-play matches per game")
+    parser.add_argument("--replays", type=int, default=3, help="times the logs are replayed")
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
+    args = parser.parse_args(argv)
+    out: dict[str, Any] = {}
+    for game in args.games.split(","):
+        config = GAMES[game]
+        cpu, logs = selfplay(game, config, args.matches)
+        actions = sum(len(log) for log in logs)
+        sp = args.matches / cpu
+        eng = min(replay_engine(game, config, logs, False) for _ in range(args.replays))
+        ev = min(replay_engine(game, config, logs, True) for _ in range(max(1, args.replays - 1)))
+        eng_per_s = args.matches / eng
+        apply_us = eng / actions * 1e6
+        ev_per_s = args.matches / ev
+        print(f"{game} ({config['seats']} seats, {args.matches} matches, "
+              f"{actions / args.matches:.0f} actions per match), CPU time:")
+        print(f"  self-play (bots + engine + views): {sp:8.1f} matches/s")
+        print(f"  engine only (replayed logs):        {eng_per_s:8.1f} matches/s "
+              f"({apply_us:.1f} µs per apply)")
+        print(f"  engine + every seat's view & legal: {ev_per_s:8.1f} matches/s")
+        out[f"{game}_selfplay_matches_per_s"] = round(sp, 2)
+        out[f"{game}_engine_matches_per_s"] = round(eng_per_s, 2)
+        out[f"{game}_engine_apply_us"] = round(apply_us, 2)
+        out[f"{game}_engine_views_matches_per_s"] = round(ev_per_s, 2)
+    out["matches"] = args.matches
+    out["clock"] = "process_time"
+    print(json.dumps(out))
+    return out
 
 
 if __name__ == "__main__":

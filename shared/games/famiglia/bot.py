@@ -56,6 +56,8 @@ _VP = {c.code: c.vp for c in fam.DECK}
 _STARTING_SET = Counter(fam.DECK[c].code for c in fam.STARTING_SETS[0])
 _LETTER = dict(fam.FAMILIES)
 _FAMILY = {letter: name for name, letter in fam.FAMILIES}
+_UNCODE = {c.code: (c.family, c.value) for c in fam.DECK}
+_DRAWN = {c.code: (c.family, c.value, c.vp) for c in fam.DECK}
 
 
 def _code(f: str, v: int) -> str:
@@ -64,7 +66,7 @@ def _code(f: str, v: int) -> str:
 
 def _uncode(code: str) -> tuple[str, int]:
     """``"A2"`` -> ``("accountant", 2)``."""
-    return _FAMILY[code[0]], int(code[1:])
+    return _UNCODE[code]
 
 
 def _card(d: dict[str, Any]) -> _Card:
@@ -145,6 +147,63 @@ class FamigliaBot:
         return plan[0]
 
 
+class _Taker:
+    """What a hand ((family, value) pairs) can recruit next turn, a Brute of the hand
+    included (§1.5): :meth:`best` is the best VP among the street cards it can take, -1
+    when none. Whether it takes a card ``(family, printed)`` is computed once."""
+
+    __slots__ = ("counts", "merc_vals", "brutes", "known")
+
+    def __init__(self, hand: Iterable[tuple[str, int]], use_brute: bool = True):
+        hand = list(hand)
+        counts: dict[tuple[str, int], int] = {}
+        for fv in hand:
+            counts[fv] = counts.get(fv, 0) + 1
+        self.counts = counts
+        self.merc_vals = sorted((v for f, v in hand if f == fam.MERCENARY), reverse=True)
+        self.brutes = sorted({v for f, v in hand if f == fam.BRUTE and v >= 1}) if use_brute else []
+        self.known: dict[tuple[str, int], bool] = {}
+
+    def best(self, street: Iterable[tuple[str, int, int]]) -> float:
+        best = -1.0
+        known = self.known
+        for f, printed, points in street:
+            if points <= best:
+                continue
+            ok = known.get((f, printed))
+            if ok is None:
+                ok = known[(f, printed)] = self._takes(f, printed)
+            if ok:
+                best = points
+        return best
+
+    def _takes(self, f: str, printed: int) -> bool:
+        if printed == 0 or self._pair(f, printed, None):
+            return True
+        for bv in self.brutes:
+            if any(max(0, printed - k) == 0 or self._pair(f, printed - k, (fam.BRUTE, bv))
+                   for k in range(1, bv + 1)):
+                return True
+        return False
+
+    def _pair(self, f: str, e: int, minus: tuple[str, int] | None) -> bool:
+        counts = self.counts
+        need = (f, e - 1)
+        n = counts.get(need, 0) - (1 if minus == need else 0)
+        if n >= 2:
+            return True
+        if n < 1:
+            return False
+        for mv in self.merc_vals:
+            if mv < e:
+                break
+            m = (fam.MERCENARY, mv)
+            avail = counts.get(m, 0) - (1 if minus == m else 0) - (1 if m == need else 0)
+            if avail >= 1:
+                return True
+        return False
+
+
 class _Context:
     """One decision: the bot's picture of the table and the planner over it."""
 
@@ -184,20 +243,51 @@ class _Context:
         self.w_next = W_NEXT if self.my_left > 0 else 0.0
         self.w_opp = W_OPP if self.opp_left > 0 else 0.0
         self.passes = view["passes"]
+        # per-decision memos: the planner asks the same questions many times (about 80
+        # best-take computations per decision); each answer depends only on its key
+        self._take_memo: dict[tuple, _Taker] = {}
+        self._pot_memo: dict[tuple, float] = {}
+        self._threat_memo: dict[tuple, float] = {}
+        self._next_memo: dict[tuple, float] = {}
+        self._worth: dict[tuple[str, int], float | None] = {}
+        self._opp_pairs: tuple[tuple[str, int], ...] | None = (
+            tuple(sorted(_UNCODE[k] for k in self.opp_hand.elements()))
+            if self.opp_hand is not None else None)
 
     # -- evaluation pieces ----------------------------------------------------------------
-    def potential(self, hand: list[_Card]) -> float:
-        """Future recruiting power of a hand (see the module docstring)."""
-        counts = Counter((c[1], c[2]) for c in hand)
+    def potential(self, hand: list[_Card], key: tuple[tuple[str, int], ...] | None = None) -> float:
+        """Future recruiting power of a hand (see the module docstring). ``key``: the
+        hand's (family, value) pairs in order, if already at hand."""
+        if key is None:
+            key = tuple([(c[1], c[2]) for c in hand])  # in order: the same float sums
+        total = self._pot_memo.get(key)
+        if total is None:
+            total = self._pot_memo[key] = self._potential(hand, key)
+        return total
+
+    def _next_worth(self, f: str, v: int) -> float | None:
+        """VP of a card ``(f, v + 1)`` times its chance to be had; None if none is left."""
+        try:
+            return self._worth[(f, v)]
+        except KeyError:
+            pass
+        left = self.free_codes[_code(f, v + 1)]
+        worth = None if left <= 0 else _VP[_code(f, v + 1)] * left / (left + 1.0)
+        self._worth[(f, v)] = worth
+        return worth
+
+    def _potential(self, hand: list[_Card], pairs: tuple[tuple[str, int], ...]) -> float:
+        counts: dict[tuple[str, int], int] = {}
+        for fv in pairs:
+            counts[fv] = counts.get(fv, 0) + 1
         mercs = [c for c in hand if c[1] == fam.MERCENARY]
         total = 0.0
         for (f, v), n in counts.items():
             if v >= 4:
                 continue
-            left = self.free_codes[_code(f, v + 1)]
-            if left <= 0:
+            worth = self._next_worth(f, v)
+            if worth is None:
                 continue
-            worth = _VP[_code(f, v + 1)] * left / (left + 1.0)
             if n >= 2:
                 strength = 1.0 + 0.35 * (min(n, 4) - 2)
             elif any(m[2] >= v + 1 and not (f == fam.MERCENARY and m[2] == v) for m in mercs):
@@ -217,54 +307,51 @@ class _Context:
                      use_brute: bool = True) -> float:
         """Best VP recruitable next from ``street`` ((family, printed, vp)) with ``hand``
         ((family, value)), a Brute of the hand included; -1 when nothing can be taken."""
-        hand = list(hand)
-        counts = Counter(hand)
-        merc_vals = sorted((v for f, v in hand if f == fam.MERCENARY), reverse=True)
-        brutes = sorted({v for f, v in hand if f == fam.BRUTE and v >= 1}) if use_brute else []
+        return _Taker(list(hand), use_brute).best(street)
 
-        def pair(f: str, e: int, minus: tuple[str, int] | None) -> bool:
-            need = (f, e - 1)
-            n = counts[need] - (1 if minus == need else 0)
-            if n >= 2:
-                return True
-            if n < 1:
-                return False
-            for mv in merc_vals:
-                if mv < e:
-                    break
-                m = (fam.MERCENARY, mv)
-                avail = counts[m] - (1 if minus == m else 0) - (1 if m == need else 0)
-                if avail >= 1:
-                    return True
-            return False
+    def take_vp(self, hand: Iterable[tuple[str, int]], street: Iterable[tuple[str, int, int]],
+                hand_key: tuple[tuple[str, int], ...] | None = None) -> float:
+        """:meth:`best_take_vp` memoised for this decision: one :class:`_Taker` per hand
+        (as a multiset: ``hand_key`` is its sorted tuple), which remembers which street
+        cards it can take."""
+        if hand_key is None:
+            hand_key = tuple(sorted(hand))
+        taker = self._take_memo.get(hand_key)
+        if taker is None:
+            taker = self._take_memo[hand_key] = _Taker(hand_key)
+        return taker.best(street)
 
-        best = -1.0
-        for f, printed, points in street:
-            if points <= best:
-                continue
-            if printed == 0 or pair(f, printed, None):
-                best = points
-                continue
-            for bv in brutes:
-                if any(max(0, printed - k) == 0 or pair(f, printed - k, (fam.BRUTE, bv))
-                       for k in range(1, bv + 1)):
-                    best = points
-                    break
-        return best
-
-    def opp_threat(self, street: list[_Card]) -> float:
-        """Best VP the opponent could recruit from ``street`` on its next turn."""
+    def opp_threat(self, street: list[_Card], key: tuple[int, ...] | None = None) -> float:
+        """Best VP the opponent could recruit from ``street`` on its next turn (``key``:
+        the street's card ids, if already at hand)."""
         if not street:
             return 2.0  # a fresh street of six unknown cards
-        cards = [(c[1], c[2], c[3]) for c in street]
-        if self.opp_hand is None:
-            return max([p for f, v, p in cards if v == 0], default=0.0)
-        return self._opp_on(cards)
+        if key is None:
+            key = tuple([c[0] for c in street])
+        threat = self._threat_memo.get(key)
+        if threat is None:
+            cards = [(c[1], c[2], c[3]) for c in street]
+            if self.opp_hand is None:
+                threat = max([p for f, v, p in cards if v == 0], default=0.0)
+            else:
+                threat = self._opp_on(cards)
+            self._threat_memo[key] = threat
+        return threat
 
-    def my_next(self, hand: list[_Card], street: list[_Card]) -> float:
-        """Best VP we could recruit from ``street`` next turn if it stays."""
-        return max(0.0, self.best_take_vp([(c[1], c[2]) for c in hand],
-                                          [(c[1], c[2], c[3]) for c in street]))
+    def my_next(self, hand: list[_Card], street: list[_Card],
+                pairs: tuple[tuple[str, int], ...] | None = None,
+                street_key: tuple[int, ...] | None = None) -> float:
+        """Best VP we could recruit from ``street`` next turn if it stays (``pairs``: the
+        hand's (family, value) pairs, ``street_key``: the street's ids, if at hand)."""
+        if pairs is None:
+            pairs = tuple([(c[1], c[2]) for c in hand])
+        hand_key = tuple(sorted(pairs))
+        key = (hand_key, street_key if street_key is not None else tuple([c[0] for c in street]))
+        best = self._next_memo.get(key)
+        if best is None:
+            best = self._next_memo[key] = max(0.0, self.take_vp(
+                pairs, [(c[1], c[2], c[3]) for c in street], hand_key))
+        return best
 
     def result_if_over(self, hand: list[_Card], gang: list[_Card]) -> float:
         """+WIN / 0 / -WIN for a match that ends with these cards (§1.7, D-FAM-12)."""
@@ -427,9 +514,11 @@ class _Context:
         if self.my_left == 0 and self.opp_left == 0:
             return self.result_if_over(hand, gang) + gain
         value = float(gain)
-        value += self.w_pot * self.potential(hand)
-        value += self.w_next * self.my_next(hand, left)
-        value -= self.w_opp * self.opp_threat(left)
+        pairs = tuple([(c[1], c[2]) for c in hand])
+        left_key = tuple([c[0] for c in left])
+        value += self.w_pot * self.potential(hand, pairs)
+        value += self.w_next * self.my_next(hand, left, pairs, left_key)
+        value -= self.w_opp * self.opp_threat(left, left_key)
         if taken is None:
             me, them = self.scores[self.me], self.scores[1 - self.me]
             value -= 3.0 if me <= them else 0.5  # a pass lets the opponent end the match
@@ -443,10 +532,11 @@ class _Context:
             return 50.0  # our pass would end the match, and it does not win (else no renew)
         return 3.0 if me <= them else 0.5
 
-    def _quick(self, street: list[tuple[str, int, int]], hand_pairs: list[tuple[str, int]]) -> float:
+    def _quick(self, street: list[tuple[str, int, int]], hand_pairs: list[tuple[str, int]],
+               hand_key: tuple[tuple[str, int], ...] | None = None) -> float:
         """Rough value of a street for this turn: the best VP we can recruit from it (or
         the cost of passing), minus half the opponent's best recruit."""
-        mine = self.best_take_vp(hand_pairs, street)
+        mine = self.take_vp(hand_pairs, street, hand_key)
         return (mine if mine >= 0 else -self._pass_cost()) - 0.5 * self._opp_on(street)
 
     def best_renew(self, plan_value: float, rng: random.Random) -> Action | None:
@@ -456,8 +546,9 @@ class _Context:
         if self.step > 1 or not self.street or plan_value >= WIN / 2:
             return None
         hand_pairs = [(c[1], c[2]) for c in self.hand]
+        hand_key = tuple(sorted(hand_pairs))
         street = [(c[1], c[2], c[3]) for c, _ in self.street]
-        now = self._quick(street, hand_pairs)
+        now = self._quick(street, hand_pairs, hand_key)
         deck = self.view["deck"]
         exhaustion = self.view["exhaustion"]
         me, them = self.scores[self.me], self.scores[1 - self.me]
@@ -482,7 +573,7 @@ class _Context:
             total = 0.0
             for _ in range(RENEW_SAMPLES):
                 drawn = rng.sample(source, min(v, len(source))) if source else []
-                total += self._quick(rest + [(*_uncode(d), _VP[d]) for d in drawn], hand_pairs)
+                total += self._quick(rest + [_DRAWN[d] for d in drawn], hand_pairs, hand_key)
             gain = total / RENEW_SAMPLES - now
             if ends:
                 gain += 4.0 if me > them else -8.0
@@ -495,5 +586,4 @@ class _Context:
     def _opp_on(self, street: list[tuple[str, int, int]]) -> float:
         if self.opp_hand is None:
             return max([p for f, v, p in street if v == 0], default=0.0)
-        hand = [_uncode(k) for k in self.opp_hand.elements()]
-        return max(0.0, self.best_take_vp(hand, street))
+        return max(0.0, self.take_vp(self._opp_pairs, street, self._opp_pairs))

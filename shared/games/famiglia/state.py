@@ -2,18 +2,23 @@
 the per-turn flags of RULES.md §1.2, with its small queries."""
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from shared.games.famiglia.cards import DECK, vp
+from shared.rng import CowRandom, fork
 
 
 @dataclass
 class FamigliaState:
     """Full state of a match (the server's secret). Callers treat it as opaque and use
-    :func:`view`. ``clone`` gives an independent copy (``apply`` never mutates)."""
+    :func:`view`. ``clone`` gives an independent copy (``apply`` never mutates).
 
-    rng: random.Random
+    ``_view`` (a slot, outside ``__dict__``) caches the seat-independent part of the
+    views (``views._public``): never copied by ``clone``, pickle or ``deepcopy``."""
+
+    __slots__ = ("__dict__", "__weakref__", "_view")
+
+    rng: CowRandom  # shared.rng: a random.Random(seed), copy-on-write across clones
     first: int = 0
     turn: int = 0
     turn_no: int = 0
@@ -37,12 +42,14 @@ class FamigliaState:
     swaps: list[int] = field(default_factory=list)  # ids moved by this turn's Accountant
     brute: tuple[int, int, int] | None = None  # (brute card, target, amount)
 
+    def __post_init__(self) -> None:
+        # new_match passes a plain random.Random(seed): draw from it copy-on-write
+        self.rng = CowRandom.adopt(self.rng)
+
     def clone(self) -> "FamigliaState":
-        rng = random.Random(0)  # cheap seed, replaced at once (no urandom read per apply)
-        rng.setstate(self.rng.getstate())
         c = FamigliaState.__new__(FamigliaState)
         c.__dict__.update(self.__dict__)
-        c.rng = rng
+        c.rng = fork(self.rng)  # copy-on-write: copied only when one side draws
         c.deck = list(self.deck)
         c.street = list(self.street)
         c.discard = list(self.discard)
@@ -50,6 +57,9 @@ class FamigliaState:
         c.gangs = [list(g) for g in self.gangs]
         c.swaps = list(self.swaps)
         return c
+
+    def __getstate__(self) -> dict:
+        return self.__dict__  # the fields only: the ``_view`` cache is not part of the state
 
     # -- small queries ------------------------------------------------------------------
     def effective_value(self, card_id: int) -> int:

@@ -47,29 +47,62 @@ def view(state: FamigliaState, seat: int | None) -> dict[str, Any]:
     over. Keys: ``game, seat, seats, phase, turn, first, turn_no, step, street, deck,
     discard, exhaustion, end, passes, renews, renewed_after_exhaustion, accountant,
     brute, players[{seat, hand|None, hand_count, gang, score}], result``.
+
+    The seat-independent part is built once per state (:func:`_public`): every call
+    returns new top-level and player dicts, but their other nested values are shared
+    between the views of one state: read them, do not mutate them.
     """
     s = state
     me = seat if seat in (0, 1) else None
+    pub, gangs, scores_ = _public(s)
+    over = s.phase == "over"
+    v = dict(pub)
+    v["seat"] = me
+    v["players"] = [
+        {
+            "seat": p,
+            "hand": [dict(_CARD[c]) for c in s.hands[p]] if (p == me or over) else None,
+            "hand_count": len(s.hands[p]),
+            "gang": gangs[p],
+            "score": scores_[p],
+        }
+        for p in range(2)
+    ]
+    return v
+
+
+#: Each card's wire form (``Card.to_dict``), built once; views hand out copies.
+_CARD: tuple[dict[str, Any], ...] = tuple(c.to_dict() for c in DECK)
+
+
+def _public(s: FamigliaState) -> tuple[dict[str, Any], list[list[dict[str, Any]]], list[int]]:
+    """``(view without seat and players, each gang's cards, each score)``, built once per
+    state and kept in its ``_view`` slot (outside ``__dict__``: not copied by ``clone``,
+    not pickled, not compared). A state never changes once ``apply`` has returned it."""
+    try:
+        return s._view
+    except AttributeError:
+        pass
     over = s.phase == "over"
     acc = None
     if s.accountant is not None:
-        acc = {"card": DECK[s.accountant].to_dict(), "swaps": len(s.swaps) // 2,
+        acc = {"card": dict(_CARD[s.accountant]), "swaps": len(s.swaps) // 2,
                "max": DECK[s.accountant].value, "moved": list(s.swaps)}
     brute = None
     if s.brute is not None:
-        brute = {"card": DECK[s.brute[0]].to_dict(), "target": s.brute[1], "amount": s.brute[2]}
-    return {
+        brute = {"card": dict(_CARD[s.brute[0]]), "target": s.brute[1], "amount": s.brute[2]}
+    pub = {
         "game": NAME,
-        "seat": me,
+        "seat": None,
         "seats": 2,
         "phase": s.phase,
         "turn": s.turn,
         "first": s.first,
         "turn_no": s.turn_no,
         "step": s.step,
-        "street": [{**DECK[c].to_dict(), "effective": s.effective_value(c)} for c in s.street],
+        "street": [{**_CARD[c], "effective": s.effective_value(c)} for c in s.street],
         "deck": len(s.deck),
-        "discard": [DECK[c].to_dict() for c in s.discard],
+        "discard": [dict(_CARD[c]) for c in s.discard],
         "exhaustion": s.exhaustion,
         "end": (None if s.last_turn is None else
                 {"during": s.end_during, "turn_no": s.end_turn_no, "last_turn": s.last_turn}),
@@ -78,18 +111,12 @@ def view(state: FamigliaState, seat: int | None) -> dict[str, Any]:
         "renewed_after_exhaustion": s.renewed_after_exhaustion,
         "accountant": acc,
         "brute": brute,
-        "players": [
-            {
-                "seat": p,
-                "hand": [DECK[c].to_dict() for c in s.hands[p]] if (p == me or over) else None,
-                "hand_count": len(s.hands[p]),
-                "gang": [DECK[c].to_dict() for c in s.gangs[p]],
-                "score": s.score(p),
-            }
-            for p in range(2)
-        ],
+        "players": None,
         "result": scores(s) if over else None,
     }
+    gangs = [[dict(_CARD[c]) for c in s.gangs[p]] for p in range(2)]
+    cached = s._view = (pub, gangs, [s.score(p) for p in range(2)])
+    return cached
 
 
 def zones(state: FamigliaState) -> dict[str, list[int]]:

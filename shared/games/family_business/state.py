@@ -2,10 +2,10 @@
 queries the rules are written with (RULES.md §3.3)."""
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from shared.games.family_business.cards import GANG_SIZE
+from shared.rng import CowRandom, fork
 from shared.windows import Window
 
 
@@ -60,7 +60,7 @@ class FBState:
     ``draw_pile`` (top = last), ``discard`` (top = last), ``res.collected``."""
 
     n: int
-    rng: random.Random
+    rng: CowRandom  # shared.rng: a random.Random(seed), copy-on-write across clones
     variant: str
     counter_timeout_ms: int
     cap_turns: int
@@ -85,12 +85,14 @@ class FBState:
     winners: list[int] = field(default_factory=list)
     end_reason: str | None = None
 
+    def __post_init__(self) -> None:
+        # new_match passes a plain random.Random(seed): draw from it copy-on-write
+        self.rng = CowRandom.adopt(self.rng)
+
     def clone(self) -> "FBState":
-        rng = random.Random(0)
-        rng.setstate(self.rng.getstate())
         c = FBState.__new__(FBState)
         c.__dict__.update(self.__dict__)
-        c.rng = rng
+        c.rng = fork(self.rng)  # copy-on-write: copied only when one side draws
         c.fronts = [list(f) for f in self.fronts]
         c.hands = [list(h) for h in self.hands]
         c.in_game = list(self.in_game)

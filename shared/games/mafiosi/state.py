@@ -2,9 +2,9 @@
 (RULES.md §4.2 zones)."""
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
+from shared.rng import CowRandom, fork
 
 
 
@@ -19,7 +19,7 @@ class MafiosiState:
 
     n: int
     rounds: int
-    rng: random.Random
+    rng: CowRandom  # shared.rng: a random.Random(seed), copy-on-write across clones
     stacked: tuple[int, ...] = ()  # round 1 only (test option ``deck``)
     forced_first: int | None = None  # test option ``first_player`` (round 1 only)
     round: int = 0
@@ -46,12 +46,14 @@ class MafiosiState:
     round_results: list[dict[str, Any]] = field(default_factory=list)
     final: dict[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        # new_match passes a plain random.Random(seed): draw from it copy-on-write
+        self.rng = CowRandom.adopt(self.rng)
+
     def clone(self) -> "MafiosiState":
-        rng = random.Random(0)
-        rng.setstate(self.rng.getstate())
         c = MafiosiState.__new__(MafiosiState)
         c.__dict__.update(self.__dict__)
-        c.rng = rng
+        c.rng = fork(self.rng)  # copy-on-write: copied only when one side draws
         c.hands = [list(h) for h in self.hands]
         c.bouncer = list(self.bouncer)
         c.chosen = list(self.chosen)

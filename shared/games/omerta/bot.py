@@ -37,10 +37,24 @@ class OmertaBot:
                  think_ms: float = 0.0):
         self.seat = seat
         self._seed = rng.getrandbits(64)
-        self.rng = rng
+        self._rng: random.Random | None = rng
+        self._rng_key = ""
         self.reaction = reaction or ReactionModel()
         self.think_ms = think_ms
         self._reset()
+
+    @property
+    def rng(self) -> random.Random:
+        """This decision's generator, seeded from its situation key on first use (most
+        decisions draw nothing: seeding from a string costs more than deciding)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._rng_key)
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     # -- memory ---------------------------------------------------------------------------
     def _reset(self) -> None:
@@ -179,7 +193,8 @@ class OmertaBot:
     def decide(self, view: dict[str, Any], legal: list[Action]) -> Decision | None:
         """Choose among ``legal`` (see the module docstring for the policy)."""
         window = view.get("window")
-        self.rng = random.Random(
+        self._rng = None  # random.Random(key), made by the rng property when first used
+        self._rng_key = (
             f"{self._seed}|{view['round']}|{view['turn_no']}|{view['step']}|"
             f"{window['window'] if window else 0}|{len(view['discard'])}|{view['draw_pile']}|{len(legal)}")
         by_type: dict[str, list[Action]] = {}

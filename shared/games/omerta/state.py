@@ -2,23 +2,28 @@
 on its zones that the rules are written with."""
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from shared.games.omerta.cards import DECK
 from shared.rules import Action, Event, IllegalAction
 from shared.windows import Window
+from shared.rng import CowRandom, fork
 
 
 @dataclass
 class OmertaState:
     """Full state of a match (the server's secret). Callers treat it as opaque and use
-    :func:`view`. ``clone`` gives an independent copy (``apply`` never mutates)."""
+    :func:`view`. ``clone`` gives an independent copy (``apply`` never mutates).
+
+    ``_view`` (a slot, outside ``__dict__``) caches the seat-independent part of the
+    views (``views._public``): never copied by ``clone``, pickle or ``deepcopy``."""
+
+    __slots__ = ("__dict__", "__weakref__", "_view")
 
     n: int
     rounds: int
-    rng: random.Random
+    rng: CowRandom  # shared.rng: a random.Random(seed), copy-on-write across clones
     snap_timeout_ms: int
     counter_timeout_ms: int
     cap_turns: int  # 0 = no safety cap
@@ -49,12 +54,14 @@ class OmertaState:
     round_scores: list[list[int]] = field(default_factory=list)
     last_round: dict[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        # new_match passes a plain random.Random(seed): draw from it copy-on-write
+        self.rng = CowRandom.adopt(self.rng)
+
     def clone(self) -> "OmertaState":
-        rng = random.Random(0)  # cheap seed, replaced at once
-        rng.setstate(self.rng.getstate())
         c = OmertaState.__new__(OmertaState)
         c.__dict__.update(self.__dict__)
-        c.rng = rng
+        c.rng = fork(self.rng)  # copy-on-write: copied only when one side draws
         c.draw_pile = list(self.draw_pile)
         c.discard = list(self.discard)
         c.safe = list(self.safe)
@@ -65,6 +72,9 @@ class OmertaState:
         c.totals = list(self.totals)
         c.round_scores = [list(r) for r in self.round_scores]
         return c  # window and attack are frozen values: shared safely
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__  # the fields only: the ``_view`` cache is not part of the state
 
     # -- small queries ------------------------------------------------------------------
     def owner(self, slot_id: int) -> int | None:

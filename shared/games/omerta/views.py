@@ -46,16 +46,35 @@ def view(state: OmertaState, seat: int | None) -> dict[str, Any]:
     top), pile and safe sizes, markers, a card taken from the discard pile, the
     window, scores. Private to the active seat: the card drawn from the pile, and the
     safe's cards during its Safecracker look.
+
+    The seat-independent part is built once per state (:func:`_public`); every call
+    returns a new top-level dict, but its nested values are shared between the views of
+    one state: read them, do not mutate them.
     """
     s = state
     me = seat if seat is not None and 0 <= seat < s.n else None
-    drawn = None
+    v = dict(_public(s))
+    v["seat"] = me
     if s.drawn is not None:
         visible = s.drawn_from == "discard" or me == s.turn
-        drawn = {"source": s.drawn_from, "card": DECK[s.drawn].to_dict() if visible else None}
-    return {
+        v["drawn"] = {"source": s.drawn_from, "card": DECK[s.drawn].to_dict() if visible else None}
+    if me is not None and me == s.turn and s.step == "safe" and s.phase == "turn":
+        v["safe_cards"] = [DECK[c].to_dict() for c in s.safe]
+    return v
+
+
+def _public(s: OmertaState) -> dict[str, Any]:
+    """The view of a spectator before its per-seat fields, built once per state and
+    kept in the state's ``_view`` slot (outside ``__dict__``: not copied by ``clone``,
+    not pickled, not compared). A state is never changed once ``apply`` has returned
+    it, so the cache stays true."""
+    try:
+        return s._view
+    except AttributeError:
+        pass
+    v = {
         "game": NAME,
-        "seat": me,
+        "seat": None,
         "seats": s.n,
         "round": s.round,
         "rounds": s.rounds,
@@ -78,9 +97,8 @@ def view(state: OmertaState, seat: int | None) -> dict[str, Any]:
         "draw_pile": len(s.draw_pile),
         "discard": [DECK[c].to_dict() for c in s.discard],
         "safe": len(s.safe),
-        "safe_cards": ([DECK[c].to_dict() for c in s.safe]
-                       if s.step == "safe" and me == s.turn and s.phase == "turn" else None),
-        "drawn": drawn,
+        "safe_cards": None,
+        "drawn": None,
         "power": s.power,
         "attack_card": DECK[s.attack_card].to_dict() if s.attack_card is not None else None,
         "window": s.window.public() if s.window is not None else None,
@@ -89,6 +107,8 @@ def view(state: OmertaState, seat: int | None) -> dict[str, Any]:
         "last_round": s.last_round,
         "winners": _winners(s) if s.phase == "over" else None,
     }
+    s._view = v
+    return v
 
 
 def zones(state: OmertaState) -> dict[str, list[int]]:
@@ -112,9 +132,10 @@ def full_view(state: OmertaState) -> dict[str, Any]:
     s = state
     v = view(s, None)
     cards = {sid: cid for g in s.games for sid, cid in g}
-    for player in v["players"]:
-        for slot in player["slots"]:
-            slot["card"] = DECK[cards[slot["slot"]]].to_dict()
+    # new player and slot dicts: the spectator view's are shared (see view)
+    v["players"] = [dict(player, slots=[dict(slot, card=DECK[cards[slot["slot"]]].to_dict())
+                                        for slot in player["slots"]])
+                    for player in v["players"]]
     v["safe_cards"] = [DECK[c].to_dict() for c in s.safe]
     if s.drawn is not None:
         v["drawn"] = {"source": s.drawn_from, "card": DECK[s.drawn].to_dict()}
