@@ -9,7 +9,7 @@ from shared.games.omerta.actions import (
     _POWER_ACTIONS, DeclareOmerta, Decline, DiscardDrawn, DrawDeck, EndTurn, Hitwoman,
     HitwomanPass, Peek, Replace, SafeSwap, Snap, SnapPass, TakeDiscard, WindowTimeout)
 from shared.games.omerta.cards import ACTIVE_POWERS, DECK
-from shared.games.omerta.powers import _activate, _power_actions, _resolve_attack
+from shared.games.omerta.powers import _activate, _has_power_action, _power_actions, _resolve_attack
 from shared.games.omerta.rounds import _begin_turn, _end_round, _end_turn, _expire_markers
 from shared.games.omerta.state import (
     OmertaState, _can_draw, _eligible_for_snap, _penalty, _remove_slot, _reveal, _set_card,
@@ -23,7 +23,7 @@ def _trigger(s: OmertaState, card_id: int, events: list[Event]) -> None:
     if c.is_bottle:
         _open_snap_window(s, c.value, events)
         return
-    if c.name in ACTIVE_POWERS and _power_actions(s, c.name):
+    if c.name in ACTIVE_POWERS and _has_power_action(s, c.name):
         s.power = c.name
         s.step = "power"
         events.append(Event("power_available", {"seat": s.turn, "card": c.name}))

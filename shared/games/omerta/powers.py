@@ -2,7 +2,8 @@
 they open (§2.6.7) and their effects."""
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import chain, combinations
+from typing import Iterator
 
 from shared.games.omerta.actions import (
     Driver, Henchman, Lady, Mamma, Mole, PolicePatrol, Safecracker, Snitch)
@@ -174,7 +175,7 @@ def _power_actions(s: OmertaState, name: str) -> list[Action]:
     """Every legal activation of character ``name`` by the active seat (§2.6): the
     candidates that :func:`_check_power` (the one statement of each power's
     preconditions, also used by ``apply``) accepts."""
-    out = []
+    out: list[Action] = []
     for action in _power_candidates(s, name):
         try:
             _check_power(s, s.turn, action)
@@ -184,29 +185,41 @@ def _power_actions(s: OmertaState, name: str) -> list[Action]:
     return out
 
 
-def _power_candidates(s: OmertaState, name: str) -> list[Action]:
-    """Activations of ``name`` worth checking: the right shape and seats, preconditions
-    left to :func:`_check_power`."""
+def _power_candidates(s: OmertaState, name: str) -> Iterator[Action]:
+    """Activations of ``name`` worth checking, lazily: the right shape and seats,
+    preconditions left to :func:`_check_power`."""
     a = s.turn
     others = [p for p in range(s.n) if p != a]
     if name == "henchman":
         pool = [(p, sid) for p in range(s.n) for sid in s.free_slots(p)]
         # two slots of two different players: A and another, or two others (§2.6.1)
-        return [Henchman((x, y)) for (p, x), (q, y) in combinations(pool, 2) if p != q]
+        return (Henchman((x, y)) for (p, x), (q, y) in combinations(pool, 2) if p != q)
     if name == "lady":
-        return [Lady(t) for t in others if t not in s.mamma and s.games[t]]
+        return (Lady(t) for t in others if t not in s.mamma and s.games[t])
     if name == "mole":
-        return [Mole(sid) for sid in s.free_slots(a)]
+        return (Mole(sid) for sid in s.free_slots(a))
     if name == "snitch":
         ok = [p for p in others if p not in s.mamma]
-        return [Snitch((p, q)) for p in ok for q in ok]
+        return (Snitch((p, q)) for p in ok for q in ok)
     if name == "driver":
         free = s.free_slots(a)
-        return [Driver((x,)) for x in free] + [Driver(pair) for pair in combinations(free, 2)]
+        return chain((Driver((x,)) for x in free), (Driver(pair) for pair in combinations(free, 2)))
     if name == "safecracker":
-        return [Safecracker()]
+        return iter((Safecracker(),))
     if name == "mamma":
-        return [Mamma(t) for t in others if t not in s.mamma]
+        return (Mamma(t) for t in others if t not in s.mamma)
     if name == "police_patrol":
-        return [PolicePatrol(sid) for t in others for sid, _ in s.games[t] if sid not in s.patrol]
-    return []
+        return (PolicePatrol(sid) for t in others for sid, _ in s.games[t] if sid not in s.patrol)
+    return iter(())
+
+
+def _has_power_action(s: OmertaState, name: str) -> bool:
+    """True when character ``name`` has at least one legal activation (D-OM-5): the same
+    rule as :func:`_power_actions`, stopping at the first."""
+    for action in _power_candidates(s, name):
+        try:
+            _check_power(s, s.turn, action)
+        except IllegalAction:
+            continue
+        return True
+    return False
