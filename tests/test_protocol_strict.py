@@ -135,3 +135,54 @@ def test_a_seed_chosen_by_a_client_is_announced(lobby):
     lobby.clock.advance(1)
     started = ann.of("match_started")
     assert started and ann.of("table")[-1]["table"]["fixed_deal"] is True
+
+
+def _table_snapshot(table) -> tuple:
+    """What a failing request must leave exactly as it was."""
+    import pickle
+
+    w = table.window
+    return (pickle.dumps(table.state), len(table.log), None if w is None else (w.id, w.pending),
+            frozenset(table._claimed), len(table.arbiter.claims))
+
+
+@pytest.mark.parametrize("bad", [
+    {"type": "snap", "slot": 999},            # not one of your cards
+    {"type": "snap", "slot": 0, "x": 1},      # a field the action does not have
+    {"type": "hitwoman", "slot": 0},          # a claim of another kind of window
+    {"type": "draw_deck"},                    # not a window answer
+    {"type": "window_timeout", "window": 1},  # the table's own action
+])
+def test_a_failing_request_in_a_window_leaves_the_table_as_it_was(lobby, bad):
+    """Issue 15: an error in one request never touches another -- for each reaction-window
+    path a bad request gets its own error and the window, the claims waiting in the
+    arbiter and the state are exactly as before; the others still answer."""
+    table_id, (ann, bob, cy) = _snap_window(lobby)
+    table = lobby.tables[table_id]
+    assert bob.request("action", table=table_id, action={"type": "snap", "slot": 4},
+                       t_press=None)["type"] == "ack"  # a claim waits in the arbiter
+    before = _table_snapshot(table)
+    reply = ann.request("action", table=table_id, action=bad)
+    assert reply["type"] == "error" and reply["code"] in ("illegal_action", "bad_action"), reply
+    assert _table_snapshot(table) == before
+    # a refused reaction (faster than anyone) and a malformed stamp: the same
+    reply = ann.request("action", table=table_id, action={"type": "snap", "slot": 0},
+                        t_press=1000.0, t_shown=990.0)
+    assert reply["type"] == "error" and reply["code"] in ("claim_refused", "illegal_action"), reply
+    reply = ann.request("action", table=table_id, action={"type": "snap", "slot": 0}, t_press="soon")
+    assert reply["code"] == "bad_message"
+    assert _table_snapshot(table) == before
+    # and the window goes on for everybody else
+    assert cy.request("action", table=table_id, action={"type": "snap_pass"})["type"] == "ack"
+    lobby.clock.advance(2.0)
+    assert table.window is None and bob.of("claim_result")
+
+
+def test_a_failing_pass_or_late_claim_leaves_the_next_window_alone(lobby):
+    table_id, (ann, bob, cy) = _snap_window(lobby)
+    table = lobby.tables[table_id]
+    assert cy.request("action", table=table_id, action={"type": "snap_pass"})["type"] == "ack"
+    before = _table_snapshot(table)
+    again = cy.request("action", table=table_id, action={"type": "snap_pass"})
+    assert again["type"] == "error" and again["code"] == "illegal_action"
+    assert _table_snapshot(table) == before
