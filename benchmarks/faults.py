@@ -17,14 +17,36 @@ the keys of every section that ran):
     before they come, at its peak and once they are all dropped:
     ``rss_after_slow_readers_ratio`` (after / before), ``slow_readers_dropped``.
 
-More sections (kills at named instants, damaged storage) are added to :data:`SECTIONS`:
-a section is a function ``(ctx) -> dict`` of JSON keys.
+* ``kills``: ``mafia-server`` (own data directory, generous claim bounds, fast bots:
+  :data:`KILL_CONFIG`) and ``mafia-bot --create omerta --players 4 --seed S`` (and
+  Family Business, 6 players). One undisturbed run per seed gives the reference result;
+  then the server is SIGKILLed at each named instant (log created -- a wrapper that kills
+  itself as the log appears --, first action, a window open, a claim pending -- a window
+  open with a pass already logged in it --, ``over`` on disk and not ``closed``) and at
+  random step counts (20, 3 with ``--quick``) read from the log's growth, restarted on
+  the same port and data directory, and the bots come back by themselves. One line per
+  kill; ``kills``, ``kills_same`` (result equal to the undisturbed one), ``results_lost``
+  (the bots exited without a result), ``kills_all_seats`` (every seat came back to the
+  restarted server, so every seat was sent ``match_over``), ``kills_frozen``. The files of
+  a kill whose result differs are kept in ``/tmp/mafia-faults-evidence-kill-N``.
+* ``storage``: a real match's log damaged while the server is down (torn tail,
+  duplicated last record, garbled middle line, torn header), then the server restarted:
+  what was restored, what the players were told, whether it finished; a read-only data
+  directory at start (a read-only tmpfs when root); the disk full mid-match (a 2 MB tmpfs
+  filled up when root, else ``OSError`` from ``fsync`` in-process): the table pauses,
+  says why, and finishes once space returns. ``storage_cases``, ``storage_frozen`` (a
+  match with neither a result nor a message within 120 s), ``storage_restored_steps``,
+  ``readonly_dir_clear``, ``disk_full_paused``, ``disk_full_finished``, ``disk_full_same``.
+
+A section is a function ``(ctx) -> dict`` of JSON keys, listed in :data:`SECTIONS`.
+Every process started is killed on exit (and every tmpfs unmounted).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import resource
 import select
 import signal
@@ -369,9 +391,598 @@ def liveness(ctx: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# -- kills and storage: a real mafia-server restarted on its port and data directory ----
+#: Generous claim bounds (a busy machine must not turn a late claim into another match)
+#: and fast bots, as in tests/test_family_business_tcp.py: the seed alone decides.
+KILL_CONFIG = ("server:\n  reconnect_grace_s: 40\n"
+               "timing:\n  rtt_bound_floor_ms: 1000\n  rtt_bound_cap_ms: 1000\n"
+               "bots:\n  think_ms: 0\n  reaction_median_ms: 120\n  reaction_floor_ms: 100\n"
+               "  reaction_cap_ms: 200\n")
+MATCH_S = 120.0  # a match (with a restart in it) that has not ended by then is frozen
+
+#: every process and mount started here, cleaned up whatever happens
+_LIVE: list[subprocess.Popen] = []
+_MOUNTS: list[Path] = []
+
+#: ``mafia-server`` that kills itself (SIGKILL) as the match log appears: the first
+#: ``match_started`` and every later push are swallowed (tests/test_join_drop.py).
+DYING_AS_THE_LOG_APPEARS = """
+import os, signal, sys
+from twisted.internet import reactor
+from server import protocol as sp
+original = sp.ServerProtocol.push
+dying = []
+def push(self, msg_type, **fields):
+    if msg_type == "match_started" and not dying:
+        dying.append(reactor.callLater(0.3, os.kill, os.getpid(), signal.SIGKILL))
+    if dying:
+        return
+    return original(self, msg_type, **fields)
+sp.ServerProtocol.push = push
+from server.main import main
+main(sys.argv[1:])
+"""
+
+
+def cleanup() -> None:
+    for proc in _LIVE:
+        if proc.poll() is None:
+            try:
+                os.kill(proc.pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+            proc.kill()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                pass
+    _LIVE.clear()
+    for mount in _MOUNTS:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+    _MOUNTS.clear()
+
+
+def tracked(proc: subprocess.Popen) -> subprocess.Popen:
+    _LIVE.append(proc)
+    return proc
+
+
+class Restartable:
+    """``mafia-server`` on a fixed port and data directory, started again after a kill.
+    Its stderr goes to ``<workdir>/<name>-<n>.log`` (n counts the starts)."""
+
+    def __init__(self, workdir: Path, name: str, data: Path, config: str = KILL_CONFIG):
+        self.workdir, self.name, self.data = workdir, name, data
+        self.port = free_port()
+        self.config = workdir / f"{name}.yaml"
+        self.config.write_text(config)
+        self.starts = 0
+        self.proc: subprocess.Popen | None = None
+        self.log = workdir / f"{name}-0.log"
+
+    def start(self, dying: bool = False, timeout: float = 20.0) -> None:
+        self.starts += 1
+        self.log = self.workdir / f"{self.name}-{self.starts}.log"
+        head = [sys.executable, "-c", DYING_AS_THE_LOG_APPEARS] if dying else [sys.executable, "-m", "server.main"]
+        self.proc = tracked(subprocess.Popen(
+            head + ["--host", "127.0.0.1", "--port", str(self.port), "--no-discovery",
+                    "--config", str(self.config), "--data-dir", str(self.data)],
+            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=open(self.log, "wb")))
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        line = self.proc.stdout.readline().decode() if ready else ""
+        if "listening on" not in line:
+            self.proc.kill()
+            raise RuntimeError(f"mafia-server did not start: {line!r} {self.log.read_text()[-2000:]}")
+
+    def kill9(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+        if self.proc is not None:
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def bots(self, game: str, players: int, seed: int, name: str = "Bot") -> subprocess.Popen:
+        return tracked(mafia_bot(self.port, "--config", str(self.config), "--create", game, "--players",
+                                 str(players), "--seed", str(seed), "--name", name,
+                                 "--timeout", str(int(MATCH_S))))
+
+
+def bot_outcome(proc: subprocess.Popen, timeout: float) -> tuple[dict[str, Any] | None, str, bool]:
+    """(result or None, stderr, frozen): frozen when the bots had no result nor gave up
+    within ``timeout`` s (they are killed then)."""
+    frozen = False
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        frozen = True
+        proc.kill()
+        out, err = proc.communicate()
+    lines = out.decode().strip().splitlines()
+    result = json.loads(lines[-1]) if proc.returncode == 0 and lines else None
+    return result, err.decode(errors="replace"), frozen
+
+
+class LogWatch:
+    """What a match log holds so far, replayed with the engine."""
+
+    def __init__(self, path: Path, game: str):
+        from shared.games import get_game
+
+        self.path = path
+        self.rules = get_game(game)
+
+    def read(self) -> bytes:
+        try:
+            return self.path.read_bytes()
+        except FileNotFoundError:
+            return b""
+
+    def actions(self) -> int:
+        return self.read().count(b'"kind":"action"')
+
+    def state(self) -> dict[str, Any]:
+        """``exists``, ``actions``, ``over``, ``closed``, ``window`` (open after the last
+        action), ``in_window`` (actions applied since it opened, while still open)."""
+        from shared import matchlog
+
+        data = self.read()
+        out = {"exists": bool(data), "actions": data.count(b'"kind":"action"'),
+               "over": b'"kind":"over"' in data, "closed": b'"kind":"closed"' in data,
+               "window": False, "in_window": 0}
+        try:
+            log = matchlog.parse(data)
+            for state, _, action, _ in matchlog.replay(self.rules, log):
+                if self.rules.reaction_window(state) is None:
+                    out["window"], out["in_window"] = False, 0
+                elif out["window"]:
+                    out["in_window"] += 1
+                else:
+                    out["window"] = True
+        except (matchlog.LogError, ValueError):
+            pass
+        return out
+
+
+def reference(ctx: dict[str, Any], game: str, players: int, seed: int) -> tuple[dict[str, Any], int]:
+    """The undisturbed result of a seed (and its number of actions), cached per run."""
+    key = (game, players, seed)
+    refs = ctx.setdefault("references", {})
+    if key not in refs:
+        server = Restartable(ctx["workdir"], f"ref-{game}-{seed}", ctx["workdir"] / f"ref-{game}-{seed}-data")
+        try:
+            server.start()
+            t0 = time.monotonic()
+            result, err, frozen = bot_outcome(server.bots(game, players, seed), MATCH_S)
+            if result is None:
+                raise RuntimeError(f"the undisturbed {game} seed {seed} did not finish: {err[-1000:]}")
+            steps = LogWatch(server.data / "matches" / f"table-1-{seed}.jsonl", game).actions()
+            say(f"kills: undisturbed {game} seed {seed}: {steps} actions in {time.monotonic() - t0:.1f} s, "
+                f"scores {result['scores']}")
+            refs[key] = (result, steps)
+        finally:
+            server.stop()
+    return refs[key]
+
+
+def one_kill(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, instant: str,
+             at_step: int | None = None) -> dict[str, Any] | None:
+    """Play ``seed``, SIGKILL the server at ``instant`` (or when the log holds
+    ``at_step`` actions), start it again; the bots must finish with the undisturbed
+    result. None when the instant never came (the match ended first)."""
+    clean, _ = reference(ctx, game, players, seed)
+    server = Restartable(ctx["workdir"], f"kill-{n}", ctx["workdir"] / f"kill-{n}-data")
+    watch = LogWatch(server.data / "matches" / f"table-1-{seed}.jsonl", game)
+    bots = None
+    try:
+        server.start(dying=instant == "log created")
+        bots = server.bots(game, players, seed)
+        deadline = time.monotonic() + 60
+        hit = False
+        while time.monotonic() < deadline and bots.poll() is None and not hit:
+            if instant == "log created":
+                hit = server.proc.poll() is not None  # it killed itself as the log appeared
+                if not hit:
+                    time.sleep(0.01)
+                continue
+            if instant in ("window open", "claim pending"):
+                s = watch.state()
+                hit = s["window"] and (instant == "window open" or s["in_window"] >= 1)
+            elif instant == "over on disk":
+                data = watch.read()
+                hit = b'"kind":"over"' in data and b'"kind":"closed"' not in data
+            elif instant == "first action":
+                hit = watch.actions() >= 1
+            else:
+                hit = watch.actions() >= (at_step or 1)
+            if hit:
+                break
+            time.sleep(0.002)
+        if not hit:
+            say(f"kill {n:2d}: {game} seed {seed}, {instant}: the instant never came; skipped")
+            return None
+        server.kill9()
+        s = watch.state()
+        where = (f"step {s['actions']}" + (", window open" if s["window"] else "")
+                 + (f" ({s['in_window']} pass(es) in it)" if s["in_window"] else "")
+                 + (", over on disk" if s["over"] else "") + (", closed" if s["closed"] else ""))
+        time.sleep(0.2)  # the bots notice and start trying again
+        server.start()
+        restored = server.text()
+        result, err, frozen = bot_outcome(bots, MATCH_S)
+        same = result == clean
+        # seats the restarted server saw come back (each is sent match_over: at the end of
+        # the match, or at once when it was over already); mafia-bot itself exits with
+        # the first seat's result, so its own "back at step" lines may be fewer
+        back = len(set(re.findall(r"is back at seat (\d+)", server.text())))
+        back_bots = err.count("back at step")
+        closed = False
+        deadline = time.monotonic() + 5
+        while result is not None and time.monotonic() < deadline and not closed:
+            closed = b'"kind":"closed"' in watch.read()
+            time.sleep(0.05)
+        gave_up = [ln for ln in err.splitlines() if "giving up" in ln or "no longer holds" in ln
+                   or "no result" in ln or "table is gone" in ln]
+        all_seats = result is not None and back == players
+        m = re.search(r"restored at step (\d+)", server.text() or restored)
+        say(f"kill {n:2d}: {game} seed {seed}, {instant}{f' (step {at_step})' if at_step else ''}: killed at "
+            f"{where}; restored at step {m.group(1) if m else '?'}; "
+            f"result {'SAME' if same else ('DIFFERENT ' + str(result['scores']) if result else 'LOST')}; "
+            f"{back}/{players} seats back at the server ({back_bots} before mafia-bot exited); "
+            f"log closed {'yes' if closed else 'NO (a seat still held)'}"
+            + (f"; FROZEN" if frozen else "") + (f"; gave up: {gave_up[0]}" if gave_up else ""))
+        if not same or not all_seats:
+            keep = ctx["workdir"].parent / f"mafia-faults-evidence-kill-{n}"
+            keep.mkdir(exist_ok=True)
+            (keep / "bots.err").write_text(err)
+            for f in ctx["workdir"].glob(f"kill-{n}-*.log"):
+                (keep / f.name).write_bytes(f.read_bytes())
+            if watch.path.exists():
+                (keep / watch.path.name).write_bytes(watch.read())
+            say(f"         evidence kept in {keep}")
+        return {"same": same, "lost": result is None, "all_seats": all_seats, "frozen": frozen}
+    finally:
+        if bots is not None and bots.poll() is None:
+            bots.kill()
+            bots.communicate()
+        server.stop()
+
+
+def kills(ctx: dict[str, Any]) -> dict[str, Any]:
+    import random
+
+    rng = random.Random(16)
+    omerta_seeds = [11, 23, 37, 5]
+    named = ["log created", "first action", "window open", "claim pending", "over on disk"]
+    plan: list[tuple[str, int, int, str, int | None]] = []
+    for instant in named:
+        plan.append(("omerta", 4, 11, instant, None))
+    if not ctx["quick"]:
+        plan.append(("family_business", 6, 4, "window open", None))
+        plan.append(("family_business", 6, 4, "claim pending", None))
+    n_random = 3 if ctx["quick"] else 20
+    for i in range(n_random):
+        if ctx["quick"]:  # one seed: one undisturbed run to compare with
+            game, players, seed = "omerta", 4, 11
+        else:
+            game, players, seed = (("family_business", 6, 4) if i % 5 == 4
+                                   else ("omerta", 4, omerta_seeds[i % len(omerta_seeds)]))
+        _, steps = reference(ctx, game, players, seed)
+        plan.append((game, players, seed, "random", rng.randrange(1, steps)))
+    done = same = lost = all_seats = frozen = 0
+    started = time.monotonic()
+    budget = 240 if ctx["quick"] else 900
+    for n, (game, players, seed, instant, at) in enumerate(plan, 1):
+        if time.monotonic() - started > budget:
+            say(f"kills: time budget ({budget} s) spent; {len(plan) - n + 1} kill(s) not run")
+            break
+        out = None
+        for _ in range(3):  # a short instant (over on disk, not yet closed) may be missed
+            out = one_kill(ctx, n, game, players, seed, instant, at)
+            if out is not None:
+                break
+        if out is None:
+            continue
+        done += 1
+        same += out["same"]
+        lost += out["lost"]
+        all_seats += out["all_seats"]
+        frozen += out["frozen"]
+    say(f"kills: {done} kills, {same} with the undisturbed result, {lost} results lost, "
+        f"{all_seats} with every seat back and the table closed, {frozen} frozen")
+    return {"kills": done, "kills_same": same, "results_lost": lost, "kills_all_seats": all_seats,
+            "kills_frozen": frozen}
+
+
+# -- storage -----------------------------------------------------------------------------
+def _torn_tail(path: Path) -> str:
+    data = path.read_bytes()
+    last = data.rstrip(b"\n").rfind(b"\n") + 1
+    path.write_bytes(data[: last + (len(data) - last) // 2])
+    return f"last line cut at half ({(len(data) - last) // 2} of {len(data) - last} bytes kept)"
+
+
+def _duplicated_last(path: Path) -> str:
+    data = path.read_bytes()
+    last = data.rstrip(b"\n").rfind(b"\n") + 1
+    path.write_bytes(data + data[last:])
+    return "last record written twice"
+
+
+def _garbled_middle(path: Path) -> str:
+    lines = path.read_bytes().split(b"\n")
+    i = len(lines) // 2
+    raw = bytearray(lines[i])
+    for k in range(5, min(len(raw), 25), 3):
+        raw[k] = ord("#")
+    lines[i] = bytes(raw)
+    path.write_bytes(b"\n".join(lines))
+    return f"line {i + 1} of {len(lines) - 1} garbled"
+
+
+def _torn_header(path: Path) -> str:
+    data = path.read_bytes()
+    end = data.find(b"\n")
+    path.write_bytes(data[: end // 2])
+    return f"only the first {end // 2} of the header's {end} bytes"
+
+
+def told(err: str) -> str:
+    """What the bots said on stderr, one line per kind, without the seat prefixes."""
+    seen: dict[str, int] = {}
+    for ln in err.splitlines():
+        text = re.sub(r"^mafia-bot: (seat \d+|Bot \d+): ", "", ln)
+        text = re.sub(r"\d+ missed events", "n missed events", text)
+        seen[text] = seen.get(text, 0) + 1
+    return "; ".join(f"{k}" + (f" (x{v})" if v > 1 else "") for k, v in seen.items()) or "nothing"
+
+
+def damaged_log_case(ctx: dict[str, Any], name: str, damage: Callable[[Path], str]) -> dict[str, Any]:
+    game, players, seed = "omerta", 4, 11
+    clean, steps = reference(ctx, game, players, seed)
+    server = Restartable(ctx["workdir"], f"storage-{name.replace(' ', '-')}",
+                         ctx["workdir"] / f"storage-{name.replace(' ', '-')}-data")
+    watch = LogWatch(server.data / "matches" / f"table-1-{seed}.jsonl", game)
+    bots = None
+    try:
+        server.start()
+        bots = server.bots(game, players, seed)
+        deadline = time.monotonic() + 60
+        while watch.actions() < steps // 2 and time.monotonic() < deadline and bots.poll() is None:
+            time.sleep(0.002)
+        server.kill9()  # stopped first ...
+        before = watch.actions()
+        what = damage(watch.path)  # ... the file damaged ...
+        server.start()  # ... and started again: the bots reconnect by themselves
+        result, err, frozen = bot_outcome(bots, MATCH_S)
+        log = server.text()
+        m = re.search(r"restored at step (\d+)", log)
+        warnings = [re.sub(r"^.*?match log \S+(:| is) ", "", ln) for ln in log.splitlines()
+                    if "match log" in ln and ("dropped" in ln or "unusable" in ln or "damaged" in ln)]
+        rewound = re.findall(r"had seen step (\d+), the log restored step (\d+)", log)
+        outcome = ("same result" if result == clean else
+                   f"a different result {result['scores']}" if result else "no result")
+        say(f"storage: {name}: {what}, killed at step {before}; restored: "
+            f"{'step ' + m.group(1) if m else 'NOTHING'}"
+            f"{' (' + '; '.join(warnings) + ')' if warnings else ''}"
+            f"{f'; {len(rewound)} seat(s) told rewound_from {rewound[0][0]}' if rewound else ''}; "
+            f"players told: {told(err)}; {outcome}{'; FROZEN' if frozen else ''}")
+        return {"frozen": frozen, "restored": int(m.group(1)) if m else None, "result": result is not None,
+                "same": result == clean}
+    finally:
+        if bots is not None and bots.poll() is None:
+            bots.kill()
+            bots.communicate()
+        server.stop()
+
+
+def _mount_tmpfs(where: Path, options: str) -> bool:
+    """A tmpfs at ``where`` (root only); False when mounting is not possible here."""
+    where.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0:
+        return False
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)], capture_output=True)
+    if done.returncode != 0:
+        return False
+    _MOUNTS.append(where)
+    return True
+
+
+def _umount(where: Path) -> None:
+    subprocess.run(["umount", "-l", str(where)], capture_output=True)
+    if where in _MOUNTS:
+        _MOUNTS.remove(where)
+
+
+def read_only_case(ctx: dict[str, Any]) -> dict[str, Any]:
+    """``mafia-server`` on a data directory it cannot write: it must stop and say what to do."""
+    data = ctx["workdir"] / "storage-readonly-data"
+    if _mount_tmpfs(data, "size=64k,ro"):
+        how = "a read-only tmpfs"
+    elif os.geteuid() != 0:
+        data.mkdir(parents=True, exist_ok=True)
+        data.chmod(0o555)
+        how = "a folder without write permission"
+    else:
+        blocker = ctx["workdir"] / "storage-readonly-file"
+        blocker.write_text("a file, not a folder")
+        data = blocker / "data"
+        how = "a path under a regular file"
+    cfg = ctx["workdir"] / "storage-readonly.yaml"
+    cfg.write_text(KILL_CONFIG)
+    proc = tracked(subprocess.Popen(
+        [sys.executable, "-m", "server.main", "--host", "127.0.0.1", "--port", str(free_port()),
+         "--no-discovery", "--config", str(cfg), "--data-dir", str(data)],
+        cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+    try:
+        out, err = proc.communicate(timeout=20)
+        running = False
+    except subprocess.TimeoutExpired:
+        running = True
+        proc.kill()
+        out, err = proc.communicate()
+    finally:
+        _umount(data) if how == "a read-only tmpfs" else None
+    lines = err.decode(errors="replace").strip().splitlines()
+    message = next((ln for ln in lines if ln.startswith("mafia-server:")), lines[-1] if lines else "")
+    clear = not running and proc.returncode == 2 and "--data-dir" in message
+    say(f"storage: read-only data directory at start ({how}): "
+        + (f"mafia-server exits with status {proc.returncode}: {message!r}" if not running else
+           f"mafia-server STARTS and runs without a usable log (stdout {out.decode()[:80]!r})")
+        + ("" if clear else " -- NOT CLEAR"))
+    return {"frozen": False, "clear": clear}
+
+
+def disk_full_case(ctx: dict[str, Any]) -> dict[str, Any]:
+    """The disk fills mid-match (a small tmpfs when root, else ``OSError`` at the file layer
+    in-process): the table pauses and says why, then finishes once space returns."""
+    game, players, seed = "omerta", 4, 11
+    clean, steps = reference(ctx, game, players, seed)
+    data = ctx["workdir"] / "storage-diskfull-data"
+    if not _mount_tmpfs(data, "size=2m"):
+        return disk_full_in_process(ctx)
+    server = Restartable(ctx["workdir"], "storage-diskfull", data)
+    watch = LogWatch(data / "matches" / f"table-1-{seed}.jsonl", game)
+    bots = spectator = None
+    filler = data / "filler"
+    try:
+        server.start()
+        bots = server.bots(game, players, seed)
+        deadline = time.monotonic() + 60
+        while watch.actions() < 10 and time.monotonic() < deadline and bots.poll() is None:
+            time.sleep(0.002)
+        spectator = Conn(server.port, "spectator")
+        spectator.request("join", table=1, spectate=True)
+        while watch.actions() < steps // 2 and time.monotonic() < deadline and bots.poll() is None:
+            spectator.poll(0.002)
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)  # every byte left
+        try:
+            block = b"\0" * 4096
+            for _ in range(100_000):  # bounded: 400 MB at most
+                if os.write(fd, block) < len(block):
+                    break
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+        full_at = watch.actions()
+        paused = None
+        t0 = time.monotonic()
+        while paused is None and time.monotonic() - t0 < 10:
+            for msg in spectator.poll(0.05):
+                if msg.get("type") == "table_paused":
+                    paused = msg
+        stuck = watch.actions()
+        hold = 1.5 if ctx["quick"] else 3.0
+        t1 = time.monotonic()
+        while time.monotonic() - t1 < hold:
+            spectator.poll(0.05)
+        still = watch.actions()
+        filler.unlink()  # space returns
+        t2 = time.monotonic()
+        resumed = None
+        while resumed is None and time.monotonic() - t2 < 20:
+            for msg in spectator.poll(0.05):
+                if msg.get("type") == "table_resumed":
+                    resumed = time.monotonic() - t2
+        result, err, frozen = bot_outcome(bots, MATCH_S)
+        finished = result is not None
+        say(f"storage: disk full mid-match (2 MB tmpfs filled at step {full_at}): "
+            + (f"table paused (log at step {stuck}), everyone told {paused['message']!r}; "
+               if paused else "NO table_paused within 10 s; ")
+            + f"log at step {stuck} then {still} after {hold:.0f} s full; space returned: "
+            + (f"table_resumed after {resumed:.1f} s; " if resumed is not None else "NO table_resumed; ")
+            + ("the match finishes with the " + ("same result" if result == clean else f"result {result['scores']}")
+               if finished else f"NO result ({told(err)})") + ("; FROZEN" if frozen else ""))
+        return {"frozen": frozen, "finished": finished, "same": result == clean, "paused": paused is not None}
+    finally:
+        if spectator is not None:
+            spectator.close()
+        if bots is not None and bots.poll() is None:
+            bots.kill()
+            bots.communicate()
+        server.stop()
+        _umount(data)
+
+
+def disk_full_in_process(ctx: dict[str, Any]) -> dict[str, Any]:
+    """Without root: ``os.fsync`` of the match log fails with ENOSPC in an in-process lobby
+    (as tests/test_persist_faults.py does), then works again."""
+    import errno
+
+    sys.path.insert(0, str(ROOT))
+    from server import persist
+    from tests.test_persist import lobby_at, players_table, run
+
+    clean_lobby = lobby_at(ctx["workdir"] / "inproc-clean")
+    clean, _ = players_table(clean_lobby, seed=9, rounds=1)
+    run(clean_lobby, clean)
+    real = persist.os.fsync
+    full = [False]
+
+    def fsync(fd: int) -> None:
+        if full[0]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(fd)
+
+    persist.os.fsync = fsync
+    try:
+        lobby = lobby_at(ctx["workdir"] / "inproc-full")
+        table, players = players_table(lobby, seed=9, rounds=1)
+        run(lobby, table, until=lambda: len(table.log) >= 15)
+        full[0] = True
+        run(lobby, table, until=lambda: table.paused, limit_s=30)
+        paused = table.paused
+        message = players[0].of("table_paused")[-1]["message"] if players[0].of("table_paused") else None
+        for _ in range(100):
+            lobby.clock.advance(0.1)
+        full[0] = False
+        run(lobby, table, limit_s=300)
+    finally:
+        persist.os.fsync = real
+    finished = table.status == "over"
+    say(f"storage: disk full mid-match (in-process, ENOSPC from fsync): paused {paused}, told {message!r}; "
+        f"{'finishes with the ' + ('same' if table.result == clean.result else 'a DIFFERENT') + ' result' if finished else 'NOT FINISHED'}")
+    return {"frozen": not finished, "finished": finished, "same": table.result == clean.result, "paused": paused}
+
+
+def storage(ctx: dict[str, Any]) -> dict[str, Any]:
+    cases = 0
+    frozen = 0
+    restored: dict[str, Any] = {}
+    for name, damage in (("torn tail", _torn_tail), ("duplicated last record", _duplicated_last),
+                         ("garbled middle line", _garbled_middle), ("torn header", _torn_header)):
+        t0 = time.monotonic()
+        out = damaged_log_case(ctx, name, damage)
+        cases += 1
+        frozen += out["frozen"]
+        restored[name.replace(" ", "_")] = out["restored"]
+        say(f"  ({name}: {time.monotonic() - t0:.1f} s)")
+    ro = read_only_case(ctx)
+    cases += 1
+    full = disk_full_case(ctx)
+    cases += 1
+    frozen += full["frozen"]
+    return {"storage_cases": cases, "storage_frozen": frozen, "storage_restored_steps": restored,
+            "readonly_dir_clear": ro["clear"], "disk_full_paused": full["paused"],
+            "disk_full_finished": full["finished"], "disk_full_same": full["same"]}
+
+
 #: name -> section; each returns the JSON keys it measured.
 SECTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "liveness": liveness,
+    "kills": kills,
+    "storage": storage,
 }
 
 
@@ -384,13 +995,17 @@ def main(argv: list[str] | None = None) -> int:
     if soft < 4096:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard), hard))
     results: dict[str, Any] = {}
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the finally clauses still run
     with tempfile.TemporaryDirectory(prefix="mafia-faults-") as tmp:
         ctx = {"quick": args.quick, "workdir": Path(tmp)}
-        for name in args.only or list(SECTIONS):
-            t0 = time.monotonic()
-            say(f"== {name}")
-            results.update(SECTIONS[name](ctx))
-            say(f"== {name}: {time.monotonic() - t0:.1f} s")
+        try:
+            for name in args.only or list(SECTIONS):
+                t0 = time.monotonic()
+                say(f"== {name}")
+                results.update(SECTIONS[name](ctx))
+                say(f"== {name}: {time.monotonic() - t0:.1f} s")
+        finally:
+            cleanup()
     print(json.dumps(results), flush=True)
     return 0
 

@@ -9,7 +9,8 @@ Reads ``config.yaml`` from the repository root unless ``--config`` names another
 ``DIR/matches`` (default: the user's data directory); on start the unfinished ones are
 restored, and their players come back with their reconnect tokens (docs/MATCHLOG.md).
 Prints ``mafia-server listening on HOST:PORT`` on stdout once it accepts connections;
-logs go to stderr. Stops on Ctrl-C.
+logs go to stderr. Stops on Ctrl-C. A data directory where match logs cannot be written
+is refused at start: a sentence on stderr says what to do, exit status 2.
 """
 from __future__ import annotations
 
@@ -67,6 +68,12 @@ def run(reactor: Any, args: argparse.Namespace):
         config["server"]["port"] = args.port
     if args.data_dir is not None:
         config["server"]["data_dir"] = args.data_dir
+    from server import persist
+
+    problem = persist.check_writable(persist.data_dir(config["server"].get("data_dir")))
+    if problem is not None:  # without match logs a crash would lose every match: say so now
+        print(f"mafia-server: {problem}", file=sys.stderr)
+        raise SystemExit(2)
     try:
         running = yield start_server(reactor, config, testing=args.testing,
                                      discovery=not args.no_discovery)
