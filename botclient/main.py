@@ -228,8 +228,9 @@ class SeatBot:
                 return
             self._lost_at = self.reactor.seconds()
             if not self.done.called:
-                why = ("the server no longer holds the seat (its grace period is over)"
-                       if e.code == "bad_token" else f"{e.code}: {e.message}")
+                why = ("the server no longer holds the seat: its grace period is over, or it "
+                       "restarted without this match (its log was lost or unreadable: see "
+                       "the server's log)" if e.code == "bad_token" else f"{e.code}: {e.message}")
                 self.done.errback(HeadlessError(f"seat {self.seat}: {why}"))
 
     @defer.inlineCallbacks
