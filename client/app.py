@@ -152,6 +152,7 @@ class App:
         self.running = False
         self.start_error: str | None = None
         self.joysticks: dict[int, Any] = {}  # instance id -> pygame.joystick.Joystick
+        self.keys_down: set[int] = set()  # keys held now: a KEYDOWN of one of them is a key repeat
         from client import net
 
         self.connector = net.connect  # opens connections (a fake one in tests)
@@ -271,6 +272,12 @@ class App:
             self._end_top()
         return self.push(scene)
 
+    def open_help(self, game: str | None = None) -> None:
+        """The rules help (:mod:`client.scenes.help`) of ``game`` over the current screen."""
+        from client.scenes.help import HelpScene
+
+        self.push(HelpScene(self, game))
+
     def go_menu(self) -> None:
         from client.scenes.menu import MenuScene
 
@@ -292,6 +299,14 @@ class App:
         if event.type == pygame.QUIT:
             self.quit()
             return
+        if event.type == pygame.KEYDOWN:
+            if event.key in self.keys_down and not self._typing():
+                return  # a held key repeating: one press is one command (couch play's reveal key)
+            self.keys_down.add(event.key)
+        elif event.type == pygame.KEYUP:
+            self.keys_down.discard(event.key)
+        elif event.type == pygame.WINDOWFOCUSLOST:
+            self.keys_down.clear()  # a key released elsewhere never sends its KEYUP here
         if event.type == pygame.VIDEORESIZE and not self.fullscreen:
             if (event.w, event.h) != self.size:
                 self.resize((event.w, event.h))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,10 @@ class ClientGame:
     * ``quick_game`` -- the main menu's Quick game (and the host screen's first choice)
       plays it: the first registered game that says so.
     * ``title_cards`` -- card faces fanned behind the title on the menus (None = a back).
+    * ``help`` -- the rules help (:mod:`client.scenes.help`): a callable returning the
+      sections (:class:`HelpSection`) in the current language, or None for no help.
+    * ``card_help`` -- ``card_help(card)``: one line saying what a card does (the tip
+      shown when the mouse rests on it at the table), None when there is nothing to say.
     """
 
     name: str
@@ -42,6 +46,28 @@ class ClientGame:
     quick_game: bool = False
     title_cards: tuple[Mapping[str, Any] | None, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    help: Callable[[], Sequence["HelpSection"]] | None = None
+    card_help: Callable[[Mapping[str, Any]], "str | None"] | None = None
+
+
+@dataclass(frozen=True)
+class HelpCard:
+    """One card of the rules help: ``card`` (a wire card dict, drawn with the game's real
+    card art), ``title`` (its name) and ``text`` (what it does), both already translated."""
+
+    card: Mapping[str, Any]
+    title: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class HelpSection:
+    """One section of a game's rules help: a ``title``, a ``body`` (paragraphs separated
+    by newlines, translated) and ``cards`` shown under it, each with its effect."""
+
+    title: str
+    body: str = ""
+    cards: tuple[HelpCard, ...] = ()
 
 
 def folder_of(module_file: str) -> str:

@@ -103,6 +103,16 @@ def _cached(lang: str, key: str, fields: tuple[tuple[str, object], ...]) -> str:
     return _i18n.t(f"{NAMESPACE}.{key}", **dict(fields))
 
 
+#: The space before a colon: French puts a non-breaking one ("Vito : clac"), English none.
+_COLON_SPACE = {"fr": "\u00a0"}
+
+
+def labelled(name: str, text: str = "") -> str:
+    """``"name: text"`` with the current language's spacing before the colon (a
+    non-breaking space in French); ``text`` empty gives the prefix ``"name: "``."""
+    return f"{name}{_COLON_SPACE.get(_current, '')}: {text}"
+
+
 def key(name: str) -> str:
     """The full i18n key for a pygame_gui widget's ``text`` (it translates itself)."""
     return f"{NAMESPACE}.{name}"

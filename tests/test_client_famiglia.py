@@ -128,11 +128,14 @@ def test_chooser_fills_what_every_legal_action_agrees_on():
 def test_chooser_accountant_then_swap():
     s = fg.new_match(SCENARIO, 5)
     ch = Chooser(legal(s))
-    assert ch.click(("hand", A2)) == {"type": "accountant", "card": A2}  # one thing it can do: sent
+    # one thing it can do: still asked (issue 13: a single click never acts), sent once chosen
+    assert ch.click(("hand", A2)) is None and ch.asking == (("hand", A2), ["accountant"])
+    assert ch.choose("accountant") == {"type": "accountant", "card": A2}
     s, _ = fg.apply(s, 0, fg.Accountant(A2))
     ch = Chooser(legal(s))
     assert ("gang", A2) not in ch.offered()  # the Accountant just played cannot come back
-    assert ch.click(("gang", F1_GANG)) is None
+    assert ch.click(("gang", F1_GANG)) is None and ch.asking == (("gang", F1_GANG), ["swap"])
+    assert ch.choose("swap") is None
     assert ch.kind == "swap" and ch.needs() == "from_hand"
     action = ch.click(("hand", M3))
     assert action == {"type": "swap", "from_gang": F1_GANG, "from_hand": M3}
@@ -143,7 +146,8 @@ def test_chooser_brute_amount_from_a_button():
     s = fg.new_match({**SCENARIO, "hands": [["B2", "F0"], ["F0"]]}, 5)
     b2 = s.hands[0][0]
     ch = Chooser(legal(s))
-    assert ch.click(("hand", b2)) is None and ch.kind == "brute" and ch.needs() == "target"
+    assert ch.click(("hand", b2)) is None and ch.asking == (("hand", b2), ["brute"])
+    assert ch.choose("brute") is None and ch.kind == "brute" and ch.needs() == "target"
     assert ch.click(("street", 9)) is None
     assert ch.amounts() == [1, 2]
     assert ch.click(("amount", 2)) == {"type": "brute", "card": b2, "target": 9, "amount": 2}
@@ -217,6 +221,9 @@ def test_scene_accountant_swap_and_pass(tmp_path):
     app.render(1 / 60, flip=False)
     assert "Accountant" in scene.prompt[0]
     click(scene.layout.rect(("hand", M3)).center)
+    app.sample()
+    assert link.conn.sent == [] and set(scene.buttons) >= {"intent:swap", "cancel"}  # asked, even for one use
+    press(scene, "intent:swap")
     app.sample()
     click(scene.layout.rect(("gang", F1_GANG)).center)
     app.sample()

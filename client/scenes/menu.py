@@ -50,16 +50,20 @@ class MenuScene(Scene):
                    ("menu.join", None, self.on_join)]
         entries += [(k, None, cb) for k, cb in self.extra_entries()]
         entries.append(("menu.quit", "#danger", self.app.quit))
-        rows = column(size, 0.26, 0.43, int(52 * s), int(12 * s), len(entries))
+        rows = column(size, 0.30, 0.43, int(52 * s), int(12 * s), len(entries))
         for r, (k, oid, cb) in zip(rows, entries):
             b = button(self, r, k, object_id=oid, class_id="@menu", command=cb)
             if k == "menu.quick_game":
                 self.b_quick = b
-        self.status = label(self, pygame.Rect(0, h - int(40 * s), w, int(30 * s)), " ", object_id="#hint",
+        bw = int(220 * s)
+        self.status = label(self, pygame.Rect(bw + int(24 * s), h - int(40 * s), w - 2 * (bw + int(24 * s)),
+                                              int(30 * s)), " ", object_id="#hint",
                             raw=True, align="center")
-        bw = int(190 * s)
+        bw = int(220 * s)
         button(self, pygame.Rect(w - bw - int(12 * s), h - int(42 * s), bw, int(34 * s)), "menu.change_name",
                command=self.on_name)
+        self.b_help = button(self, pygame.Rect(int(12 * s), h - int(42 * s), bw, int(34 * s)), "menu.help",
+                             command=self.on_help)
 
     def extra_entries(self) -> list[tuple[str, Any]]:
         """Menu entries of the screens that exist in this version."""
@@ -116,6 +120,11 @@ class MenuScene(Scene):
 
         self.app.push(NameScene(self.app))
 
+    def on_help(self) -> None:
+        from client.scenes.help import HelpScene
+
+        self.app.push(HelpScene(self.app, games.quick_game().name))
+
     def on_settings(self) -> None:
         from client.scenes.settings import SettingsScene
 
@@ -125,6 +134,8 @@ class MenuScene(Scene):
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_RETURN:
             self.on_quick()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
+            self.on_help()
 
     def update(self, dt: float) -> None:
         self.t += dt

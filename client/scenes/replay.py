@@ -238,6 +238,7 @@ class ReplayScene(Scene):
         self.seek(round(frac * self.last))
 
     def build(self, size: tuple[int, int]) -> None:
+        self._built_playing = self.playing  # what the Play/Pause button says
         bar = self.bar_rect()
         pad = max(4, int(bar.h * 0.12))
         bh = bar.h - 2 * pad
@@ -302,13 +303,12 @@ class ReplayScene(Scene):
         if self.table.area != self.table_area():
             self.on_resize(self.app.size)
         self.table.update(dt)
-        if not self.playing:
-            return
-        self.wait_ms -= dt * 1000.0
-        while self.playing and self.wait_ms <= 0:
-            self.forward()
-        if not self.playing:
-            self.rebuild()
+        if self.playing:
+            self.wait_ms -= dt * 1000.0
+            while self.playing and self.wait_ms <= 0:
+                self.forward()
+        if getattr(self, "_built_playing", self.playing) != self.playing:
+            self.rebuild()  # "Play" again at the end (or after a seek / a step stopped it)
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()

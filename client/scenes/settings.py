@@ -23,8 +23,12 @@ MAX_LOCAL_SEATS = 4
 def zone_keys(zone: str) -> str:
     """One line telling which keys a keyboard zone uses."""
     keys = binding_for(zone).describe()
+    prev, nxt = keys.get("prev", "?"), keys.get("next", "?")
+    a, b = prev.rsplit(" ", 1) if " " in prev else ("", prev), nxt.rsplit(" ", 1) if " " in nxt else ("", nxt)
+    if a[0] and a[0] == b[0]:  # "Keypad 4/Keypad 6" -> "Keypad 4/6": the line fits its box
+        nxt = b[1]
     return tr("settings.zone_keys", snap=keys.get("snap", "?"), passkey=keys.get("pass", "?"),
-              prev=keys.get("prev", "?"), next=keys.get("next", "?"), reveal=keys.get("reveal", "?"))
+              prev=prev, next=nxt, reveal=keys.get("reveal", "?"))
 
 
 class SettingsScene(Scene):
@@ -34,9 +38,9 @@ class SettingsScene(Scene):
 
     def build(self, size: tuple[int, int]) -> None:
         sc = self.app.ui_scale
-        box = dialog(self, size, 0.80, 0.92)
+        box = dialog(self, size, 0.92, 0.92)
         pad, rh, gap = int(24 * sc), int(40 * sc), int(10 * sc)
-        x0, x1 = box.x + pad, box.x + int(box.w * 0.27)
+        x0, x1 = box.x + pad, box.x + int(box.w * 0.29)
         fw = box.right - pad - x1
         y = box.y + pad
         label(self, pygame.Rect(box.x, y, box.w, int(44 * sc)), "settings.title", object_id="#heading",
@@ -73,7 +77,7 @@ class SettingsScene(Scene):
         self.dd_zones = []
         for i in range(MAX_LOCAL_SEATS):
             z = self.s.zones[i] if i < len(self.s.zones) else "keyboard"
-            r = row_rect = pygame.Rect(x1, y, int(fw * 0.30), rh)
+            r = row_rect = pygame.Rect(x1, y, int(fw * 0.32), rh)
             label(self, pygame.Rect(x0, y, x1 - x0 - gap, rh), tr("settings.local_seat", n=str(i + 1)), raw=True)
             dd = self.add(pygame_gui.elements.UIDropDownMenu(
                 zones, next(x for x in zones if x[1] == z), r, self.app.manager))

@@ -52,6 +52,8 @@ class TableScene(Scene):
     #: The game's controls module: ``button_specs(scene)`` (one tuple per action button,
     #: its id first) and ``prompt(scene)`` (the banner's main line, second line, urgent).
     controls: Any = None
+    #: ``card_help(card)``: what a card does, one line (the tip under the mouse), or None.
+    card_help: Callable[[Mapping[str, Any]], "str | None"] | None = None
 
     def __init__(self, app: Any, link: Any, started: dict[str, Any]):
         super().__init__(app)
@@ -73,6 +75,9 @@ class TableScene(Scene):
         self.pos: dict[Any, Follower] = {}  # card -> where it is drawn now (it glides to its place)
         self.hover: tuple[str, int] | None = None  # the place under the mouse
         self.buttons: dict[str, Any] = {}  # the action buttons by id
+        self.fixed_ui: list[Any] = []  # widgets that stay while the action buttons change (Rules)
+        self.rules_button: Any = None
+        self.mouse: tuple[int, int] | None = None  # the last mouse position over the table
         self.match_result: dict[str, Any] | None = None
         #: ``match_over.reactions``: each seat's median reaction (ms) or None.
         self.match_reactions: list[Any] | None = None
@@ -213,7 +218,9 @@ class TableScene(Scene):
 
     def spectator_line(self) -> str:
         n = self.spectators
-        return tr("table.spectators", n=str(n)) if n else ""
+        if n <= 0:
+            return ""  # nobody watches: nothing to say
+        return tr("table.spectators_one") if n == 1 else tr("table.spectators", n=str(n))
 
     # -- messages -----------------------------------------------------------------------
     def say(self, message: str, colour: tuple[int, int, int] = (243, 232, 207), ms: float = MSG_MS) -> None:
@@ -454,7 +461,7 @@ class TableScene(Scene):
         if sig == self._buttons_sig:
             return
         self._buttons_sig = sig
-        self.clear_ui()
+        Scene.clear_ui(self)  # the action buttons only (the Rules button stays)
         self.buttons.clear()
         box = self.layout.actions
         n = max(1, len(specs))
@@ -462,9 +469,24 @@ class TableScene(Scene):
         bh = min(int(44 * self.app.ui_scale), (box.h - gap * (n - 1)) // n)
         bw = self._button_width(box)
         y = box.bottom - n * bh - (n - 1) * gap
-        for spec in specs:
-            self.buttons[spec[0]] = self._button(spec, pygame.Rect(box.centerx - bw // 2, y, bw, bh))
-            y += bh + gap
+        rows = self._button_rows(specs)
+        if rows is None:
+            for spec in specs:
+                self.buttons[spec[0]] = self._button(spec, pygame.Rect(box.centerx - bw // 2, y, bw, bh))
+                y += bh + gap
+        else:  # fixed places, counted from the bottom of the column
+            n = max(rows) + 1 if rows else 1
+            bh = min(int(44 * self.app.ui_scale), (box.h - gap * (n - 1)) // n)
+            for spec, row in zip(specs, rows):
+                yy = box.bottom - (row + 1) * bh - row * gap
+                self.buttons[spec[0]] = self._button(spec, pygame.Rect(box.centerx - bw // 2, yy, bw, bh))
+        if not self.fixed_ui:
+            self._rules_button()
+
+    def _button_rows(self, specs: list[tuple]) -> list[int] | None:
+        """The row of each button, 0 at the bottom of the column, so a button keeps its
+        place from turn to turn; None: stacked in order, the last at the bottom."""
+        return None
 
     def _buttons_key(self, specs: list[tuple]) -> tuple:
         """What of ``specs`` changes the buttons (the same key: they are kept)."""
@@ -480,11 +502,15 @@ class TableScene(Scene):
     # -- input --------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         et = event.type
+        if et == pygame.KEYDOWN and self._is_help_key(event.key):
+            self.open_help()
+            return
         if et == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             if not self._cancel_choice():
                 self._escape()
         elif et == pygame.MOUSEMOTION:
             self.hover = self.layout.hit(event.pos)
+            self.mouse = event.pos
         elif et == pygame.MOUSEBUTTONDOWN:
             pick = self.layout.hit(event.pos)
             if pick is None:
@@ -495,6 +521,98 @@ class TableScene(Scene):
                 self._right_click(pick, t_ms)
         else:
             self._other_input(event, t_ms)
+
+    # -- rules help -------------------------------------------------------------------
+    def _is_help_key(self, key: int) -> bool:
+        """F1 always opens the rules; H too when no local player's binding uses it."""
+        if key == pygame.K_F1:
+            return True
+        if key != pygame.K_h:
+            return False
+        return not any(key in b.keys() for b in getattr(self, "bindings", {}).values())
+
+    def open_help(self) -> None:
+        """The rules of this table's game (:mod:`client.scenes.help`) over the table."""
+        if self.app.scenes and self.app.top is self:
+            self.app.open_help(self.game)
+
+    def rules_button_rect(self) -> pygame.Rect | None:
+        """Where the Rules button sits: the right end of the top bar (None: no button,
+        a replay or a layout without a top bar)."""
+        bar = getattr(self.layout, "top_bar", None)
+        if self.replay or not isinstance(bar, pygame.Rect):
+            return None
+        s = self.app.ui_scale
+        h = max(16, bar.h - max(4, bar.h // 6))
+        w = int(124 * s)
+        return pygame.Rect(bar.right - w - max(4, bar.h // 6), bar.centery - h // 2, w, h)
+
+    def hint_right(self, bar: pygame.Rect) -> int:
+        """The right end (x px) of the top bar's key help: left of the Rules button."""
+        r = self.rules_button_rect()
+        return int(r.left - bar.h * 0.4) if r is not None else int(bar.right - bar.h * 0.6)
+
+    def _rules_button(self) -> None:
+        from client.ui.widgets import button, call, fitted
+
+        r = self.rules_button_rect()
+        if r is None:
+            return
+        label, cls = fitted(tr("help.table_button"), r.w, self.app.ui_scale)
+        b = button(self, r, label, raw=True, class_id=cls or "@compact", command=call(self.open_help))
+        self.ui.remove(b)  # not an action button: kept in ``fixed_ui``
+        self.fixed_ui.append(b)
+        self.rules_button = b
+
+    def clear_ui(self) -> None:
+        super().clear_ui()
+        for element in getattr(self, "fixed_ui", []):
+            element.kill()
+        self.fixed_ui = []
+        self.rules_button = None
+
+    # -- what a card does (the tip under the mouse) -----------------------------------
+    def hover_card_at(self, pos: tuple[int, int]) -> Mapping[str, Any] | None:
+        """The face-up card (wire dict) this screen shows at ``pos``, None for none."""
+        return None
+
+    def card_tip(self) -> str | None:
+        """What the card under the mouse does (the game's ``card_help``), or None."""
+        if self.mouse is None:
+            return None
+        card = self.hover_card_at(self.mouse)
+        if card is None or self.card_help is None:
+            return None
+        return self.card_help(card)
+
+    def draw_card_tip(self, surf: pygame.Surface) -> pygame.Rect | None:
+        """The tip of the card under the mouse, in a box beside the pointer."""
+        tip = self.card_tip()
+        if not tip or self.mouse is None:
+            return None
+        from client import text
+
+        w, h = surf.get_size()
+        size = max(12, int(h * 0.024))
+        lines = text.wrap(tip, int(w * 0.34), size)
+        imgs = [text.render(line, size, (243, 232, 207)) for line in lines]
+        pad = size // 2
+        box = pygame.Rect(0, 0, max(i.get_width() for i in imgs) + 2 * pad,
+                          sum(i.get_height() for i in imgs) + 2 * pad)
+        mx, my = self.mouse
+        box.topleft = (mx + size, my + size)
+        if box.right > w - 4:
+            box.right = mx - size
+        if box.bottom > h - 4:
+            box.bottom = my - size
+        box.clamp_ip(surf.get_rect())
+        pygame.draw.rect(surf, (24, 16, 12), box, border_radius=pad)
+        pygame.draw.rect(surf, (214, 175, 84), box, 1, border_radius=pad)
+        y = box.y + pad
+        for img in imgs:
+            surf.blit(img, (box.x + pad, y))
+            y += img.get_height()
+        return box
 
     def _escape(self) -> None:
         """Esc twice within 2.5 s leaves the table (the first press says so)."""

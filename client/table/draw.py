@@ -66,6 +66,37 @@ def draw_messages(surf: pygame.Surface, box: pygame.Rect, messages: list[tuple[s
             yy += img.get_height()
 
 
+def fit_hint(line: str, room: int, size: int, min_frac: float = 0.78) -> tuple[str, int]:
+    """The top bar's key help made to fit ``room`` px: ``(text, font size)``. The font
+    shrinks down to ``min_frac`` of ``size``; then the last " · " parts (the least
+    useful keys) are dropped whole; a single part left too long is cut with an ellipsis
+    as a last resort. Never wider than ``room``."""
+    room = max(1, int(room))
+    small = max(8, int(size * min_frac))
+    parts = line.split(" · ")
+    while parts:
+        candidate = " · ".join(parts)
+        fs = text.fit_size(candidate, room, size, min_size=small)
+        if text.font(fs).size(candidate)[0] <= room:
+            return candidate, fs
+        if len(parts) == 1:
+            break
+        parts.pop()
+    return text.elide(parts[0] if parts else line, room, small), small
+
+
+def draw_hint(surf: pygame.Surface, line: str, left: float, right: float, centery: float, size: int,
+              colour: tuple[int, int, int] = DIM) -> pygame.Rect | None:
+    """The key help ``line`` right-aligned at ``right``, never past ``left`` (px)."""
+    if not line or right - left < 20:
+        return None
+    fitted_line, fs = fit_hint(line, int(right - left), size)
+    img = text.render(fitted_line, fs, colour)
+    r = img.get_rect(midright=(int(right), int(centery)))
+    surf.blit(img, r)
+    return r
+
+
 def pill(surf: pygame.Surface, label: str, centre: tuple[int, int], size: int,
          fg: tuple[int, int, int] = (255, 226, 140), bg: tuple[int, int, int] = (30, 20, 16),
          edge: tuple[int, int, int] = (150, 120, 70)) -> pygame.Rect:

@@ -112,5 +112,6 @@ class HandoverScene(Scene):
         left = max(0.0, SHOW_S - self.t)
         bar = pygame.Rect(w // 4, int(h * 0.78), int(w / 2 * left / SHOW_S), max(4, h // 150))
         pygame.draw.rect(surface, GOLD, bar, border_radius=bar.h // 2)
-        hint = text.render(tr("handover.remember"), int(h * 0.03), DIM)
+        shown = sum(len(cards) for _t, cards in groups)
+        hint = text.render(tr("handover.remember_one" if shown == 1 else "handover.remember"), int(h * 0.03), DIM)
         surface.blit(hint, hint.get_rect(center=(w // 2, int(h * 0.74))))

@@ -38,7 +38,7 @@ from typing import Any
 
 import pygame
 
-from client.i18n import tr
+from client.i18n import tr, labelled
 from client.input import CONFIRM, NEXT, PASS, PREV, REVEAL, SELECT, SNAP, Binding, default_binding, now_ms
 from client.narrate import BAD, INFO, NOTE, claim_result
 from client.table.base import TableScene
@@ -196,6 +196,26 @@ class ReactionTableScene(TableScene):
             return None
         return min(1.0, max(0.0, 1.0 - (self.t - opened) / max(1.0, float(w.get("timeout_ms", 3000)))))
 
+    def _window_moved_on(self, before: Any) -> None:
+        """The view changed: when the window ``before`` (an id, None: none) is closed or
+        replaced, the cards picked for it are dropped -- the next window never starts
+        with a card (and its claim button) armed."""
+        if before is not None and (self.window or {}).get("window") != before:
+            if self.cursor:
+                self.cursor.clear()
+                self._buttons_sig = None
+
+    def _apply(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        before = (self.window or {}).get("window")
+        super()._apply(view, events)
+        self._window_moved_on(before)
+
+    def jump(self, view: dict[str, Any]) -> None:
+        before = (self.window or {}).get("window")
+        self.view = view
+        self._window_moved_on(before)
+        super().jump(view)
+
     # -- the photo finish ---------------------------------------------------------------
     def show_race(self, msg: dict[str, Any]) -> PhotoFinish | None:
         """A ``race`` message: show its photo finish (once per window, however many
@@ -253,7 +273,7 @@ class ReactionTableScene(TableScene):
             return
         if msg.get("type") == "claim_result" and seat is not None:
             text, colour, cue = claim_result(msg)
-            self.say(text if len(self.links) == 1 else f"{self.seat_name(seat)}: {text}", colour, 5000)
+            self.say(text if len(self.links) == 1 else labelled(self.seat_name(seat), text), colour, 5000)
             cue and self.app.sound and self.app.sound.play(cue)
 
     # -- sending ------------------------------------------------------------------------
@@ -272,7 +292,7 @@ class ReactionTableScene(TableScene):
         ``t_press`` is the stamp of the key press or click (client ms)."""
         legal = self.legal.get(seat, [])
         kind = next((k for k in self.window_claims() if any(a.get("type") == k for a in legal)), None)
-        who = "" if len(self.links) == 1 else self.seat_name(seat) + ": "
+        who = "" if len(self.links) == 1 else labelled(self.seat_name(seat))
         if kind is None:
             w = self.window
             key = "claim.already" if w and seat in w.get("eligible", []) else "claim.no_window"

@@ -29,11 +29,47 @@ def _oid(object_id: str | None, class_id: str | None) -> ObjectID | None:
     return ObjectID(object_id=object_id, class_id=class_id)
 
 
+def _room(el: Any) -> int:
+    """The px a widget's text may use: its width less border, shadow and text padding."""
+    def n(v: Any) -> int:
+        return max([int(x) for x in v.values()] or [0]) if isinstance(v, dict) else int(v or 0)
+
+    return el.rect.w - 2 * (n(getattr(el, "border_width", 0)) + n(getattr(el, "shadow_width", 0))
+                            + n(getattr(el, "text_horiz_alignment_padding", 0)))
+
+
+def shown_text(el: Any) -> str:
+    """The text a pygame_gui widget shows (its key translated, ``%{x}`` filled)."""
+    from pygame_gui.core.utility import translate
+
+    return translate(el.text, **(getattr(el, "text_kwargs", None) or {}))
+
+
+def text_fits(el: Any) -> bool:
+    """True when a label's or button's text, in its own font, fits inside its box."""
+    font = getattr(el, "font", None)
+    return font is None or font.size(shown_text(el))[0] <= _room(el)
+
+
 def button(scene: Any, rect: pygame.Rect, text: str, object_id: str | None = None,
            class_id: str | None = None, raw: bool = False, **kw: Any) -> pygame_gui.elements.UIButton:
+    """A button; a label too wide for it (a long translation) takes the compact size,
+    then, as a last resort, is cut with an ellipsis -- it is never clipped."""
+    text_kwargs = kw.pop("text_kwargs", None)
     b = pygame_gui.elements.UIButton(
         rect, text if raw else key(text), scene.app.manager,
-        object_id=_oid(object_id, class_id), text_kwargs=kw.pop("text_kwargs", None), **kw)
+        object_id=_oid(object_id, class_id), text_kwargs=text_kwargs, **kw)
+    if not text_fits(b) and class_id in (None, "@menu"):
+        full = shown_text(b)
+        b.kill()
+        b = pygame_gui.elements.UIButton(rect, full, scene.app.manager, object_id=_oid(object_id, "@compact"), **kw)
+        if not text_fits(b):
+            from client import text as text_mod
+
+            cut = full
+            while len(cut) > 1 and b.font.size(cut + "…")[0] > _room(b):
+                cut = cut[:-1]
+            b.set_text(cut.rstrip() + "…")
     return scene.add(b)
 
 

@@ -3,7 +3,7 @@ effects, narration, controls, choice picker, results and strings."""
 from __future__ import annotations
 
 from client.gamedef import ClientGame, folder_of
-from client.games.famiglia import cards
+from client.games.famiglia import cards, help as rules_help
 from client.games.famiglia.results import FamigliaResultsScene
 from client.games.famiglia.table import FamigliaTableScene
 
@@ -13,4 +13,6 @@ GAME = ClientGame(
     results_scene=FamigliaResultsScene,
     faces=cards.FACES,
     strings=folder_of(__file__),
+    help=rules_help.sections,
+    card_help=rules_help.card_help,
 )

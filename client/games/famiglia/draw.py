@@ -27,7 +27,7 @@ from client.cards import card_key
 from client.games.famiglia.cards import FAMILY_LETTERS, family_colour, family_name
 from client.games.famiglia.layout import FAMILY_ORDER
 from client.i18n import tr
-from client.table.draw import (CREAM, DIM, GOLD, TURN, banner, count_badge, discard_pile, draw_messages,
+from client.table.draw import (draw_hint, CREAM, DIM, GOLD, TURN, banner, count_badge, discard_pile, draw_messages,
                                draw_reconnecting, fade, label_under, panel, pill, refill, seat_panel, stack,
                                turn_timer)
 
@@ -130,6 +130,8 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
         left = tr("fam.over")
     else:
         left = tr("fam.turn", n=str(v.get("turn_no", 1)), name=sc.seat_name(int(v.get("turn", 0))))
+    if sc.spectator_line():
+        left += " · " + sc.spectator_line()
     img = text.render(text.elide(left, left_room, fs, bold=True), fs, GOLD, bold=True)
     surf.blit(img, img.get_rect(midleft=(bar.x + bar.h * 0.5, bar.centery)))
     current = 0 if v.get("phase") == "over" else max(1, int(v.get("step", 0)))
@@ -148,10 +150,8 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
         size = text.fit_size(label, r.w - r.h // 2, ps, bold=n == current)
         img = text.render(label, size, fg, bold=n == current)
         surf.blit(img, img.get_rect(center=r.center))
-    right = " · ".join(x for x in (sc.table_name, sc.spectator_line(), sc.help_line) if x)
-    room = bar.right - bar.h * 0.5 - (lay.phases[-1].right + bar.h * 0.5)
-    img = text.render(text.elide(right, int(room), int(fs * 0.85)), int(fs * 0.85), DIM)
-    surf.blit(img, img.get_rect(midright=(bar.right - bar.h * 0.5, bar.centery)))
+    right = sc.help_line
+    draw_hint(surf, right, lay.phases[-1].right + bar.h * 0.5, sc.hint_right(bar), bar.centery, int(fs * 0.85))
 
 
 def _seat_static(surf: pygame.Surface, sc: Any, seat: int) -> None:

@@ -149,11 +149,12 @@ def famiglia_layout(view: Mapping[str, Any], size: tuple[int, int], perspective:
     top_bar = Rect(0, 0, w, int(h * 0.05))
     plate_h = max(18, int(h * 0.040))
 
-    # the four phase pills, centred in the top bar
-    pill_w = int(w * 0.105)
+    # the four phase pills, a little left of the middle of the top bar (the key help and
+    # the Rules button take its right end)
+    pill_w = int(w * 0.085)
     pill_h = max(12, int(top_bar.h * 0.70))
     pill_gap = max(4, int(w * 0.006))
-    px0 = w // 2 - (4 * pill_w + 3 * pill_gap) // 2
+    px0 = int(w * 0.27)
     phases = [Rect(px0 + i * (pill_w + pill_gap), (top_bar.h - pill_h) // 2, pill_w, pill_h) for i in range(4)]
 
     # bands: your zone first (your gang's card height also sizes the opponent's gang)

@@ -14,7 +14,8 @@ this:
   (:data:`STARTS`: a recruit with a pair starts from the street card, a Brute from the
   Brute or from its target, a swap from either card...). One type: it is chosen. Several
   (a street card may be renewed, recruited or hit by a Brute): the chooser *asks*, and
-  :meth:`Chooser.choose` takes the player's answer;
+  :meth:`Chooser.choose` takes the player's answer. With ``always_ask`` (the default)
+  it asks even when the card has one use, so a single click never acts;
 * then each click fills the first open field of that type whose pick kind matches and
   that some legal action still allows; a field every remaining legal action agrees on is
   filled by itself (one Brute in hand, the one card left to keep...);
@@ -57,8 +58,11 @@ class Chooser:
     ``filled`` its fields so far, ``asking`` ``(pick, [types])`` while the player must say
     what a clicked card is for."""
 
-    def __init__(self, legal: Iterable[ActionDict]):
+    def __init__(self, legal: Iterable[ActionDict], always_ask: bool = True):
         self.legal = [dict(a) for a in legal]
+        #: A first click on a card always asks what it is for, even with one answer
+        #: (clicking a street card must not renew the street at once).
+        self.always_ask = always_ask
         self.kind: str | None = None
         self.filled: dict[str, int] = {}
         self.asking: tuple[Pick, list[str]] | None = None
@@ -175,7 +179,7 @@ class Chooser:
         intents = self.intents(pick)
         if not intents:
             return None
-        if len(intents) > 1:
+        if len(intents) > 1 or self.always_ask:  # never act on a single click (issue 13)
             self.asking = (pick, intents)
             return None
         self.kind = intents[0]

@@ -3,7 +3,7 @@ faces, effects, narration, controls, choice picker, results and strings."""
 from __future__ import annotations
 
 from client.gamedef import ClientGame, folder_of
-from client.games.family_business import cards
+from client.games.family_business import cards, help as rules_help
 from client.games.family_business.results import FBResultsScene
 from client.games.family_business.table import FamilyBusinessTableScene
 
@@ -13,5 +13,7 @@ GAME = ClientGame(
     results_scene=FBResultsScene,
     faces=cards.FACES,
     strings=folder_of(__file__),
+    help=rules_help.sections,
+    card_help=rules_help.card_help,
     couch=True,
 )

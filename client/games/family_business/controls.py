@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from client.games.family_business.cards import card_name, effect_text
-from client.i18n import tr
+from client.i18n import tr, labelled
 from client.input import default_binding
 
 
@@ -32,7 +32,7 @@ def button_specs(sc: Any) -> list[tuple[str, str, str | None, Any, bool, int | N
     couch = len(sc.local_seats) > 1
     for seat in sorted(sc.local_seats):
         legal = sc.legal.get(seat, [])
-        who = sc.seat_name(seat) + ": " if couch else ""
+        who = labelled(sc.seat_name(seat)) if couch else ""
         no = next((a for a in legal if a.get("type") == "no_counter"), None)
         if no is not None:
             if not couch:

@@ -21,7 +21,7 @@ from client.games.family_business.cards import draw_emblem, emblem_badge, gang_c
 from client.games.family_business.narrate import ordinal
 from client.i18n import tr
 from client.table import draw as kit
-from client.table.draw import (CREAM, DIM, GOLD, TURN, banner, count_badge, discard_pile, draw_messages,
+from client.table.draw import (draw_hint, CREAM, DIM, GOLD, TURN, banner, count_badge, discard_pile, draw_messages,
                                draw_reconnecting, fade, label_under, panel, pill, seat_panel, stack,
                                turn_timer, window_bar)
 
@@ -92,10 +92,8 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
         surf.blit(mid, mid.get_rect(midleft=(max(x, bar.centerx - mid.get_width() // 2), bar.centery)))
         x = max(x, bar.centerx - mid.get_width() // 2) + mid.get_width() + bar.h
     hs = int(fs * 0.85)
-    room = bar.right - bar.h * 0.5 - x
-    if room > 40:
-        right = text.render(text.elide(sc.help_line, int(room), hs), hs, DIM)
-        surf.blit(right, right.get_rect(midright=(bar.right - bar.h * 0.5, bar.centery)))
+    if sc.hint_right(bar) - x > 40:
+        draw_hint(surf, sc.help_line, x, sc.hint_right(bar), bar.centery, hs)
 
 
 # -- seats -----------------------------------------------------------------------------------

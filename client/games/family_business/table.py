@@ -35,7 +35,7 @@ from client.games.family_business.draw import draw_table
 from client.games.family_business.layout import FBLayout, fb_layout
 from client.games.family_business.narrate import narrate
 from client.games.family_business.picker import TurnChooser
-from client.i18n import tr
+from client.i18n import tr, labelled
 from client.input import Binding
 from client.narrate import BAD, NOTE
 from client.table.reactions import ReactionTableScene
@@ -237,7 +237,7 @@ class FamilyBusinessTableScene(ReactionTableScene):
         """Counter with ``card`` -- answered with the same words whether the seat holds
         a counter or not, so a shared screen never tells."""
         legal = self.legal.get(seat, [])
-        who = "" if len(self.links) == 1 else self.seat_name(seat) + ": "
+        who = "" if len(self.links) == 1 else labelled(self.seat_name(seat))
         if not any(a.get("type") == "no_counter" for a in legal):
             w = self.window
             key = "claim.already" if w and seat in w.get("eligible", []) else "claim.no_window"

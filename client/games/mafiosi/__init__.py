@@ -5,7 +5,7 @@ reveal (:mod:`.results`), and strings."""
 from __future__ import annotations
 
 from client.gamedef import ClientGame, folder_of
-from client.games.mafiosi import cards
+from client.games.mafiosi import cards, help as rules_help
 from client.games.mafiosi.results import MafiosiBoard
 from client.games.mafiosi.table import MafiosiTableScene
 
@@ -15,5 +15,7 @@ GAME = ClientGame(
     results_scene=MafiosiBoard,
     faces=cards.FACES,
     strings=folder_of(__file__),
+    help=rules_help.sections,
+    card_help=rules_help.card_help,
     couch=True,
 )

@@ -26,7 +26,7 @@ from client.games.mafiosi.controls import duty_line
 from client.games.mafiosi.narrate import clan_name
 from client.i18n import tr
 from client.table import draw as table_draw
-from client.table.draw import (CREAM, DIM, GOLD, TURN, banner, count_badge, draw_messages, draw_reconnecting,
+from client.table.draw import (draw_hint, CREAM, DIM, GOLD, TURN, banner, count_badge, draw_messages, draw_reconnecting,
                                fade, label_under, panel, pill, refill, seat_panel, stack, turn_timer, wrapped)
 
 RED = (255, 130, 110)
@@ -106,10 +106,8 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
     mr = mid.get_rect(center=bar.center)
     mr.left = max(mr.left, x0)
     surf.blit(mid, mr)
-    room = bar.right - bar.h * 0.5 - (mr.right + bar.h)
     hs = int(fs * 0.85)
-    right = text.render(text.elide(sc.help_line, max(10, int(room)), hs), hs, DIM)
-    surf.blit(right, right.get_rect(midright=(bar.right - bar.h * 0.5, bar.centery)))
+    draw_hint(surf, sc.help_line, mr.right + bar.h, sc.hint_right(bar), bar.centery, hs)
 
 
 def _active(v: dict, p: int) -> bool:

@@ -20,7 +20,7 @@ import pygame
 from client import text
 from client.games.mafiosi.cards import suit_badge
 from client.games.mafiosi.narrate import clan_name
-from client.i18n import tr
+from client.i18n import tr, labelled
 from client.narrate import BAD, GOOD
 from client.table.results import CREAM, DIM, GOLD, ResultsOverlay, band
 from client.ui.widgets import button
@@ -228,7 +228,7 @@ class MafiosiBoard(ResultsOverlay):
             if piles is not None:
                 w = piles.get(p, [])
                 for text_, pts in breakdown(w, clan):
-                    lines.append((f"{text_}: {_signed(pts)}", CREAM))
+                    lines.append((labelled(text_, _signed(pts)), CREAM))
                 if round_score(w, clan) != (scores[p] if p < len(scores) else None):
                     lines = [(tr("maf.board.total_only"), DIM)]
             else:

@@ -35,7 +35,7 @@ from client.games.mafiosi import controls as maf_controls, fx as maf_fx, picker
 from client.games.mafiosi.draw import draw_table
 from client.games.mafiosi.layout import MafiosiLayout, mafiosi_layout
 from client.games.mafiosi.narrate import narrate
-from client.i18n import tr
+from client.i18n import tr, labelled
 from client.input import CONFIRM, PASS, REVEAL, SNAP, Binding
 from client.narrate import BAD, INFO, NOTE
 from client.table.reactions import ReactionTableScene
@@ -98,7 +98,7 @@ class MafiosiTableScene(ReactionTableScene):
 
     def reveal_keys(self, seats: list[int]) -> str:
         """"Ann: Q, Bob: Right Shift": the reveal key of each of ``seats``."""
-        return ", ".join(f"{self.seat_name(s)}: {self.keys_of(s).get('reveal', '?')}" for s in seats)
+        return ", ".join(labelled(self.seat_name(s), self.keys_of(s).get('reveal', '?')) for s in seats)
 
     def hand_of(self, seat: int) -> list[dict[str, Any]]:
         """A local seat's hand as its own view gives it (with ``playable``/``reason``)."""
@@ -223,7 +223,7 @@ class MafiosiTableScene(ReactionTableScene):
             mine = picker.kind(self.legal.get(seat, [])) == "play"
             if mine and seat not in self._turn_seen and not self.replay:
                 self._turn_seen.add(seat)
-                who = "" if self.single is not None else self.seat_name(seat) + ": "
+                who = "" if self.single is not None else labelled(self.seat_name(seat))
                 self.say(who + tr("maf.msg.your_turn"), NOTE, 4000)
                 self.app.sound and self.app.sound.play("turn")
             elif not mine:

@@ -26,6 +26,9 @@ BUTTONS = {
     "hitwoman_pass": ("act.hitwoman_pass", None),
     "decline": ("act.decline", None),
 }
+#: The row (0 = the bottom of the action column) of the buttons that must keep their
+#: place from turn to turn: "Declare Omerta!" never lands where "Draw a card" is (issue 13).
+FIXED_ROWS = {"take_discard": 0, "draw_deck": 1, "declare_omerta": 3}
 #: Choices made of several picks: they get a "Clear selection" button.
 MULTI_PICK = frozenset({"peek", "henchman", "snitch", "driver", "safe_swap"})
 CLAIM_BUTTONS = {"snap": ("act.snap", "#primary"), "hitwoman": ("act.hitwoman", "#danger")}
@@ -47,6 +50,8 @@ def button_specs(sc: Any) -> list[tuple[str, str, str | None, Any, bool, int | N
                 continue
             if t == "decline":
                 key = "act.keep" if sc.view.get("step") == "safe" else "act.decline_power"
+            if t == "declare_omerta" and sc.declare_armed(seat):
+                key = "act.declare_confirm"  # one more click declares
             action = next(a for a in legal if a.get("type") == t)
             specs.append((f"{seat}:{t}", key, oid, action, True, seat))
         picker = sc.pickers.get(seat)
@@ -56,6 +61,27 @@ def button_specs(sc: Any) -> list[tuple[str, str, str | None, Any, bool, int | N
         if picker is not None and picker.kind in MULTI_PICK:  # always there: buttons never jump
             specs.append((f"{seat}:clear", "act.clear", None, "clear", bool(picker.selection), seat))
     return specs
+
+
+def button_rows(specs: list[tuple]) -> list[int] | None:
+    """The row of each of ``specs`` (0 at the bottom): the start-of-turn buttons at their
+    fixed rows (:data:`FIXED_ROWS`, a free row between drawing and declaring), the others
+    in order in the free rows; None (stacked as usual) when none of them is fixed."""
+    types = [str(spec[0]).split(":", 1)[-1] for spec in specs]
+    if not any(t in FIXED_ROWS for t in types):
+        return None
+    used = {FIXED_ROWS[t] for t in types if t in FIXED_ROWS}
+    spare = max(used) - 1  # the gap below "Declare Omerta!"
+    rows, nxt = [], 0
+    for t in types:
+        if t in FIXED_ROWS:
+            rows.append(FIXED_ROWS[t])
+            continue
+        while nxt in used or nxt == spare:
+            nxt += 1
+        rows.append(nxt)
+        used.add(nxt)
+    return rows
 
 
 def prompt(sc: Any) -> tuple[str, str, bool]:
@@ -90,6 +116,8 @@ def prompt(sc: Any) -> tuple[str, str, bool]:
                     tr("prompt.peek_couch_sub"), True)
         if peeking:
             return (tr("prompt.peek"), tr("prompt.peek_sub"), True)
+        if not local or sc.replay:  # a spectator or a replay is not waiting for anybody
+            return (tr("prompt.peek_watch"), "", False)
         return (tr("prompt.peek_wait"), "", False)
     seat = sc.turn_seat()
     if seat is None:
@@ -97,6 +125,8 @@ def prompt(sc: Any) -> tuple[str, str, bool]:
     types = {a.get("type") for a in sc.legal.get(seat, [])}
     who = sc.seat_name(seat) + " — " if couch else ""
     step = v.get("step")
+    if "declare_omerta" in types and sc.declare_armed(seat):
+        return (who + tr("prompt.declare_confirm"), tr("prompt.declare_confirm_sub"), True)
     if step == "start":
         if "end_turn" in types:
             return (who + tr("prompt.no_draw"), "", True)

@@ -23,7 +23,7 @@ from client.table import draw as table_draw
 from client.games.omerta.cards import token
 from client.i18n import tr
 from client.games.omerta.fx import token_rect
-from client.table.draw import (CREAM, GOLD, OFFERED, PICKED, TURN, banner, count_badge, discard_pile,
+from client.table.draw import (draw_hint, CREAM, GOLD, OFFERED, PICKED, TURN, banner, count_badge, discard_pile,
                                draw_messages, draw_reconnecting, fade, label_under, panel, pill, refill,
                                seat_panel, stack, turn_timer, window_bar)
 
@@ -88,7 +88,7 @@ def _chrome_key(sc: Any) -> tuple:
         seats.append((p, sc.seat_name(p), player.get("total", 0), _active(v, p),
                       sc.seat_status(p) if p not in sc.local_seats else "", player.get("mamma") is not None,
                       tuple(area.zone), tuple(area.plate)))
-    return (lay.size, tuple(seats), v.get("round"), v.get("rounds"), sc.table_name, sc.help_line,
+    return (lay.size, tuple(seats), sc.shown_round(), v.get("rounds"), sc.table_name, sc.help_line,
             sc.spectator_line(), text.cache_epoch())
 
 
@@ -140,15 +140,14 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
     bar = lay.top_bar
     fs = max(12, int(bar.h * 0.52))
     surf.blit(panel(bar.w, bar.h, 0, 110), bar.topleft)
-    left = text.render(tr("table.round", round=str(view.get("round", 1)), rounds=str(view.get("rounds", 1))),
+    left = text.render(tr("table.round", round=str(sc.shown_round()), rounds=str(view.get("rounds", 1))),
                        fs, GOLD, bold=True)
     surf.blit(left, left.get_rect(midleft=(bar.x + bar.h * 0.6, bar.centery)))
     name = " · ".join(x for x in (sc.table_name, sc.spectator_line()) if x)
     mid = text.render(name, fs, CREAM)
     surf.blit(mid, mid.get_rect(center=bar.center))
-    room = bar.right - bar.h * 0.6 - (bar.centerx + mid.get_width() // 2 + bar.h)
-    right = text.render(text.elide(sc.help_line, int(room), int(fs * 0.85)), int(fs * 0.85), DIM)
-    surf.blit(right, right.get_rect(midright=(bar.right - bar.h * 0.6, bar.centery)))
+    draw_hint(surf, sc.help_line, bar.centerx + mid.get_width() // 2 + bar.h, sc.hint_right(bar), bar.centery,
+              int(fs * 0.85))
 
 
 def _seat_static(surf: pygame.Surface, sc: Any, area: Any) -> None:

@@ -30,14 +30,17 @@ import pygame
 from client.games.omerta import controls as omerta_controls, fx as omerta_fx
 from client.games.omerta.controls import CLAIMS, PASSES
 from client.games.omerta.draw import draw_table
+from client.games.omerta.help import card_help
 from client.games.omerta.layout import TableLayout, table_layout
 from client.games.omerta.narrate import NOTE, narrate
 from client.games.omerta.picker import Picker
-from client.i18n import tr
-from client.input import Binding
+from client.i18n import tr, labelled
+from client.input import PASS, SNAP, Binding
 from client.table.reactions import ReactionTableScene
 from client.ui.widgets import button, call, fitted
 
+#: How long a first click on "Declare Omerta!" waits for the second one (ms).
+DECLARE_ARMED_MS = 5000.0
 #: Choices made by picking on the table, in the order they are looked for in ``legal``.
 PICK_ORDER = ("peek", "replace", "safe_swap", "henchman", "lady", "mole", "snitch", "driver", "mamma",
               "police_patrol")
@@ -48,6 +51,7 @@ class OmertaTableScene(ReactionTableScene):
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
 
     controls = omerta_controls
+    card_help = staticmethod(card_help)
     layout: TableLayout
     claim_types = CLAIMS
     pass_types = PASSES
@@ -56,6 +60,7 @@ class OmertaTableScene(ReactionTableScene):
 
     def __init__(self, app: Any, link: Any, started: dict[str, Any], binding: Binding | None = None):
         self.secrets: dict[int, dict[str, Any]] = {}  # seat -> latest private look (hand-over)
+        self._declare_until: dict[int, float] = {}  # seat -> scene ms its "Declare Omerta!" stays armed
         self.pickers: dict[int, Picker] = {}
         super().__init__(app, link, started, binding)
         # results of rounds played before we arrived are not shown again
@@ -250,6 +255,21 @@ class OmertaTableScene(ReactionTableScene):
             self.results_shown_round = max(self.results_shown_round, int(lr.get("round", 0)))
         self.app.push(ResultsScene(self.app, self, lr, final=over, result=self.match_result))
 
+    def results_open(self) -> bool:
+        """The round results of this table are on screen."""
+        from client.games.omerta.results import ResultsScene
+
+        return any(isinstance(s, ResultsScene) and s.table is self for s in self.app.scenes)
+
+    def shown_round(self) -> int:
+        """The round the top bar names: the one whose results are on screen while they
+        are (the view has already moved on to the next round), else the view's."""
+        r = int(self.view.get("round", 1) or 1)
+        lr = self.view.get("last_round")
+        if lr and self.view.get("phase") != "over" and self.results_open():
+            return int(lr.get("round", r) or r)
+        return r
+
     def results_closed(self) -> None:
         """The round results were dismissed: deal the new round on screen."""
         self.anim.finish()
@@ -271,13 +291,45 @@ class OmertaTableScene(ReactionTableScene):
     def _buttons_key(self, specs: list[tuple]) -> tuple:
         return tuple((s[0], s[1], s[4]) for s in specs)
 
+    def _button_rows(self, specs: list[tuple]) -> list[int] | None:
+        return omerta_controls.button_rows(specs)
+
+    # -- declaring Omerta takes two clicks ------------------------------------------
+    def declare_armed(self, seat: int) -> bool:
+        """``seat`` clicked "Declare Omerta!" once: the next click declares."""
+        until = self._declare_until.get(seat)
+        return until is not None and self.t < until and "declare_omerta" in self.legal_types(seat)
+
+    def _arm_declare(self, seat: int) -> None:
+        self._declare_until[seat] = self.t + DECLARE_ARMED_MS  # the banner asks (controls.prompt)
+        self.app.sound and self.app.sound.play("click")
+        self._refresh()
+
+    def _disarm_declare(self) -> bool:
+        """Take back an armed declaration; True when one was armed (still live)."""
+        armed = any(self.declare_armed(s) for s in self._declare_until)
+        was = bool(self._declare_until)
+        self._declare_until.clear()
+        if was:
+            self._refresh()
+        return armed
+
+    def _cancel_choice(self) -> bool:
+        """Esc: first takes back an armed "Declare Omerta!"."""
+        return self._disarm_declare()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self._declare_until and not any(self.t < u for u in self._declare_until.values()):
+            self._disarm_declare()
+
     def _button_width(self, box: pygame.Rect) -> int:
         return min(box.w - 8, int(box.h * 1.5))
 
     def _button(self, spec: tuple, rect: pygame.Rect) -> Any:
         ident, key, oid, what, enabled, seat = spec
         couch = len(self.links) > 1
-        text, cls = fitted(f"{self.seat_name(seat)}: {tr(key)}" if couch else tr(key), rect.w, self.app.ui_scale)
+        text, cls = fitted(labelled(self.seat_name(seat), tr(key)) if couch else tr(key), rect.w, self.app.ui_scale)
         if cls is None and not couch:
             text = key  # translated by pygame_gui itself
         b = button(self, rect, text, object_id=oid, class_id=cls, raw=couch or cls is not None,
@@ -298,7 +350,10 @@ class OmertaTableScene(ReactionTableScene):
             if picker is not None:
                 picker.clear()
                 self._refresh()
+        elif isinstance(what, dict) and what.get("type") == "declare_omerta" and not self.declare_armed(seat):
+            self._arm_declare(seat)  # asks for one more click
         else:
+            self._declare_until.pop(seat, None)
             self.send(seat, what)
 
     # -- input --------------------------------------------------------------------------
@@ -316,9 +371,26 @@ class OmertaTableScene(ReactionTableScene):
                 if len(self.links) == 1 else None
         return tseat, self.pickers.get(tseat) if tseat is not None else None
 
+    def command(self, seat: int, cmd: tuple[str, int], t_ms: float) -> None:
+        """A seat's key: with no reaction window open and a choice on the table (the
+        start-of-round peek, a power's targets), the snap and pass keys (Space, Return)
+        pick the card under the cursor, chosen with 1-9 or the arrows."""
+        name = cmd[0]
+        if name in (SNAP, PASS) and self.window is None and self.pickers.get(seat) is not None \
+                and not (self.legal_types(seat) & (set(CLAIMS) | set(PASSES))):
+            cur = self.cursor.get(seat)
+            if cur is not None:
+                self.click(("slot", cur), seat)
+            else:
+                self.say(tr("claim.select_first") if len(self.links) == 1
+                         else labelled(self.seat_name(seat), tr('claim.select_first')), NOTE, 3000)
+            return
+        super().command(seat, cmd, t_ms)
+
     def click(self, pick: tuple[str, int], seat: int | None = None) -> None:
         """A left click (or a Confirm key) on a place of the table."""
         kind, ident = pick
+        self._disarm_declare()  # a click elsewhere takes back an armed declaration
         tseat, p = self._picker_for(pick, seat)
         types = self.legal_types(tseat)
         if kind == "draw_pile" and "draw_deck" in types:
@@ -349,5 +421,25 @@ class OmertaTableScene(ReactionTableScene):
                 self._build_buttons()
 
     # -- frame --------------------------------------------------------------------------
+    def hover_card_at(self, pos: tuple[int, int]) -> Mapping[str, Any] | None:
+        """The face-up card at ``pos``: the top of the discard pile, the card in hand
+        when this screen sees it, a card the view gives face up."""
+        lay, v = self.layout, self.view
+        if lay.discard.collidepoint(pos) and v.get("discard"):
+            return v["discard"][-1]
+        drawn = v.get("drawn")
+        turn = v.get("turn")
+        if drawn and drawn.get("card") and turn in lay.seats and lay.seats[turn].hand.collidepoint(pos):
+            return drawn["card"]
+        pick = lay.hit(pos)
+        if pick is not None and pick[0] == "slot":
+            for p in v.get("players", []):
+                for sl in p.get("slots", []):
+                    if sl.get("slot") == pick[1] and sl.get("card"):
+                        return sl["card"]
+        return None
+
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)
+        if self.app.scenes and self.app.top is self:
+            self.draw_card_tip(surface)

@@ -1,0 +1,207 @@
+"""Nothing clipped (issue 13): every screen laid out in both languages at 1280x720,
+1920x1080 and 800x600 (headless), each pygame_gui label and button checked: its text,
+rendered with its own font, must fit inside its box (the rect less its border, shadow and
+text padding). The game tables are laid out at several moments of a match (bots play),
+for a player and for a spectator, with their results boards; the key help of the top
+bar must keep every one of its parts at 1280x720 and above."""
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+from pygame_gui.core.utility import translate
+from pygame_gui.elements import UIButton, UILabel
+from twisted.internet import defer
+
+from client import games
+from shared.games import get_game
+from shared.rules import events_for
+from tests.test_client_app import make_app
+
+SIZES = [(1280, 720), (1920, 1080), (800, 600)]
+LANGS = ["en", "fr"]
+GAMES = ["omerta", "famiglia", "family_business", "mafiosi"]
+
+
+def _n(v) -> int:
+    if isinstance(v, dict):
+        return max([int(x) for x in v.values()] or [0])
+    return int(v or 0)
+
+
+def overflows(app) -> list[tuple[str, str, int, int]]:
+    """(kind, text, text width, room) of every visible label or button whose text is
+    wider than its box."""
+    bad = []
+    for el in app.manager.get_sprite_group().sprites():
+        if not isinstance(el, (UIButton, UILabel)) or not el.visible:
+            continue
+        txt = translate(el.text, **(el.text_kwargs or {}))
+        if not txt.strip():
+            continue
+        w = el.font.size(txt)[0]
+        room = el.rect.w - 2 * (_n(getattr(el, "border_width", 0)) + _n(getattr(el, "shadow_width", 0))
+                                + _n(getattr(el, "text_horiz_alignment_padding", 0)))
+        if w > room:
+            bad.append((type(el).__name__, txt, w, room))
+    return bad
+
+
+class _Conn:
+    def __init__(self):
+        self.sent = []
+
+    def send_action(self, *a, **kw):
+        self.sent.append(a)
+        return defer.Deferred()
+
+    def request(self, *a, **kw):
+        return defer.Deferred()
+
+
+class _Link:
+    address = ("127.0.0.1", 7777)
+    name = "Vito"
+    reconnect = None
+
+    def __init__(self):
+        self.conn = _Conn()
+        self.tokens, self.watching, self.steps = {}, set(), {}
+
+    def request(self, *a, **kw):
+        return defer.Deferred()
+
+
+NAMES = ["Vito Corleone", "Michael", "Fredo", "Sonny", "Connie", "Tom"]
+
+
+def _seats(n):
+    return [{"seat": i, "name": NAMES[i], "bot": i > 0, "connected": True} for i in range(n)]
+
+
+def _moments(name: str, n_moments: int = 5, seed: int = 3):
+    """(state, events) at a few moments of a match of ``name`` played by random legal moves."""
+    rules = get_game(name)
+    d = games.rules_def(name)
+    state = rules.new_match({"seats": d.default_seats}, seed)
+    rng = random.Random(seed)
+    out, events = [(state, [])], []
+    steps = 0
+    while len(out) < n_moments and steps < 400 and not rules.is_over(state):
+        steps += 1
+        movers = [p for p in range(d.default_seats) if rules.legal_actions(state, p)]
+        if not movers:
+            break
+        p = rng.choice(movers)
+        state, events = rules.apply(state, p, rng.choice(rules.legal_actions(state, p)))
+        if steps % 7 == 0:
+            out.append((state, events))
+    return out
+
+
+def _open(app, name, state, seat, events=()):
+    rules = get_game(name)
+    link = _Link()
+    n = games.rules_def(name).default_seats
+    started = {"type": "match_started", "table": 3, "game": name, "seat": seat, "view": rules.view(state, seat),
+               "legal": [a.to_dict() for a in rules.legal_actions(state, seat)] if seat is not None else [],
+               "t_server": 0.0, "seats": _seats(n), "name": "Friday night"}
+    app.tables[3] = {"id": 3, "name": "Friday night", "game": name, "seats": _seats(n), "spectators": 1}
+    scene = app.reset(games.get(name).table_scene(app, link, started))
+    if events:
+        scene.on_message({"type": "update", "table": 3, "events": events_for(events, seat),
+                          "view": rules.view(state, seat),
+                          "legal": [a.to_dict() for a in rules.legal_actions(state, seat)] if seat is not None
+                          else []}, link)
+    return scene
+
+
+@pytest.fixture(params=[(s, lang) for s in SIZES for lang in LANGS], ids=lambda p: f"{p[0][0]}x{p[0][1]}-{p[1]}")
+def app(request, tmp_path):
+    size, lang = request.param
+    app = make_app(tmp_path, size)
+    app.settings_path = "settings.json"  # a short path in the Settings screen
+    app.set_language(lang)
+    yield app
+    app.set_language("en")
+
+
+def _check(app, where):
+    app.render(1 / 60, flip=False)
+    bad = overflows(app)
+    assert not bad, f"{where} at {app.size} in {app.settings.language}: {bad}"
+
+
+def test_menu_screens_fit(app):
+    from client.scenes.couch import CouchScene
+    from client.scenes.help import HelpScene
+    from client.scenes.host import HostScene
+    from client.scenes.join import JoinScene
+    from client.scenes.lobby import LobbyScene
+    from client.scenes.menu import MenuScene
+    from client.scenes.name import NameScene
+    from client.scenes.settings import SettingsScene
+
+    app.main_link = _Link()
+    app.links.append(app.main_link)
+    for make in (MenuScene, HostScene, JoinScene, CouchScene, SettingsScene, NameScene,
+                 lambda a: NameScene(a, first_run=True)):
+        app.reset(make(app))
+        _check(app, type(app.top).__name__)
+    for name in GAMES:
+        app.reset(HelpScene(app, name))
+        _check(app, f"help {name}")
+        n = games.rules_def(name).default_seats
+        table = {"id": 3, "name": "Friday night", "game": name, "status": "waiting", "spectators": 2,
+                 "options": {}, "seats": [dict(s, name=s["name"] if s["seat"] < n - 1 else None)
+                                          for s in _seats(n)]}
+        for kw in ({"host": True}, {"host": False, "my_seat": 1}, {"spectator": True, "my_seat": None}):
+            app.reset(LobbyScene(app, app.main_link, table, **kw))
+            _check(app, f"lobby {name} {kw}")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_tables_and_results_fit(app, name):
+    rules = get_game(name)
+    n = games.rules_def(name).default_seats
+    for state, events in _moments(name):
+        for seat in [p for p in range(n) if rules.legal_actions(state, p)][:2] + [None]:
+            scene = _open(app, name, state, seat, events)
+            _check(app, f"{name} table seat {seat}")
+    game = games.get(name)
+    scene = _open(app, name, _moments(name)[-1][0], 0)
+    results = game.results_scene
+    if results is not None:
+        try:
+            board = results(app, scene)
+        except TypeError:
+            board = results(app, scene, None)
+        app.push(board)
+        _check(app, f"{name} results")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_top_bar_key_help_keeps_every_part(app, name, monkeypatch):
+    """At 1280x720 and above the top bar's key help is never shortened."""
+    from client.table import draw as table_draw
+
+    seen = []
+    real = table_draw.fit_hint
+
+    def spy(line, room, size, *a, **kw):
+        out = real(line, room, size, *a, **kw)
+        seen.append((line, out[0]))
+        return out
+
+    monkeypatch.setattr(table_draw, "fit_hint", spy)
+    rules = get_game(name)
+    state = _moments(name)[-1][0]
+    for seat in [0, None]:
+        seen.clear()
+        scene = _open(app, name, state, seat)
+        app.render(1 / 60, flip=False)
+        assert seen, "the top bar's key help was not drawn"
+        if app.size[1] >= 720:
+            for line, shown in seen:
+                assert shown == line, f"{name} seat {seat} at {app.size}: {line!r} shown as {shown!r}"
