@@ -152,6 +152,8 @@ def main() -> int:
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ",
                                                  scancode=44))
             on_post(now_ms())
+            time.sleep(0.06)  # a finger lifts again: without a KEYUP the next press is a repeat
+            pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_SPACE, mod=0, scancode=44))
 
         threading.Thread(target=run, daemon=True).start()
 
