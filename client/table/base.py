@@ -392,8 +392,22 @@ class TableScene(Scene):
                 reactions = msg.get("reactions")
                 self.match_reactions = reactions if isinstance(reactions, list) else None
                 self._match_over()
+        elif kind in ("table_paused", "table_resumed"):
+            if link is self.display or (self.display is None and seat is not None):
+                self._pause_notice(kind, msg)
         else:
             self._game_message(msg, seat)
+
+    def _pause_notice(self, kind: str, msg: dict[str, Any]) -> None:
+        """The server cannot save the match (a full disk): say why and that it goes on by
+        itself; or it can again."""
+        if kind == "table_paused":
+            text = tr("table.paused", reason=str(msg.get("message", "")))
+            self.say(text, (255, 170, 140), 120_000)
+            self.app.notify(text, 120.0)
+        else:
+            self.app.notify(tr("table.resumed"), 5.0, error=False)
+            self.say(tr("table.resumed"), (180, 220, 160))
 
     def _note_seat(self, seat: int, msg: dict[str, Any]) -> None:
         """An ``update`` (or the ``match_started`` of a come-back) for local ``seat``."""
@@ -412,6 +426,9 @@ class TableScene(Scene):
         """A ``match_started`` for a connection already at this table: it came back
         after a lost connection (``resumed``), or a spectator re-joined."""
         self.note_seats(msg)
+        rewound = msg.get("rewound_from")
+        if isinstance(rewound, int) and isinstance(msg.get("step"), int) and rewound > msg["step"]:
+            self.say(tr("table.rewound", n=str(rewound - msg["step"])), (255, 170, 140), 20_000)
         if seat is not None:
             self._note_seat(seat, msg)
         if link is self.display:
