@@ -30,7 +30,7 @@ class NameScene(Scene):
         w, h = size
         s = self.app.ui_scale
         box = pygame.Rect(0, 0, int(w * 0.46), int(250 * s))
-        box.center = (w // 2, int(h * 0.55))
+        box.midtop = (w // 2, int(h * 0.42))  # below the title's subtitle, never over it
         panel(self, box)
         pad, rh = int(20 * s), int(40 * s)
         y = box.y + pad
