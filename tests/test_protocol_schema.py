@@ -38,6 +38,7 @@ from twisted.internet import defer, protocol, task
 from client.net import ClientProtocol, ServerError, connect
 from server.app import start_server
 from shared.config import merge
+from tests.test_loopback import Inbox as LoopbackInbox
 from shared.games import GAMES
 from shared.protocol import CLIENT_MESSAGES, ERROR_CODES, MAX_DEPTH, MAX_INT
 
@@ -217,32 +218,12 @@ class _TapIn(protocol.Protocol):
 
 
 # -- a match of each game over TCP ----------------------------------------------------------
-class Inbox:
-    """Pushed messages of one connection; ``wait(pred)`` fires with the first match."""
-
-    def __init__(self) -> None:
-        self.msgs: list[dict[str, Any]] = []
-        self._waiting: list[tuple[Callable[[dict], bool], defer.Deferred]] = []
-
-    def on_message(self, msg: dict[str, Any]) -> None:
-        self.msgs.append(msg)
-        for pred, d in list(self._waiting):
-            if pred(msg):
-                self._waiting.remove((pred, d))
-                d.callback(msg)
-
-    def on_disconnect(self, reason: Any) -> None:
-        pass
+class Inbox(LoopbackInbox):
+    """Pushed messages of one connection (``tests/test_loopback.Inbox``) with a wait
+    long enough for a whole match."""
 
     def wait(self, pred: Callable[[dict], bool], timeout: float = 60.0) -> defer.Deferred:
-        for msg in self.msgs:
-            if pred(msg):
-                return defer.succeed(msg)
-        from twisted.internet import reactor
-
-        d: defer.Deferred = defer.Deferred()
-        self._waiting.append((pred, d))
-        return d.addTimeout(timeout, reactor)
+        return super().wait(pred, timeout)
 
 
 def server_config(tmp_path: Path, **server: Any) -> dict[str, Any]:
