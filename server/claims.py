@@ -34,7 +34,6 @@ class WindowsMixin:
     window_shown: float
     _timeout_call: Any
     _claimed: set[int]
-    window_sent: dict[int, float]
     _claimants: set[int]
     _last_claimants: set[int]
     _last_window: Any
@@ -54,7 +53,6 @@ class WindowsMixin:
             self._claimed.clear()
         if w is not None and (old is None or w.id != old.id):
             self.window_shown = now
-            self.window_sent.clear()
             self._timeout_call = self.clock.callLater(w.timeout_ms / 1000.0, self._on_timeout, w.id)
         self.window = w
 
@@ -212,7 +210,6 @@ class WindowsMixin:
         offset = conn.clock_offset_ms
         press = now if t_press is None or offset is None else t_press + offset
         w = self.window
-        sent = self.window_sent.get(seat, self.window_shown)  # later for a seat back meanwhile
         if w is None or action.TYPE not in w.claim_types or press < self.window_shown - TOLERANCE_MS:
             return self._late_claim(conn, seat, action, press, t_shown, offset)
         if seat in self._claimed:
@@ -221,8 +218,8 @@ class WindowsMixin:
             self.game.apply(self.state, seat, action)  # dry run: the engine's own checks
         except IllegalAction as e:
             raise ProtocolError("illegal_action", e.reason) from None
-        shown = sent if t_shown is None or offset is None else t_shown + offset
-        press, shown, reason = self._bound(conn, press, shown, now, sent,
+        shown = self.window_shown if t_shown is None or offset is None else t_shown + offset
+        press, shown, reason = self._bound(conn, press, shown, now, self.window_shown,
                                            stamped=t_press is not None and offset is not None)
         if reason is not None:
             conn.push("claim_result", table=self.id, window=w.id, outcome="refused",

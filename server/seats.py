@@ -239,8 +239,6 @@ class SeatsMixin:
         if step is not None and step >= 0:
             for events in self.history[step:]:
                 missed += events_for(events, index)
-        if self.window is not None and self.status == "playing":
-            self.window_sent[index] = self.now_ms()  # his race starts when he sees the card
         rewound = step if step is not None and step > len(self.log) else None
         if rewound is not None:
             log.warn("table {id}: seat {seat} had seen step {step}, the log restored step {n}",

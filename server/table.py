@@ -92,7 +92,6 @@ class Table(SeatsMixin, WindowsMixin):
                                self._decide, salt=str(self.seed))
         self.window: Window | None = None  # the open reaction window
         self.window_shown = 0.0  # server ms when the window's update went out
-        self.window_sent: dict[int, float] = {}  # seat -> when a seat back meanwhile got it
         self._timeout_call: Any = None
         self._claimed: set[int] = set()  # seats whose claim waits in the arbiter
         self._claimants: set[int] = set()  # seats that claimed in the open window
