@@ -1,0 +1,556 @@
+"""Server load benchmark (issue 14). A script, not a test.
+
+    .venv/bin/python benchmarks/server_load.py            # full run (a few minutes)
+    .venv/bin/python benchmarks/server_load.py --quick    # the same keys, smaller, < 1 min
+
+A real ``mafia-server`` runs in its own process (own temporary data directory on the
+real disk, so every fsync is real; loopback only; its own config allowing 1000 tables).
+This process is the load generator: N Omerta tables of 4 TCP seats each, every seat a
+plain JSON-lines connection that answers pings and plays random legal moves:
+
+* turn actions: at once (*saturated*) or after a think time of 700 ms on average
+  (*paced*, uniform 500-900 ms);
+* in a snap window: a snap claim (probability 0.25) after an honest reaction of
+  150-400 ms (``t_shown`` = when the window's update arrived, ``t_press`` = now), else a
+  pass (at once when saturated, after 300-2500 ms when paced).
+
+For 1, 10, 100 and 200 tables it prints actions/s, the action round trip (``action``
+sent -> ``ack`` received) p50/p99, the server's **CPU** per action (user + system time of
+the server process from ``/proc/<pid>/stat``, not wall time), and its RSS. Then the same
+connections and message pattern against a bare Twisted JSON-lines echo server (each
+``action`` is decoded, an ``ack`` and one ~update-sized JSON line per seat are encoded and
+written), with its CPU per message written and the ratio. Then 100 spectators on one
+saturated table (extra CPU per spectator per action), 400 seated tables where nobody acts
+(the server's core % doing pings), and over the paced 200-table run: honest claims
+refused (``claim_refused``) and answers sent in time that arrived after their window had
+closed (rejected, and the window closed by its timeout).
+
+The last line is one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from twisted.internet import defer, protocol, reactor, task  # noqa: E402
+from twisted.protocols.basic import LineReceiver  # noqa: E402
+
+_dec = msgspec.json.Decoder()
+_enc = msgspec.json.Encoder()
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def now_ms() -> float:
+    return time.monotonic() * 1000.0
+
+
+# -- the server processes ---------------------------------------------------------------
+def proc_cpu_s(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
+
+
+def proc_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024.0
+    return 0.0
+
+
+def start_process(args: list[str]) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if "listening on" in line:
+            return proc, int(line.rsplit(":", 1)[1])
+    proc.kill()
+    raise SystemExit(f"could not start {args}")
+
+
+def start_server(workdir: Path) -> tuple[subprocess.Popen, int]:
+    with open(ROOT / "config.yaml", encoding="utf-8") as f:
+        config = yaml.safe_load(f)
+    config["server"].update(host="127.0.0.1", port=0, max_tables=1000, max_connections=4000,
+                            max_unauthenticated_per_address=0, data_dir=str(workdir / "data"))
+    path = workdir / "config.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    return start_process([sys.executable, "-m", "server.main", "--config", str(path),
+                          "--no-discovery"])
+
+
+# -- the bare echo server (run as a subprocess of this script) ---------------------------
+class EchoServer(LineReceiver):
+    delimiter = b"\n"
+    MAX_LENGTH = 1 << 20
+
+    def connectionMade(self) -> None:
+        self.transport.setTcpNoDelay(True)
+        self.group: list[Any] | None = None
+
+    def connectionLost(self, reason: Any = None) -> None:
+        if self.group is not None and self in self.group:
+            self.group.remove(self)
+
+    def lineReceived(self, line: bytes) -> None:
+        msg = json.loads(line)
+        kind = msg.get("type")
+        if kind == "join":
+            self.group = self.factory.groups.setdefault(msg["table"], [])
+            self.group.append(self)
+        reply = {"v": 1, "type": "ack", "re": msg.get("seq"), "table": msg.get("table")}
+        self.transport.write(json.dumps(reply, separators=(",", ":")).encode() + b"\n")
+        self.factory.written += 1
+        if kind == "action" and self.group:
+            for i, peer in enumerate(self.group):  # like an update: one encoding per seat
+                update = {"v": 1, "type": "update", "table": msg["table"], "turn": (self.group.index(self) + 1) % len(self.group),
+                          "seat": i, "view": self.factory.payload, "legal": [], "t_server": now_ms()}
+                peer.transport.write(json.dumps(update, separators=(",", ":")).encode() + b"\n")
+                self.factory.written += 1
+
+
+def echo_main(payload_bytes: int) -> None:
+    factory = protocol.ServerFactory()
+    factory.protocol = EchoServer
+    factory.groups = {}
+    factory.written = 0
+    factory.payload = {"pad": "x" * max(0, payload_bytes - 200), "cards": list(range(20))}
+    port = reactor.listenTCP(0, factory, interface="127.0.0.1")
+    print(f"echo listening on 127.0.0.1:{port.getHost().port}", flush=True)
+    reactor.run()
+
+
+# -- the load generator's seats ----------------------------------------------------------
+class Stats:
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.actions = 0
+        self.rtts: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.refused_honest = 0
+        self.late_candidates: list[tuple[Any, int, float]] = []  # (table, window, sent - shown)
+        self.claims = 0
+        self.update_bytes = 0
+        self.updates = 0
+
+
+class Client(LineReceiver):
+    delimiter = b"\n"
+    MAX_LENGTH = 1 << 22
+
+    def __init__(self, load: "Load", table: "TableRun | None", index: int):
+        self.load = load
+        self.run = table
+        self.index = index
+        self.seq = 0
+        self.pending: dict[int, tuple[str, float, Any, defer.Deferred | None]] = {}
+        self.legal: list[dict[str, Any]] = []
+        self.window: dict[str, Any] | None = None
+        self.window_seen: dict[int, float] = {}
+        self.answered: set[int] = set()
+        self.inflight = False
+        self.call: Any = None
+        self.ready = defer.Deferred()
+
+    def connectionMade(self) -> None:
+        self.transport.setTcpNoDelay(True)
+        self.ready.callback(self)
+
+    def request(self, kind: str, **fields: Any) -> defer.Deferred:
+        self.seq += 1
+        d: defer.Deferred = defer.Deferred()
+        self.pending[self.seq] = (kind, now_ms(), fields, d)
+        self.sendLine(_enc.encode({"v": 1, "type": kind, "seq": self.seq, **fields}))
+        return d
+
+    def lineReceived(self, line: bytes) -> None:
+        msg = _dec.decode(line)
+        kind = msg["type"]
+        if kind == "ping":
+            self.sendLine(b'{"v":1,"type":"pong","id":%d,"tc":%r}' % (msg["id"], now_ms()))
+            return
+        if "re" in msg and msg["re"] in self.pending:
+            self.reply(msg)
+            return
+        if kind in ("update", "match_started"):
+            self.load.stats.updates += 1
+            self.load.stats.update_bytes += len(line)
+            if self.run is None or self.index < 0:
+                return
+            self.run.step = max(self.run.step, msg.get("step", 0))
+            for e in msg.get("events", ()):
+                if e.get("type") == "window_closed":
+                    self.run.closed[e["window"]] = e.get("reason", "")
+            self.legal = msg["legal"]
+            view = msg["view"]
+            self.window = view.get("window") if isinstance(view, dict) else None
+            if self.window is not None and self.window["window"] not in self.window_seen:
+                self.window_seen[self.window["window"]] = now_ms()
+            if kind == "update" and msg.get("turn") is not None:  # the echo server
+                if msg["turn"] == self.index:
+                    self.act_later(0.0)
+                return
+            self.decide()
+        elif kind == "match_over" and self.run is not None and self.index == 0:
+            self.run.over()
+        elif kind == "claim_result" and msg.get("outcome") == "too_slow" and self.run is not None:
+            self.late_check(msg.get("window"))
+
+    def reply(self, msg: dict[str, Any]) -> None:
+        kind, sent, fields, d = self.pending.pop(msg["re"])
+        st = self.load.stats
+        if kind == "action":
+            self.inflight = False
+            if msg["type"] == "ack":
+                st.actions += 1
+                st.rtts.append(now_ms() - sent)
+            else:
+                code = msg.get("code", "?")
+                st.errors[code] = st.errors.get(code, 0) + 1
+                action = fields["action"]
+                if code == "claim_refused":
+                    st.refused_honest += 1
+                elif code == "illegal_action" and action["type"] in ("snap", "snap_pass"):
+                    self.late_check(fields.get("_window"), sent)
+            self.decide()
+        if d is not None:
+            d.callback(msg) if msg["type"] != "error" or kind == "action" else d.errback(RuntimeError(str(msg)))
+
+    def late_check(self, window: Any, sent: float | None = None) -> None:
+        if window is None or window not in self.window_seen:
+            return
+        shown = self.window_seen[window]
+        self.load.stats.late_candidates.append((self.run, window, (sent or now_ms()) - shown))
+
+    # -- playing --------------------------------------------------------------------
+    def decide(self) -> None:
+        if self.inflight or self.call is not None or not self.legal or self.load.mode == "idle":
+            return
+        w = self.window
+        if w is not None and w["window"] not in self.answered and any(
+                a["type"] in w.get("claim_types", ()) or a["type"] == w.get("pass_type") for a in self.legal):
+            claim = random.random() < 0.25
+            if claim:
+                delay = random.uniform(150, 400)
+            else:
+                delay = random.uniform(0, 30) if self.load.mode == "saturated" else random.uniform(300, 2500)
+            self.answered.add(w["window"])
+            self.call = reactor.callLater(delay / 1000.0, self.answer, w, claim)
+            return
+        delay = 0.0 if self.load.mode == "saturated" else random.uniform(500, 900)
+        self.act_later(delay)
+
+    def act_later(self, delay_ms: float) -> None:
+        if self.call is None:
+            self.call = reactor.callLater(delay_ms / 1000.0, self.act)
+
+    def act(self) -> None:
+        self.call = None
+        if self.load.mode == "echo":
+            self.send_action({"type": "draw_deck"})
+            return
+        w = self.window
+        choices = [a for a in self.legal
+                   if w is None or (a["type"] not in w.get("claim_types", ()) and a["type"] != w.get("pass_type"))]
+        if choices and not self.inflight and self.load.mode != "idle":
+            self.send_action(random.choice(choices))
+
+    def answer(self, w: dict[str, Any], claim: bool) -> None:
+        self.call = None
+        wid = w["window"]
+        if wid in self.run.closed or self.load.mode == "idle":
+            self.decide()
+            return
+        kinds = w.get("claim_types", ()) if claim else (w.get("pass_type"),)
+        options = [a for a in self.legal if a["type"] in kinds] or [{"type": w.get("pass_type")}]
+        if claim and options[0]["type"] in w.get("claim_types", ()):
+            self.load.stats.claims += 1
+            self.send_action(random.choice(options), t_press=now_ms(), t_shown=self.window_seen[wid], _window=wid)
+        else:
+            self.send_action(options[0], _window=wid)
+
+    def send_action(self, action: dict[str, Any], **extra: Any) -> None:
+        self.inflight = True
+        fields = {k: v for k, v in extra.items() if not k.startswith("_")}
+        self.seq += 1
+        self.pending[self.seq] = ("action", now_ms(), {"action": action, **extra}, None)
+        self.sendLine(_enc.encode({"v": 1, "type": "action", "seq": self.seq, "table": self.run.id,
+                                   "action": action, **fields}))
+
+    def stop(self) -> None:
+        if self.call is not None and self.call.active():
+            self.call.cancel()
+        self.call = None
+        self.transport.loseConnection()
+
+
+class TableRun:
+    """Four seats playing one table after another (a new table when a match ends)."""
+
+    def __init__(self, load: "Load", port: int):
+        self.load = load
+        self.port = port
+        self.clients: list[Client] = []
+        self.id: int | None = None
+        self.step = 0
+        self.closed: dict[int, str] = {}
+        self.spectators: list[Client] = []
+
+    @defer.inlineCallbacks
+    def connect(self, n: int = 4, name: str = "p") -> Any:
+        out = []
+        for i in range(n):
+            c = Client(self.load, self, i)
+            reactor.connectTCP("127.0.0.1", self.port, _Factory(c))
+            yield c.ready
+            yield c.request("hello", name=f"{name}{i}")
+            out.append(c)
+        return out
+
+    @defer.inlineCallbacks
+    def start(self) -> Any:
+        self.clients = yield self.connect()
+        yield self.new_table()
+
+    @defer.inlineCallbacks
+    def new_table(self) -> Any:
+        if self.load.mode == "echo":
+            self.id = id(self)
+            for c in self.clients:
+                yield c.request("join", table=self.id)
+            self.clients[0].act_later(0.0)
+            return
+        reply = yield self.clients[0].request("create_table", game="omerta", seats=4, name="load",
+                                              options={"rounds": 20})
+        self.id = reply["table"]["id"]
+        self.step = 0
+        self.closed = {}
+        for c in self.clients:
+            c.window_seen, c.answered, c.legal, c.window = {}, set(), [], None
+        for c in self.clients:
+            yield c.request("join", table=self.id)
+
+    @defer.inlineCallbacks
+    def over(self) -> Any:
+        for c in self.clients:
+            if c.call is not None and c.call.active():
+                c.call.cancel()
+            c.call = None
+            yield c.request("leave", table=self.id)
+        yield self.new_table()
+
+    def stop(self) -> None:
+        for c in self.clients + self.spectators:
+            c.stop()
+
+
+class _Factory(protocol.ClientFactory):
+    def __init__(self, client: Client):
+        self.client = client
+
+    def buildProtocol(self, addr: Any) -> Client:
+        return self.client
+
+
+class Load:
+    def __init__(self) -> None:
+        self.mode = "saturated"
+        self.stats = Stats()
+        self.tables: list[TableRun] = []
+
+
+def sleep(s: float) -> defer.Deferred:
+    return task.deferLater(reactor, s, lambda: None)
+
+
+def pct(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    v = sorted(values)
+    return round(v[min(len(v) - 1, int(len(v) * p / 100))], 2)
+
+
+@defer.inlineCallbacks
+def measure(load: Load, pid: int, seconds: float) -> Any:
+    load.stats.reset()
+    cpu0, t0 = proc_cpu_s(pid), time.monotonic()
+    yield sleep(seconds)
+    cpu1, t1 = proc_cpu_s(pid), time.monotonic()
+    st = load.stats
+    wall = t1 - t0
+    out = {"actions_per_s": round(st.actions / wall, 1), "rtt_p50_ms": pct(st.rtts, 50),
+           "rtt_p99_ms": pct(st.rtts, 99), "cpu_core_percent": round(100 * (cpu1 - cpu0) / wall, 1),
+           "cpu_us_per_action": round(1e6 * (cpu1 - cpu0) / st.actions, 1) if st.actions else None,
+           "rss_mb": round(proc_rss_mb(pid), 1), "claims": st.claims, "refused_honest": st.refused_honest,
+           "errors": dict(st.errors), "update_bytes": round(st.update_bytes / st.updates) if st.updates else None,
+           "_cpu_s": cpu1 - cpu0, "_actions": st.actions}
+    late = 0
+    for run, window, elapsed in st.late_candidates:
+        reason = run.closed.get(window, "")
+        if "timeout" in reason and elapsed < 3000 - 150:
+            late += 1
+    out["late_answers"] = late
+    return out
+
+
+@defer.inlineCallbacks
+def open_tables(load: Load, port: int, n: int) -> Any:
+    runs = [TableRun(load, port) for _ in range(n)]
+    for k in range(0, n, 25):
+        yield defer.gatherResults([r.start() for r in runs[k:k + 25]], consumeErrors=True)
+    load.tables = runs
+    return runs
+
+
+@defer.inlineCallbacks
+def close_tables(load: Load) -> Any:
+    for r in load.tables:
+        r.stop()
+    load.tables = []
+    yield sleep(1.0)
+
+
+def show(label: str, r: dict[str, Any]) -> None:
+    shown = {k: v for k, v in r.items() if not k.startswith("_") and v not in ({}, None)}
+    print(f"{label:<34} " + "  ".join(f"{k}={v}" for k, v in shown.items()), flush=True)
+
+
+@defer.inlineCallbacks
+def main_run(args: argparse.Namespace) -> Any:
+    quick = args.quick
+    sizes = [1, 10, 20] if quick else [1, 10, 100, 200]
+    seconds = 3.5 if quick else 12.0
+    idle_tables = 50 if quick else 400
+    work = Path(tempfile.mkdtemp(prefix="server-load-", dir="/var/tmp"))
+    results: dict[str, Any] = {"levels": {}}
+    server, port = start_server(work)
+    load = Load()
+    try:
+        print(f"mafia-server pid {server.pid} on 127.0.0.1:{port}, data in {work} (real disk)", flush=True)
+        for n in sizes:
+            load.mode = "saturated"
+            yield open_tables(load, port, n)
+            yield sleep(1.5)
+            sat = yield measure(load, server.pid, seconds)
+            show(f"{n:>3} tables saturated", sat)
+            load.mode = "paced"
+            yield sleep(1.5)
+            paced = yield measure(load, server.pid, seconds * (1.5 if n >= 100 else 1))
+            show(f"{n:>3} tables paced (700 ms think)", paced)
+            results["levels"][n] = {"saturated": sat, "paced": paced}
+            yield close_tables(load)
+        # spectators: one saturated table, 100 spectators
+        load.mode = "saturated"
+        runs = yield open_tables(load, port, 1)
+        yield sleep(1.0)
+        base = yield measure(load, server.pid, seconds)
+        specs = yield runs[0].connect(100, name="s")
+        for s in specs:
+            s.index = -1
+            yield s.request("join", table=runs[0].id, spectate=True)
+        runs[0].spectators = specs
+        yield sleep(1.0)
+        spec = yield measure(load, server.pid, seconds)
+        spectator_us = None
+        if spec["_actions"] and base["_actions"]:
+            spectator_us = round((1e6 * spec["_cpu_s"] / spec["_actions"] - 1e6 * base["_cpu_s"] / base["_actions"]) / 100, 2)
+        show("1 table, 0 spectators", base)
+        show("1 table, 100 spectators", spec)
+        print(f"  -> server CPU per spectator per action: {spectator_us} us", flush=True)
+        yield close_tables(load)
+        # idle seated tables
+        load.mode = "idle"
+        yield open_tables(load, port, idle_tables)
+        yield sleep(3.0)
+        idle = yield measure(load, server.pid, seconds)
+        show(f"{idle_tables} idle seated tables", idle)
+        yield close_tables(load)
+    finally:
+        server.terminate()
+        server.wait(10)
+    # the bare echo on the same connections and message pattern
+    top = sizes[2]
+    sat_top = results["levels"][top]["saturated"]
+    echo, eport = start_process([sys.executable, str(Path(__file__).resolve()), "--echo-server",
+                                 str(sat_top.get("update_bytes") or 3000)])
+    try:
+        load.mode = "echo"
+        yield open_tables(load, eport, top)
+        yield sleep(1.0)
+        cpu0 = proc_cpu_s(echo.pid)
+        load.stats.reset()
+        t0 = time.monotonic()
+        yield sleep(seconds)
+        cpu = proc_cpu_s(echo.pid) - cpu0
+        wall = time.monotonic() - t0
+        acts = load.stats.actions
+        echo_per_action = 1e6 * cpu / acts if acts else None
+        echo_per_msg = echo_per_action / 6 if echo_per_action else None  # 1 in, ack + 4 updates out
+        print(f"echo, {top} tables: {acts / wall:.0f} actions/s, {echo_per_action:.1f} us CPU per action, "
+              f"{echo_per_msg:.1f} us per message (1 read + 5 written)", flush=True)
+        yield close_tables(load)
+    finally:
+        echo.terminate()
+        echo.wait(10)
+        shutil.rmtree(work, ignore_errors=True)
+    server_us = sat_top["cpu_us_per_action"]
+    ratio = round(echo_per_action / server_us, 3) if server_us and echo_per_action else None
+    print(f"server {server_us} us/action vs echo {echo_per_action:.1f} us/action: ratio echo/server {ratio}")
+    last = sizes[-1]
+    paced_last = results["levels"][last]["paced"]
+    summary = {
+        "quick": quick, "tables_for_cpu": top,
+        "cpu_us_per_action": server_us,
+        "echo_cpu_us_per_message": round(echo_per_msg, 2) if echo_per_msg else None,
+        "echo_cpu_us_per_action": round(echo_per_action, 1) if echo_per_action else None,
+        "cpu_ratio_echo_over_server": ratio,
+        "actions_per_s": {n: results["levels"][n]["saturated"]["actions_per_s"] for n in sizes},
+        "p99_ms_saturated": {n: results["levels"][n]["saturated"]["rtt_p99_ms"] for n in sizes},
+        "p99_ms_paced": {n: results["levels"][n]["paced"]["rtt_p99_ms"] for n in sizes},
+        "p99_ms_paced_200": paced_last["rtt_p99_ms"],
+        "spectator_cpu_us": spectator_us,
+        "idle_tables": idle_tables,
+        "idle_400_core_percent": idle["cpu_core_percent"],
+        "refused_honest_200": paced_last["refused_honest"] + results["levels"][last]["saturated"]["refused_honest"],
+        "late_answers_200": paced_last["late_answers"] + results["levels"][last]["saturated"]["late_answers"],
+        "claims_200": paced_last["claims"] + results["levels"][last]["saturated"]["claims"],
+        "rss_mb_200": paced_last["rss_mb"],
+    }
+    print(json.dumps(summary))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--quick", action="store_true", help="smaller and shorter (< 1 min)")
+    p.add_argument("--echo-server", type=int, metavar="BYTES", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.echo_server is not None:
+        echo_main(args.echo_server)
+        return
+    task.react(lambda _r: main_run(args))
+
+
+if __name__ == "__main__":
+    main()
