@@ -8,43 +8,19 @@ from __future__ import annotations
 
 import pygame
 import pytest
-from twisted.internet import defer
 
 from client.games.mafiosi.layout import areas, mafiosi_layout
 from shared.games import mafiosi as maf
 from shared.rules import events_for
-from tests.mafiosi_helpers import ids, staged
+from tests.mafiosi_helpers import staged
 from tests.test_client_app import click, key, make_app
+from tests.test_client_famiglia import FakeLink  # a link that records the actions sent
 
 NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve"]
 
 
 def legal(state, seat):
     return [a.to_dict() for a in maf.legal_actions(state, seat)] if seat is not None else []
-
-
-class FakeConn:
-    def __init__(self):
-        self.sent = []
-
-    def send_action(self, table, action, t_press=None, t_shown=None):
-        self.sent.append(action)
-        return defer.Deferred()
-
-    def request(self, *a, **kw):
-        return defer.Deferred()
-
-
-class FakeLink:
-    address = ("127.0.0.1", 1)
-    name = "P"
-    reconnect = None
-
-    def __init__(self):
-        self.conn = FakeConn()
-
-    def request(self, *a, **kw):
-        return defer.Deferred()
 
 
 def started_msg(state, seat):
