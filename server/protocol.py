@@ -239,7 +239,12 @@ class ServerProtocol(LineReceiver):
     # -- what tables use ------------------------------------------------------------
     def push(self, msg_type: str, **fields: Any) -> None:
         """Send a pushed message (held back while this connection's request runs)."""
-        data = encode(msg_type, **fields)
+        self.push_raw(encode(msg_type, **fields))
+
+    def push_raw(self, data: bytes) -> None:
+        """Send a pushed message already encoded (``shared.protocol.encode``): the
+        spectators of a table all get the same bytes, encoded once. Held like
+        :meth:`push`."""
         if self._held is not None:
             self._held.append(data)
         else:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Callable
 
+from shared.protocol import encode
+
 
 class SpectatorFeed:
     """The spectator stream of one table. ``clock`` is the table's ``IReactorTime``;
@@ -84,8 +86,15 @@ class SpectatorFeed:
             self.snapshot = fields
         elif msg_type == "match_over":
             self.over = fields
+        data: bytes | None = None
         for conn in list(self.conns):
-            conn.push(msg_type, **fields)
+            raw = getattr(conn, "push_raw", None)
+            if raw is None:  # a connection without the raw path (a test's stand-in)
+                conn.push(msg_type, **fields)
+                continue
+            if data is None:  # encoded once: the same bytes go to every spectator
+                data = encode(msg_type, **fields)
+            raw(data)
 
     def stop(self) -> None:
         """Drop what waits (the table closes)."""
