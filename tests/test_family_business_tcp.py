@@ -19,15 +19,12 @@ import pytest
 import pytest_twisted
 from twisted.internet import defer, task
 
-from client.net import connect, now_ms
-from server.app import start_server
+from client.net import now_ms
 from shared import matchlog
-from shared.config import merge
 from shared.games import family_business as fb
-from tests.test_loopback import Inbox
+from tests.test_loopback import FarAndNear
 from tests.test_loopback_processes import _free_port
 from tests.test_loopback_restart import Server, actions_in, bot, result_of
-from tools.relay import DelayRelay
 
 # seat 0 (far) and seat 1 (near) each hold a Family Influence; seat 2 (the dealer) holds
 # contracts and plays first; the draw pile starts with one more contract.
@@ -51,17 +48,10 @@ def _counter_card(msg: dict[str, Any]) -> int:
 def test_two_counters_5_ms_apart_are_ordered_by_reaction_time(tmp_path, far_reaction, near_reaction):
     from twisted.internet import reactor
 
-    config = merge({"server": {"host": "127.0.0.1", "port": 0, "data_dir": str(tmp_path)}})
-    server = yield start_server(reactor, config, testing=True, discovery=False)
-    relay = DelayRelay(reactor, "127.0.0.1", server.port, lambda: 80.0, lambda: 80.0)
-    relay_port = reactor.listenTCP(0, relay, interface="127.0.0.1")
-    inboxes = [Inbox(), Inbox(), Inbox()]
-    clients = []
+    setup = yield FarAndNear.start(reactor, tmp_path, 80.0)
+    inboxes, clients = setup.inboxes, setup.clients
+    far, near, dealer = clients
     try:
-        far = yield connect(reactor, "127.0.0.1", relay_port.getHost().port, "far", inboxes[0])
-        near = yield connect(reactor, "127.0.0.1", server.port, "near", inboxes[1])
-        dealer = yield connect(reactor, "127.0.0.1", server.port, "dealer", inboxes[2])
-        clients = [far, near, dealer]
         reply = yield dealer.request("create_table", game="family_business", seats=3,
                                      options={"deck": DECK, "first_player": 2, "seed": 1})
         tid = reply["table"]["id"]
@@ -104,10 +94,7 @@ def test_two_counters_5_ms_apart_are_ordered_by_reaction_time(tmp_path, far_reac
         race = yield inboxes[2].wait(lambda m: m["type"] == "race")
         assert [c["seat"] for c in race["claims"]] == [quick]
     finally:
-        for c in clients:
-            c.transport.loseConnection()
-        yield relay_port.stopListening()
-        yield server.stop()
+        yield setup.stop()
 
 
 def _config(tmp_path: Path) -> Path:

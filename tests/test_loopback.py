@@ -44,6 +44,42 @@ class Inbox:
         return d.addTimeout(timeout, reactor)
 
 
+class FarAndNear:
+    """A real server on loopback, a far client behind a relay of ``delay_ms`` each way, a
+    near client and a dealer (in that order in :attr:`clients` and :attr:`inboxes`)."""
+
+    def __init__(self) -> None:
+        self.server: Any = None
+        self.relay_port: Any = None
+        self.clients: list[Any] = []
+        self.inboxes = [Inbox(), Inbox(), Inbox()]
+
+    @classmethod
+    @defer.inlineCallbacks
+    def start(cls, reactor: Any, tmp_path: Any, delay_ms: float):
+        self = cls()
+        config = merge({"server": {"host": "127.0.0.1", "port": 0, "data_dir": str(tmp_path)}})
+        self.server = yield start_server(reactor, config, testing=True, discovery=False)
+        relay = DelayRelay(reactor, "127.0.0.1", self.server.port, lambda: delay_ms, lambda: delay_ms)
+        self.relay_port = reactor.listenTCP(0, relay, interface="127.0.0.1")
+        try:
+            for name, port, inbox in (("far", self.relay_port.getHost().port, self.inboxes[0]),
+                                      ("near", self.server.port, self.inboxes[1]),
+                                      ("dealer", self.server.port, self.inboxes[2])):
+                self.clients.append((yield connect(reactor, "127.0.0.1", port, name, inbox)))
+        except Exception:
+            yield self.stop()
+            raise
+        return self
+
+    @defer.inlineCallbacks
+    def stop(self):
+        for c in self.clients:
+            c.transport.loseConnection()
+        yield self.relay_port.stopListening()
+        yield self.server.stop()
+
+
 def _window_open(msg: dict[str, Any]) -> bool:
     return msg["type"] == "update" and (msg["view"].get("window") or {}).get("kind") == "snap"
 
@@ -52,17 +88,10 @@ def _window_open(msg: dict[str, Any]) -> bool:
 def test_quicker_reaction_wins_although_its_claim_arrives_later(tmp_path):
     from twisted.internet import reactor
 
-    config = merge({"server": {"host": "127.0.0.1", "port": 0, "data_dir": str(tmp_path)}})
-    server = yield start_server(reactor, config, testing=True, discovery=False)
-    relay = DelayRelay(reactor, "127.0.0.1", server.port, lambda: 40.0, lambda: 40.0)
-    relay_port = reactor.listenTCP(0, relay, interface="127.0.0.1")
-    inboxes = [Inbox(), Inbox(), Inbox()]
-    clients = []
+    setup = yield FarAndNear.start(reactor, tmp_path, 40.0)
+    server, inboxes, clients = setup.server, setup.inboxes, setup.clients
+    far, near, dealer = clients
     try:
-        far = yield connect(reactor, "127.0.0.1", relay_port.getHost().port, "far", inboxes[0])
-        near = yield connect(reactor, "127.0.0.1", server.port, "near", inboxes[1])
-        dealer = yield connect(reactor, "127.0.0.1", server.port, "dealer", inboxes[2])
-        clients = [far, near, dealer]
         reply = yield dealer.request("create_table", game="omerta", seats=3,
                                      options={"deck": DECK, "first_player": 2, "seed": 1})
         tid = reply["table"]["id"]
@@ -106,7 +135,4 @@ def test_quicker_reaction_wins_although_its_claim_arrives_later(tmp_path):
         assert abs(slow["margin_ms"] - 10) < 4, slow
         assert won["latency_ms"] < 200
     finally:
-        for c in clients:
-            c.transport.loseConnection()
-        yield relay_port.stopListening()
-        yield server.stop()
+        yield setup.stop()
