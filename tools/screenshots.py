@@ -87,6 +87,51 @@ class Driver:
         return path
 
 
+def start_app(out: str, size: str, language: str, player: str, config: dict[str, Any],
+              fullscreen: bool = False) -> tuple[Any, "Driver", Any]:
+    """The real App on the current display at the main menu, its embedded server started
+    with ``config`` (merged over the defaults): ``(app, driver, link)``. Raises
+    ``SystemExit(1)`` with a line on stderr when the server does not start."""
+    from twisted.internet import reactor
+
+    from client.app import App
+    from client.scenes.menu import MenuScene
+    from client.settings import Settings
+    from shared.config import merge
+
+    w, h = (int(x) for x in size.split("x"))
+    settings = Settings(name=player, width=w, height=h, fullscreen=fullscreen, language=language)
+    app = App(merge(config), settings, reactor,
+              settings_path=os.path.join(tempfile.mkdtemp(), "settings.json"))
+    app.open_window()
+    app.push(MenuScene(app))
+    app.running = True
+    d = Driver(app, out)
+    box: dict[str, Any] = {}
+    app.start().addCallbacks(lambda link: box.setdefault("link", link), lambda f: box.setdefault("error", f))
+    d.pump(5, lambda: bool(box))
+    if "error" in box:
+        print("cannot start:", box["error"].value, file=sys.stderr)
+        raise SystemExit(1)
+    return app, d, box["link"]
+
+
+def host_table(d: "Driver", link: Any, game: str, seats: int, name: str, options: dict[str, Any],
+               bots: int | None = None) -> int:
+    """Create a table of ``game``, sit at seat 0 and add ``bots`` (default: every other
+    seat) server bots; returns the table id."""
+    got: dict[str, Any] = {}
+    link.request("create_table", game=game, seats=seats, name=name, options=options).addCallback(
+        lambda r: got.setdefault("t", r))
+    d.pump(3, lambda: "t" in got)
+    tid = got["t"]["table"]["id"]
+    link.request("join", table=tid, seat=0).addCallback(lambda r: got.setdefault("j", r))
+    d.pump(3, lambda: "j" in got)
+    for _ in range(seats - 1 if bots is None else bots):
+        link.request("add_bot", table=tid)
+    return tid
+
+
 def run(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="shots")
@@ -96,37 +141,19 @@ def run(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=7860)
     args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
-    from twisted.internet import reactor
-
-    from client.app import App
     from client.input import binding_for
     from client.scenes.couch import CouchScene, start_couch
     from client.scenes.join import JoinScene
     from client.scenes.lobby import LobbyScene
-    from client.scenes.menu import MenuScene
     from client.games.omerta.table import OmertaTableScene
     from client.games.omerta.results import ResultsScene
     from client.scenes.settings import SettingsScene
-    from client.settings import Settings
-    from shared.config import merge
 
-    w, h = (int(x) for x in args.size.split("x"))
-    config = merge({"server": {"host": "0.0.0.0", "port": args.port, "discovery_port": args.port + 1,
-                               "testing": True, "name": "Living room"},
-                    "bots": {"think_ms": 450}})
-    settings = Settings(name="Alice", width=w, height=h, fullscreen=args.fullscreen, language=args.language)
-    app = App(config, settings, reactor, settings_path=os.path.join(tempfile.mkdtemp(), "settings.json"))
-    app.open_window()
-    app.push(MenuScene(app))
-    app.running = True
-    d = Driver(app, args.out)
-    box: dict[str, Any] = {}
-    app.start().addCallbacks(lambda link: box.setdefault("link", link), lambda f: box.setdefault("error", f))
-    d.pump(5, lambda: bool(box))
-    if "error" in box:
-        print("cannot start:", box["error"].value, file=sys.stderr)
-        return 1
-    link = box["link"]
+    app, d, link = start_app(
+        args.out, args.size, args.language, "Alice",
+        {"server": {"host": "0.0.0.0", "port": args.port, "discovery_port": args.port + 1,
+                    "testing": True, "name": "Living room"}, "bots": {"think_ms": 450}},
+        fullscreen=args.fullscreen)
     d.pump(0.5)
     d.shot("01_menu")
 

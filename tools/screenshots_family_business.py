@@ -19,12 +19,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
-from typing import Any
 
 import pygame
 
-from tools.screenshots import Driver
+from tools.screenshots import host_table, start_app
 
 #: Seat 0 (Alice): a Double Contract, an Ambush, two counters; the bots hold contracts and
 #: rescue cards, no counter (so Alice's contract is not answered); Alice draws a contract.
@@ -47,44 +45,18 @@ def run(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     out = args.out or f"/tmp/fb_shots/{args.size}-{args.language}"
     os.makedirs(out, exist_ok=True)
-    from twisted.internet import reactor
-
-    from client.app import App
     from client.games.family_business.results import FBResultsScene
     from client.games.family_business.table import FamilyBusinessTableScene
-    from client.scenes.menu import MenuScene
-    from client.settings import Settings
     from shared.bots import make_bot
-    from shared.config import merge
     from shared.games import family_business as fb
 
-    w, h = (int(x) for x in args.size.split("x"))
-    config = merge({"server": {"host": "127.0.0.1", "port": args.port, "discovery_port": args.port + 1,
-                               "testing": True, "name": "Living room"},
-                    "bots": {"think_ms": 350}, "timing": {"counter_timeout_ms": 6000}})
-    settings = Settings(name="Alice", width=w, height=h, language=args.language)
-    app = App(config, settings, reactor, settings_path=os.path.join(tempfile.mkdtemp(), "settings.json"))
-    app.open_window()
-    app.push(MenuScene(app))
-    app.running = True
-    d = Driver(app, out)
-    box: dict[str, Any] = {}
-    app.start().addCallbacks(lambda link: box.setdefault("link", link), lambda f: box.setdefault("error", f))
-    d.pump(5, lambda: bool(box))
-    if "error" in box:
-        print("cannot start:", box["error"].value, file=sys.stderr)
-        return 1
-    link = box["link"]
-    got: dict[str, Any] = {}
-    link.request("create_table", game="family_business", seats=6, name="Friday night",
-                 options={"deck": DECK, "first_player": 0, "seed": args.seed}
-                 ).addCallback(lambda r: got.setdefault("t", r))
-    d.pump(3, lambda: "t" in got)
-    tid = got["t"]["table"]["id"]
-    link.request("join", table=tid, seat=0).addCallback(lambda r: got.setdefault("j", r))
-    d.pump(3, lambda: "j" in got)
-    for _ in range(5):
-        link.request("add_bot", table=tid)
+    app, d, link = start_app(out, args.size, args.language, "Alice",
+                             {"server": {"host": "127.0.0.1", "port": args.port,
+                                         "discovery_port": args.port + 1, "testing": True,
+                                         "name": "Living room"}, "bots": {"think_ms": 350},
+                              "timing": {"counter_timeout_ms": 6000}})
+    host_table(d, link, "family_business", 6, "Friday night",
+               {"deck": DECK, "first_player": 0, "seed": args.seed})
     d.pump(8, lambda: isinstance(app.top, FamilyBusinessTableScene))
     sc = app.top
     bot = make_bot("family_business", 0, "shots", {"think_ms": 0})

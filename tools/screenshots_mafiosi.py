@@ -15,12 +15,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
-from typing import Any
 
 import pygame
 
-from tools.screenshots import Driver
+from tools.screenshots import host_table, start_app
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -33,47 +31,20 @@ def run(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
-    from twisted.internet import reactor
-
-    from client.app import App
     from client.games.mafiosi.handover import WonCardsScene
     from client.games.mafiosi.results import MafiosiBoard
     from client.games.mafiosi.table import MafiosiTableScene
-    from client.scenes.menu import MenuScene
-    from client.settings import Settings
     from shared.bots import make_bot
-    from shared.config import merge
     from shared.games import mafiosi as maf
 
-    w, h = (int(x) for x in args.size.split("x"))
-    config = merge({"server": {"host": "127.0.0.1", "port": args.port, "discovery_port": args.port + 1,
-                               "testing": True, "name": "Living room"},
-                    "bots": {"think_ms": 350}})
-    settings = Settings(name="Alice", width=w, height=h, language=args.language)
-    app = App(config, settings, reactor, settings_path=os.path.join(tempfile.mkdtemp(), "settings.json"))
-    app.open_window()
-    app.push(MenuScene(app))
-    app.running = True
-    d = Driver(app, args.out)
-    box: dict[str, Any] = {}
-    app.start().addCallbacks(lambda link: box.setdefault("link", link), lambda f: box.setdefault("error", f))
-    d.pump(5, lambda: bool(box))
-    if "error" in box:
-        print("cannot start:", box["error"].value, file=sys.stderr)
-        return 1
-    link = box["link"]
-    got: dict[str, Any] = {}
+    app, d, link = start_app(args.out, args.size, args.language, "Alice",
+                             {"server": {"host": "127.0.0.1", "port": args.port,
+                                         "discovery_port": args.port + 1, "testing": True,
+                                         "name": "Living room"}, "bots": {"think_ms": 350}})
     # Alice holds the ace of spades and the King and Jack of hearts: a spade lead shows a duty
     deck = ["AS", "KH", "JH", "2C", "5D", "9S", "QD", "3H", "7C"]
-    link.request("create_table", game="mafiosi", seats=5, name="Mafiosi night",
-                 options={"seed": args.seed, "rounds": args.rounds, "deck": deck}).addCallback(
-        lambda r: got.setdefault("t", r))
-    d.pump(3, lambda: "t" in got)
-    tid = got["t"]["table"]["id"]
-    link.request("join", table=tid, seat=0).addCallback(lambda r: got.setdefault("j", r))
-    d.pump(3, lambda: "j" in got)
-    for _ in range(4):
-        link.request("add_bot", table=tid)
+    host_table(d, link, "mafiosi", 5, "Mafiosi night",
+               {"seed": args.seed, "rounds": args.rounds, "deck": deck})
     d.pump(8, lambda: isinstance(app.top, MafiosiTableScene))
     sc = app.top
     bot = make_bot("mafiosi", 0, "shots", {"think_ms": 0})

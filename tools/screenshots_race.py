@@ -16,12 +16,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
-from typing import Any
 
 import pygame
 
-from tools.screenshots import DECK, Driver
+from tools.screenshots import DECK, host_table, start_app
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -32,42 +30,16 @@ def run(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=7870)
     args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
-    from twisted.internet import reactor
-
-    from client.app import App
     from client.games.omerta.results import ResultsScene
     from client.games.omerta.table import OmertaTableScene
-    from client.scenes.menu import MenuScene
-    from client.settings import Settings
-    from shared.config import merge
 
     w, h = (int(x) for x in args.size.split("x"))
-    config = merge({"server": {"host": "127.0.0.1", "port": args.port, "discovery_port": 0,
-                               "testing": True, "name": "Living room"},
-                    "bots": {"think_ms": 450}})
-    settings = Settings(name="Lena", width=w, height=h, fullscreen=False, language=args.language)
-    app = App(config, settings, reactor, settings_path=os.path.join(tempfile.mkdtemp(), "settings.json"))
-    app.open_window()
-    app.push(MenuScene(app))
-    app.running = True
-    d = Driver(app, args.out)
-    box: dict[str, Any] = {}
-    app.start().addCallbacks(lambda link: box.setdefault("link", link), lambda f: box.setdefault("error", f))
-    d.pump(5, lambda: bool(box))
-    if "error" in box:
-        print("cannot start:", box["error"].value, file=sys.stderr)
-        return 1
-    link = box["link"]
-    got: dict[str, Any] = {}
-    link.request("create_table", game="omerta", seats=3, name="Lena's table",
-                 options={"deck": DECK, "first_player": 0, "seed": 7, "rounds": 1}).addCallback(
-        lambda r: got.setdefault("t", r))
-    d.pump(3, lambda: "t" in got)
-    tid = got["t"]["table"]["id"]
-    link.request("join", table=tid, seat=0).addCallback(lambda r: got.setdefault("j", r))
-    d.pump(3, lambda: "j" in got)
-    for seat in (1, 2):
-        link.request("add_bot", table=tid, seat=seat)
+    app, d, link = start_app(args.out, args.size, args.language, "Lena",
+                             {"server": {"host": "127.0.0.1", "port": args.port, "discovery_port": 0,
+                                         "testing": True, "name": "Living room"},
+                              "bots": {"think_ms": 450}})
+    tid = host_table(d, link, "omerta", 3, "Lena's table",
+                     {"deck": DECK, "first_player": 0, "seed": 7, "rounds": 1})
     d.pump(5, lambda: isinstance(app.top, OmertaTableScene))
     sc = app.top
     # rename the bots as people would be called at a real table
