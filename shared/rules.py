@@ -71,10 +71,17 @@ class Action:
     def to_dict(self) -> dict[str, Any]:
         """``{"type": TYPE, **fields}`` with tuples as lists; the inverse of ``parse``."""
         out: dict[str, Any] = {"type": self.TYPE}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:  # dataclasses.fields(self), looked up once per class
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))
+        for name in names:
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
         return out
+
+
+#: Action class -> its field names in order (``to_dict``).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 class ActionSet:
@@ -163,6 +170,10 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
     raise BadAction(f"{where}: unsupported field type {hint!r}")  # pragma: no cover
 
 
+#: Default of :attr:`Event.data`: a new empty dict per event (``default_factory=dict``).
+_NEW_DICT: Any = object()
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened, for the clients to show and animate.
@@ -180,6 +191,18 @@ class Event:
     to: int | None = None
     secret: Mapping[str, Any] | None = None
     secret_to: int | None = None
+
+    def __init__(self, type: str, data: Mapping[str, Any] = _NEW_DICT,
+                 to: int | None = None, secret: Mapping[str, Any] | None = None,
+                 secret_to: int | None = None):
+        # the dataclass's own __init__, without its five object.__setattr__ calls
+        # (engines make a few events per action: this is a hot path, issue 14)
+        d = self.__dict__
+        d["type"] = type
+        d["data"] = {} if data is _NEW_DICT else data
+        d["to"] = to
+        d["secret"] = secret
+        d["secret_to"] = secret_to
 
     def visible_to(self, seat: int | None) -> bool:
         """True when a connection sitting at ``seat`` (None = spectator) may receive it."""

@@ -17,10 +17,12 @@ from typing import Any, Callable, Mapping, Sequence
 
 from shared.bots.base import Bot, Decision
 from shared.bots.driver import BotDriver
-from shared.rules import Action, Event, IllegalAction, events_for
+from shared.rules import Action, Event, IllegalAction
 
 
 class _Call:
+    __slots__ = ("clock", "when", "fn", "cancelled", "called")
+
     def __init__(self, clock: "VirtualClock", when: float, fn: Callable[[], None]):
         self.clock, self.when, self.fn = clock, when, fn
         self.cancelled = self.called = False
@@ -101,13 +103,18 @@ def play_match(
         return send
 
     drivers = [BotDriver(bot, clock.callLater, submit(i)) for i, bot in enumerate(bots)]
+    legal_actions, view, reaction_window = rules.legal_actions, rules.view, rules.reaction_window
+    is_over, rules_apply = rules.is_over, rules.apply
+    updates = [driver.on_update for driver in drivers]
+    seats = range(len(drivers))
 
     def broadcast(events: list[Event]) -> None:
         state = record.state
-        for seat, driver in enumerate(drivers):
-            legal = rules.legal_actions(state, seat)
-            driver.on_update(events_for(events, seat), rules.view(state, seat), legal)
-        window = rules.reaction_window(state)
+        mine = events_by_seat(events, len(updates))
+        for seat in seats:
+            legal = legal_actions(state, seat)
+            updates[seat](mine[seat], view(state, seat), legal)
+        window = reaction_window(state)
         if window is not None and window.id != window_timer[0]:
             if window_timer[1] is not None and window_timer[1].active():
                 window_timer[1].cancel()
@@ -116,10 +123,10 @@ def play_match(
             window_timer[1] = clock.callLater(window.timeout_ms / 1000.0, lambda: apply(None, action))
 
     def apply(seat: int | None, action: Action) -> None:
-        if rules.is_over(record.state):
+        if is_over(record.state):
             return
         try:
-            state, events = rules.apply(record.state, seat, action)
+            state, events = rules_apply(record.state, seat, action)
         except IllegalAction:
             if seat is None:
                 return  # the window closed before its timeout fired
@@ -135,12 +142,35 @@ def play_match(
         broadcast(events)
 
     broadcast([])
-    while not rules.is_over(record.state) and clock.run_next():
+    while not is_over(record.state) and clock.run_next():
         pass
     if not rules.is_over(record.state):
         raise RuntimeError("bots stopped acting before the match ended")
     record.virtual_ms = clock.now * 1000.0
     return record
+
+
+def events_by_seat(events: Sequence[Event], seats: int) -> list[list[dict[str, Any]]]:
+    """``[events_for(events, seat) for seat in range(seats)]``, in one pass: the wire
+    form of a public event is built once and the same dict goes to every seat (a seat
+    with the event's secret gets its own), so, as with views, the event dicts of one
+    update are shared between the seats: read them, do not mutate them."""
+    out: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
+    for e in events:
+        to = e.to
+        if to is not None:  # private: only that seat (Event.visible_to)
+            if to in range(seats):
+                out[to].append(e.for_seat(to))
+            continue
+        public = {"type": e.type, **e.data}
+        secret, secret_to = e.secret, e.secret_to
+        if secret is None or secret_to not in range(seats):
+            for mine in out:
+                mine.append(public)
+        else:
+            for seat, mine in enumerate(out):
+                mine.append({**public, **secret} if seat == secret_to else public)
+    return out
 
 
 def replay(rules: ModuleType, config: Mapping[str, Any], seed: int,

@@ -57,6 +57,13 @@ class Decision:
     delay_ms: float
     claim: bool = False
 
+    def __init__(self, action: Action, delay_ms: float, claim: bool = False):
+        # the dataclass's own __init__ without its object.__setattr__ calls (hot path)
+        d = self.__dict__
+        d["action"] = action
+        d["delay_ms"] = delay_ms
+        d["claim"] = claim
+
 
 class Bot(Protocol):
     """A player program for one seat of one game."""

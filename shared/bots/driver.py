@@ -53,9 +53,12 @@ class BotDriver:
                   legal: list[Action], anchor: Any = None) -> None:
         """Give the bot an update; schedule its next decision if it has one."""
         self.bot.observe(events, view)
+        pending = self._pending
+        if pending is None and not legal:
+            return  # the common case of a seat the game does not wait for
         window = window_of(view)
-        if self._pending is not None:
-            handle, decision, _, planned_in = self._pending
+        if pending is not None:
+            handle, decision, _, planned_in = pending
             if handle.active() and decision.action in legal and planned_in == window:
                 return
             if handle.active():
@@ -66,8 +69,7 @@ class BotDriver:
         decision = self.bot.decide(view, legal)
         if decision is None:
             return
-        handle = self._schedule(max(0.0, decision.delay_ms) / 1000.0,
-                                lambda: self._fire())
+        handle = self._schedule(max(0.0, decision.delay_ms) / 1000.0, self._fire)
         self._pending = (handle, decision, anchor, window)
 
     def _fire(self) -> None:

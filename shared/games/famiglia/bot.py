@@ -40,8 +40,10 @@ from shared.bots.base import Decision
 from shared.games import famiglia as fam
 from shared.rules import Action
 
-# A card inside the planner: (id, family, value, vp).
-_Card = tuple[int, str, int, int]
+# A card inside the planner: (id, family, value, vp, kind). ``kind`` is the card's
+# (family, value) as one int, ``5 * family index + value`` (0..19, in code order F0..M4):
+# the planner's memo keys, hands, streets and tables use it instead of tuples or codes.
+_Card = tuple[int, str, int, int, int]
 
 W_POT = 0.5
 W_OPP = 0.7
@@ -57,7 +59,24 @@ _STARTING_SET = Counter(fam.DECK[c].code for c in fam.STARTING_SETS[0])
 _LETTER = dict(fam.FAMILIES)
 _FAMILY = {letter: name for name, letter in fam.FAMILIES}
 _UNCODE = {c.code: (c.family, c.value) for c in fam.DECK}
-_DRAWN = {c.code: (c.family, c.value, c.vp) for c in fam.DECK}
+_FAMILY_INDEX = {name: i for i, (name, _) in enumerate(fam.FAMILIES)}
+_M0 = 5 * _FAMILY_INDEX[fam.MERCENARY]  # kind of the Mercenary 0
+_B0 = 5 * _FAMILY_INDEX[fam.BRUTE]  # kind of the Brute 0
+#: kind -> (family, value), VP, code, and what the card adds to a hand's potential
+#: (an Accountant's or Brute's ability, a Mercenary's joker bonus; None for La Famiglia)
+_KIND_FV: tuple[tuple[str, int], ...] = tuple((name, v) for name, _ in fam.FAMILIES for v in range(5))
+_KIND_VP: tuple[int, ...] = tuple(_VP[_LETTER[f] + str(v)] for f, v in _KIND_FV)
+_KIND_CODE: tuple[str, ...] = tuple(_LETTER[f] + str(v) for f, v in _KIND_FV)
+_CODE_KIND = {code: k for k, code in enumerate(_KIND_CODE)}
+_FV_KIND = {fv: k for k, fv in enumerate(_KIND_FV)}
+_KIND_BONUS: tuple[float | None, ...] = tuple(
+    ABILITY[f][v] if f in ABILITY else MERC_BONUS[v] if f == fam.MERCENARY else None
+    for f, v in _KIND_FV)
+#: copies of each kind in the deck
+_ALL_KINDS: tuple[int, ...] = tuple(_ALL_CODES[code] for code in _KIND_CODE)
+#: card id -> the planner's tuple of that card
+_CARD_T: tuple[_Card, ...] = tuple(
+    (c.id, c.family, c.value, c.vp, _FV_KIND[(c.family, c.value)]) for c in fam.DECK)
 
 
 def _code(f: str, v: int) -> str:
@@ -70,7 +89,7 @@ def _uncode(code: str) -> tuple[str, int]:
 
 
 def _card(d: dict[str, Any]) -> _Card:
-    return (d["id"], d["family"], d["value"], d["vp"])
+    return _CARD_T[d["id"]]
 
 
 class FamigliaBot:
@@ -148,48 +167,53 @@ class FamigliaBot:
 
 
 class _Taker:
-    """What a hand ((family, value) pairs) can recruit next turn, a Brute of the hand
-    included (§1.5): :meth:`best` is the best VP among the street cards it can take, -1
-    when none. Whether it takes a card ``(family, printed)`` is computed once."""
+    """What a hand (card kinds) can recruit next turn, a Brute of the hand included
+    (§1.5): :meth:`best` is the best VP among the street cards (kinds) it can take, -1
+    when none. Whether it takes a card of a kind is computed once."""
 
     __slots__ = ("counts", "merc_vals", "brutes", "known")
 
-    def __init__(self, hand: Iterable[tuple[str, int]], use_brute: bool = True):
+    def __init__(self, hand: Iterable[int], use_brute: bool = True):
         hand = list(hand)
-        counts: dict[tuple[str, int], int] = {}
-        for fv in hand:
-            counts[fv] = counts.get(fv, 0) + 1
+        counts = [0] * 20
+        for k in hand:
+            counts[k] += 1
         self.counts = counts
-        self.merc_vals = sorted((v for f, v in hand if f == fam.MERCENARY), reverse=True)
-        self.brutes = sorted({v for f, v in hand if f == fam.BRUTE and v >= 1}) if use_brute else []
-        self.known: dict[tuple[str, int], bool] = {}
+        self.merc_vals = sorted((k - _M0 for k in hand if k >= _M0), reverse=True)
+        self.brutes = sorted({k - _B0 for k in hand if _B0 < k < _B0 + 5}) if use_brute else []
+        self.known: list[bool | None] = [None] * 20
 
-    def best(self, street: Iterable[tuple[str, int, int]]) -> float:
+    def best(self, street: Iterable[int]) -> float:
         best = -1.0
         known = self.known
-        for f, printed, points in street:
+        for k in street:
+            points = _KIND_VP[k]
             if points <= best:
                 continue
-            ok = known.get((f, printed))
+            ok = known[k]
             if ok is None:
-                ok = known[(f, printed)] = self._takes(f, printed)
+                ok = known[k] = self._takes(k)
             if ok:
                 best = points
         return best
 
-    def _takes(self, f: str, printed: int) -> bool:
-        if printed == 0 or self._pair(f, printed, None):
+    def _takes(self, kind: int) -> bool:
+        printed = kind % 5
+        f0 = kind - printed  # the family's kind of value 0
+        if printed == 0 or self._pair(f0, printed, -1):
             return True
         for bv in self.brutes:
-            if any(max(0, printed - k) == 0 or self._pair(f, printed - k, (fam.BRUTE, bv))
-                   for k in range(1, bv + 1)):
-                return True
+            for k in range(1, bv + 1):  # the Brute lowers the card by k
+                if printed - k <= 0 or self._pair(f0, printed - k, _B0 + bv):
+                    return True
         return False
 
-    def _pair(self, f: str, e: int, minus: tuple[str, int] | None) -> bool:
+    def _pair(self, f0: int, e: int, minus: int) -> bool:
+        """A pair for a card of family ``f0`` (its value-0 kind) at effective value
+        ``e`` >= 1, without the card of kind ``minus`` (a Brute spent on it, or -1)."""
         counts = self.counts
-        need = (f, e - 1)
-        n = counts.get(need, 0) - (1 if minus == need else 0)
+        need = f0 + e - 1
+        n = counts[need] - (1 if minus == need else 0)
         if n >= 2:
             return True
         if n < 1:
@@ -197,11 +221,17 @@ class _Taker:
         for mv in self.merc_vals:
             if mv < e:
                 break
-            m = (fam.MERCENARY, mv)
-            avail = counts.get(m, 0) - (1 if minus == m else 0) - (1 if m == need else 0)
+            m = _M0 + mv
+            avail = counts[m] - (1 if minus == m else 0) - (1 if m == need else 0)
             if avail >= 1:
                 return True
         return False
+
+
+#: One :class:`_Taker` per hand (sorted kinds), for every decision of every bot: what a
+#: hand can take depends on the hand alone, and hands recur (a third of them are new).
+_TAKERS: dict[tuple[int, ...], _Taker] = {}
+_TAKERS_MAX = 20_000  # then it starts afresh (a _Taker is about 600 bytes)
 
 
 class _Context:
@@ -223,13 +253,32 @@ class _Context:
         self.acc_id = acc["card"]["id"] if acc else None
         self.swaps_left = (acc["max"] - acc["swaps"]) if acc else 0
         self.moved = set(acc["moved"]) if acc else set()
-        # cards nobody owns: street + deck + discard, by code (for the potential)
-        owned = Counter(_code(c[1], c[2]) for c in self.hand + self.gang + self.opp_gang)
-        owned += self.opp_hand if self.opp_hand is not None else Counter()
-        self.free_codes = _ALL_CODES - owned
-        seen = Counter(_code(c[1], c[2]) for c, _ in self.street)
-        seen += Counter(d["code"] for d in view["discard"])
-        self.pool = list((self.free_codes - seen).elements())  # what the deck may hold
+        # cards nobody owns: street + deck + discard, per kind (for the potential)
+        owned = [0] * 20
+        for c in self.hand:
+            owned[c[4]] += 1
+        for c in self.gang:
+            owned[c[4]] += 1
+        for c in self.opp_gang:
+            owned[c[4]] += 1
+        if self.opp_hand is not None:
+            for code, n in self.opp_hand.items():
+                owned[_CODE_KIND[code]] += n
+        self.free = free = [max(0, _ALL_KINDS[k] - owned[k]) for k in range(20)]
+        seen = [0] * 20
+        for c, _ in self.street:
+            seen[c[4]] += 1
+        for d in view["discard"]:
+            seen[_CODE_KIND[d["code"]]] += 1
+        # what the deck may hold, as kinds in kind order (as Counter.elements() of codes)
+        self.pool = [k for k in range(20) for _ in range(free[k] - seen[k])]
+        # VP of a card of the next value (kind + 1) times its chance to be had; None if
+        # none is left or the kind is a value 4
+        self._worth: list[float | None] = [None] * 20
+        for k in range(20):
+            if k % 5 < 4:
+                left = free[k + 1]
+                self._worth[k] = None if left <= 0 else _KIND_VP[k + 1] * left / (left + 1.0)
         # end-game timing (§1.6): how many turns each side still has after this one
         end = view.get("end")
         turn_no = view["turn_no"]
@@ -245,61 +294,47 @@ class _Context:
         self.passes = view["passes"]
         # per-decision memos: the planner asks the same questions many times (about 80
         # best-take computations per decision); each answer depends only on its key
-        self._take_memo: dict[tuple, _Taker] = {}
         self._pot_memo: dict[tuple, float] = {}
         self._threat_memo: dict[tuple, float] = {}
         self._next_memo: dict[tuple, float] = {}
-        self._worth: dict[tuple[str, int], float | None] = {}
-        self._opp_pairs: tuple[tuple[str, int], ...] | None = (
-            tuple(sorted(_UNCODE[k] for k in self.opp_hand.elements()))
+        self._street_cards = [c for c, _ in self.street]
+        self._left: dict[int | None, tuple[list[_Card], tuple[int, ...]]] = {}
+        self._opp_pairs: tuple[int, ...] | None = (
+            tuple(sorted(_CODE_KIND[k] for k in self.opp_hand.elements()))
             if self.opp_hand is not None else None)
 
     # -- evaluation pieces ----------------------------------------------------------------
-    def potential(self, hand: list[_Card], key: tuple[tuple[str, int], ...] | None = None) -> float:
+    def potential(self, hand: list[_Card], key: tuple[int, ...] | None = None) -> float:
         """Future recruiting power of a hand (see the module docstring). ``key``: the
-        hand's (family, value) pairs in order, if already at hand."""
+        hand's card kinds in order, if already at hand."""
         if key is None:
-            key = tuple([(c[1], c[2]) for c in hand])  # in order: the same float sums
+            key = tuple([c[4] for c in hand])  # in order: the same float sums
         total = self._pot_memo.get(key)
         if total is None:
             total = self._pot_memo[key] = self._potential(hand, key)
         return total
 
-    def _next_worth(self, f: str, v: int) -> float | None:
-        """VP of a card ``(f, v + 1)`` times its chance to be had; None if none is left."""
-        try:
-            return self._worth[(f, v)]
-        except KeyError:
-            pass
-        left = self.free_codes[_code(f, v + 1)]
-        worth = None if left <= 0 else _VP[_code(f, v + 1)] * left / (left + 1.0)
-        self._worth[(f, v)] = worth
-        return worth
-
-    def _potential(self, hand: list[_Card], pairs: tuple[tuple[str, int], ...]) -> float:
-        counts: dict[tuple[str, int], int] = {}
-        for fv in pairs:
-            counts[fv] = counts.get(fv, 0) + 1
-        mercs = [c for c in hand if c[1] == fam.MERCENARY]
+    def _potential(self, hand: list[_Card], kinds: tuple[int, ...]) -> float:
+        counts: dict[int, int] = {}
+        for k in kinds:
+            counts[k] = counts.get(k, 0) + 1
+        # a Mercenary of a higher value than a card is a joker for it
+        top_merc = max([c[2] for c in hand if c[1] == fam.MERCENARY], default=-1)
+        worths = self._worth
         total = 0.0
-        for (f, v), n in counts.items():
-            if v >= 4:
-                continue
-            worth = self._next_worth(f, v)
+        for k, n in counts.items():
+            worth = worths[k]  # None for a value 4 too
             if worth is None:
                 continue
             if n >= 2:
                 strength = 1.0 + 0.35 * (min(n, 4) - 2)
-            elif any(m[2] >= v + 1 and not (f == fam.MERCENARY and m[2] == v) for m in mercs):
-                strength = 0.6
             else:
-                strength = 0.25
+                strength = 0.6 if top_merc > k % 5 else 0.25
             total += strength * worth
         for c in hand:
-            if c[1] in ABILITY:
-                total += ABILITY[c[1]][c[2]]
-            elif c[1] == fam.MERCENARY:
-                total += MERC_BONUS[c[2]]
+            bonus = _KIND_BONUS[c[4]]
+            if bonus is not None:
+                total += bonus
         return total
 
     @staticmethod
@@ -307,18 +342,21 @@ class _Context:
                      use_brute: bool = True) -> float:
         """Best VP recruitable next from ``street`` ((family, printed, vp)) with ``hand``
         ((family, value)), a Brute of the hand included; -1 when nothing can be taken."""
-        return _Taker(list(hand), use_brute).best(street)
+        return _Taker([_FV_KIND[fv] for fv in hand], use_brute).best(
+            [_FV_KIND[(f, printed)] for f, printed, _ in street])
 
-    def take_vp(self, hand: Iterable[tuple[str, int]], street: Iterable[tuple[str, int, int]],
-                hand_key: tuple[tuple[str, int], ...] | None = None) -> float:
-        """:meth:`best_take_vp` memoised for this decision: one :class:`_Taker` per hand
-        (as a multiset: ``hand_key`` is its sorted tuple), which remembers which street
-        cards it can take."""
+    def take_vp(self, hand: Iterable[int], street: Iterable[int],
+                hand_key: tuple[int, ...] | None = None) -> float:
+        """:meth:`best_take_vp` on card kinds, memoised for this decision: one
+        :class:`_Taker` per hand (as a multiset: ``hand_key`` is its sorted tuple), which
+        remembers which kinds of street cards it can take."""
         if hand_key is None:
             hand_key = tuple(sorted(hand))
-        taker = self._take_memo.get(hand_key)
+        taker = _TAKERS.get(hand_key)
         if taker is None:
-            taker = self._take_memo[hand_key] = _Taker(hand_key)
+            if len(_TAKERS) >= _TAKERS_MAX:
+                _TAKERS.clear()
+            taker = _TAKERS[hand_key] = _Taker(hand_key)
         return taker.best(street)
 
     def opp_threat(self, street: list[_Card], key: tuple[int, ...] | None = None) -> float:
@@ -330,27 +368,24 @@ class _Context:
             key = tuple([c[0] for c in street])
         threat = self._threat_memo.get(key)
         if threat is None:
-            cards = [(c[1], c[2], c[3]) for c in street]
-            if self.opp_hand is None:
-                threat = max([p for f, v, p in cards if v == 0], default=0.0)
-            else:
-                threat = self._opp_on(cards)
+            threat = self._opp_on([c[4] for c in street])
             self._threat_memo[key] = threat
         return threat
 
     def my_next(self, hand: list[_Card], street: list[_Card],
-                pairs: tuple[tuple[str, int], ...] | None = None,
+                pairs: tuple[int, ...] | None = None,
                 street_key: tuple[int, ...] | None = None) -> float:
         """Best VP we could recruit from ``street`` next turn if it stays (``pairs``: the
-        hand's (family, value) pairs, ``street_key``: the street's ids, if at hand)."""
+        hand's card kinds, ``street_key``: the street's ids, if at hand)."""
         if pairs is None:
-            pairs = tuple([(c[1], c[2]) for c in hand])
-        hand_key = tuple(sorted(pairs))
-        key = (hand_key, street_key if street_key is not None else tuple([c[0] for c in street]))
+            pairs = tuple([c[4] for c in hand])
+        # keyed by the hand in its order: no sort when it is asked again (the answer
+        # depends on the multiset only, so an order seen first computes the same)
+        key = (pairs, street_key if street_key is not None else tuple([c[0] for c in street]))
         best = self._next_memo.get(key)
         if best is None:
             best = self._next_memo[key] = max(0.0, self.take_vp(
-                pairs, [(c[1], c[2], c[3]) for c in street], hand_key))
+                pairs, [c[4] for c in street], tuple(sorted(pairs))))
         return best
 
     def result_if_over(self, hand: list[_Card], gang: list[_Card]) -> float:
@@ -475,25 +510,26 @@ class _Context:
                     yield [fam.Brute(b[0], s[0], amount)], rest, gang + [b], new_eff
 
     def _finals(self, hand, gang, eff, used_something: bool):
-        street = [c for c, _ in self.street]
+        street = self._street_cards
         for s in street:
             e = eff[s[0]]
             if e == 0:
                 yield fam.TakeFree(s[0]), self._value(s, hand + [s], gang, street, None)
                 continue
-            reals = [c for c in hand if c[1] == s[1] and c[2] == e - 1]
+            need = s[4] - s[2] + e - 1  # the kind of s's family at value e - 1
+            reals = [c for c in hand if c[4] == need]
             if not reals:
                 continue
+            joker = _M0 + e  # a Mercenary of value >= e: kind >= joker
             done = set()
             for x in reals:
                 for y in hand:
                     if y[0] == x[0]:
                         continue
-                    real_y = y[1] == s[1] and y[2] == e - 1
-                    if not real_y and not (y[1] == fam.MERCENARY and y[2] >= e):
-                        continue
+                    if y[4] != need and y[4] < joker:
+                        continue  # neither real nor a joker
                     for to_gang, keep in ((x, y), (y, x)):
-                        key = ((to_gang[1], to_gang[2]), (keep[1], keep[2]))
+                        key = (to_gang[4], keep[4])
                         if key in done:
                             continue
                         done.add(key)
@@ -508,14 +544,18 @@ class _Context:
     def _value(self, taken: _Card | None, hand, gang, street, to_gang) -> float:
         """Score of the position after a complete plan (see the module docstring)."""
         gain = taken[3] if taken is not None else 0
-        left = [c for c in street if taken is None or c[0] != taken[0]]
         if taken is None and self.passes >= 1:
             return self.result_if_over(hand, gang)  # our pass ends the match (D-FAM-13)
         if self.my_left == 0 and self.opp_left == 0:
             return self.result_if_over(hand, gang) + gain
         value = float(gain)
-        pairs = tuple([(c[1], c[2]) for c in hand])
-        left_key = tuple([c[0] for c in left])
+        pairs = tuple([c[4] for c in hand])
+        left_key = None if taken is None else taken[0]
+        left_and_key = self._left.get(left_key)
+        if left_and_key is None:  # the street without the card taken, and its ids
+            left = [c for c in street if taken is None or c[0] != taken[0]]
+            left_and_key = self._left[left_key] = (left, tuple([c[0] for c in left]))
+        left, left_key = left_and_key
         value += self.w_pot * self.potential(hand, pairs)
         value += self.w_next * self.my_next(hand, left, pairs, left_key)
         value -= self.w_opp * self.opp_threat(left, left_key)
@@ -532,8 +572,8 @@ class _Context:
             return 50.0  # our pass would end the match, and it does not win (else no renew)
         return 3.0 if me <= them else 0.5
 
-    def _quick(self, street: list[tuple[str, int, int]], hand_pairs: list[tuple[str, int]],
-               hand_key: tuple[tuple[str, int], ...] | None = None) -> float:
+    def _quick(self, street: list[int], hand_pairs: list[int],
+               hand_key: tuple[int, ...] | None = None) -> float:
         """Rough value of a street for this turn: the best VP we can recruit from it (or
         the cost of passing), minus half the opponent's best recruit."""
         mine = self.take_vp(hand_pairs, street, hand_key)
@@ -545,24 +585,24 @@ class _Context:
         from the cards not seen, against the current street's."""
         if self.step > 1 or not self.street or plan_value >= WIN / 2:
             return None
-        hand_pairs = [(c[1], c[2]) for c in self.hand]
+        hand_pairs = [c[4] for c in self.hand]  # card kinds, as every street below
         hand_key = tuple(sorted(hand_pairs))
-        street = [(c[1], c[2], c[3]) for c, _ in self.street]
+        street = [c[4] for c, _ in self.street]
         now = self._quick(street, hand_pairs, hand_key)
         deck = self.view["deck"]
         exhaustion = self.view["exhaustion"]
         me, them = self.scores[self.me], self.scores[1 - self.me]
-        discard = [d["code"] for d in self.view["discard"]]
+        discard = [_CODE_KIND[d["code"]] for d in self.view["discard"]]
         best: tuple[float, int] | None = None
         tried = set()
         for c, _ in self.street:
-            code = _code(c[1], c[2])
+            code = c[4]
             if code in tried:
                 continue
             tried.add(code)
             v = c[2]
             rest = list(street)
-            rest.remove((c[1], c[2], c[3]))
+            rest.remove(code)
             ends = exhaustion == 1 and deck + 1 <= v  # this renew empties the deck for good
             if exhaustion == 0 and deck < v:
                 source = self.pool + discard + [code]  # the reshuffle happens mid-draw
@@ -573,7 +613,7 @@ class _Context:
             total = 0.0
             for _ in range(RENEW_SAMPLES):
                 drawn = rng.sample(source, min(v, len(source))) if source else []
-                total += self._quick(rest + [_DRAWN[d] for d in drawn], hand_pairs, hand_key)
+                total += self._quick(rest + drawn, hand_pairs, hand_key)
             gain = total / RENEW_SAMPLES - now
             if ends:
                 gain += 4.0 if me > them else -8.0
@@ -583,7 +623,9 @@ class _Context:
             return fam.Renew(best[1])
         return None
 
-    def _opp_on(self, street: list[tuple[str, int, int]]) -> float:
+    def _opp_on(self, street: list[int]) -> float:
+        """Best VP the opponent could recruit from ``street`` (card kinds): with its hand
+        unknown, the best card of value 0."""
         if self.opp_hand is None:
-            return max([p for f, v, p in street if v == 0], default=0.0)
+            return max([_KIND_VP[k] for k in street if k % 5 == 0], default=0.0)
         return max(0.0, self.take_vp(self._opp_pairs, street, self._opp_pairs))

@@ -7,7 +7,7 @@ from itertools import combinations
 
 from shared.games.famiglia.actions import (
     Accountant, Brute, Pass, Renew, Swap, TakeFree, TakePair)
-from shared.games.famiglia.cards import DECK
+from shared.games.famiglia.cards import BRUTE, DECK, MERCENARY
 from shared.games.famiglia.phases import (
     _accountant_blocker, _brute_blocker, _do_accountant, _do_brute, _do_pass, _do_renew,
     _do_swap, _do_take_free, _do_take_pair, _pair_target, _renew_blocker, _swap_blocker,
@@ -15,6 +15,9 @@ from shared.games.famiglia.phases import (
     _why_not_swap, _why_not_take_free, _why_not_take_pair)
 from shared.games.famiglia.state import FamigliaState
 from shared.rules import Action, Event, IllegalAction
+
+#: (family, printed value) of each card id, for the pre-filters of legal_actions.
+_PAIR_FV: tuple[tuple[str, int], ...] = tuple((c.family, c.value) for c in DECK)
 
 
 def legal_actions(state: FamigliaState, seat: int) -> list[Action]:
@@ -35,7 +38,9 @@ def legal_actions(state: FamigliaState, seat: int) -> list[Action]:
         out += [Swap(g, h) for g in s.gangs[seat] for h in hand
                 if _why_not_swap(s, seat, g, h) is None]
     if _brute_blocker(s) is None:
-        out += [Brute(b, t, n) for b in hand for t in s.street for n in range(1, DECK[b].value + 1)
+        # only a Brute of value >= 1 can be played (_why_not_brute): the others are left out
+        out += [Brute(b, t, n) for b in hand if _PAIR_FV[b][0] == BRUTE
+                for t in s.street for n in range(1, DECK[b].value + 1)
                 if _why_not_brute(s, seat, b, t, n) is None]
     for c in s.street:
         if _why_not_take_free(s, seat, c) is None:
@@ -44,7 +49,16 @@ def legal_actions(state: FamigliaState, seat: int) -> list[Action]:
         why, e = _pair_target(s, c)  # the rest of _why_not_take_pair, per pair:
         if why is None:
             target = DECK[c]
-            out += [TakePair(c, g, k) for x, y in combinations(hand, 2) for g, k in ((x, y), (y, x))
+            # only a real card (the target's family, value e - 1) or a joker (a Mercenary
+            # of value >= e) can be half of a pair (_pair_ok): the others are left out
+            # before pairing, which keeps the candidates' order (combinations of a
+            # subsequence) and spares _why_not_pair most of them
+            real = (target.family, e - 1)
+            cands = [h for h in hand if _PAIR_FV[h] == real
+                     or (_PAIR_FV[h][0] == MERCENARY and _PAIR_FV[h][1] >= e)]
+            if len(cands) < 2:
+                continue
+            out += [TakePair(c, g, k) for x, y in combinations(cands, 2) for g, k in ((x, y), (y, x))
                     if _why_not_pair(s, seat, target, e, g, k) is None]
     out.append(Pass())
     return out

@@ -20,6 +20,7 @@ with or without interruptions.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from shared.bots.base import Decision, ReactionModel
@@ -27,6 +28,7 @@ from shared.games import omerta as om
 from shared.rules import Action
 
 _ALL_POINTS = sum(c.points for c in om.DECK)
+_POINTS = itemgetter("points")
 
 
 class OmertaBot:
@@ -38,9 +40,11 @@ class OmertaBot:
         self.seat = seat
         self._seed = rng.getrandbits(64)
         self._rng: random.Random | None = rng
-        self._rng_key = ""
+        self._rng_key: str | None = ""
+        self._key_parts: tuple[dict[str, Any], Any, int] | None = None
         self.reaction = reaction or ReactionModel()
         self.think_ms = think_ms
+        self._handlers = _handlers(type(self))  # event type -> method (``_on_<type>``)
         self._reset()
 
     @property
@@ -49,6 +53,12 @@ class OmertaBot:
         decisions draw nothing: seeding from a string costs more than deciding)."""
         rng = self._rng
         if rng is None:
+            if self._rng_key is None:  # the key of this decision, built when first needed
+                view, window, n_legal = self._key_parts
+                self._rng_key = (
+                    f"{self._seed}|{view['round']}|{view['turn_no']}|{view['step']}|"
+                    f"{window['window'] if window else 0}|{len(view['discard'])}|"
+                    f"{view['draw_pile']}|{n_legal}")
             rng = self._rng = random.Random(self._rng_key)
         return rng
 
@@ -70,19 +80,23 @@ class OmertaBot:
 
     def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
         """Update the memory from the events this seat received (wire form)."""
+        handlers = self._handlers
         for e in events:
-            kind = e["type"]
-            handler = getattr(self, "_on_" + kind, None)
+            handler = handlers.get(e["type"])
             if handler is not None:
-                handler(e)
+                handler(self, e)
         # slots that no longer exist can be forgotten
-        alive = {s["slot"] for p in view.get("players", []) for s in p["slots"]}
-        for sid in [s for s in self.known if s not in alive]:
-            del self.known[sid]
-        for seat, slots in self.pool_slots.items():
-            slots &= alive
-            if not slots:
-                self.pool[seat] = []
+        players = view.get("players", ())
+        alive = _last_alive[1] if players is _last_alive[0] else _alive_slots(view)
+        known = self.known
+        if not alive.issuperset(known):
+            for sid in [s for s in known if s not in alive]:
+                del known[sid]
+        if self.pool_slots:
+            for seat, slots in self.pool_slots.items():
+                slots &= alive
+                if not slots:
+                    self.pool[seat] = []
 
     def _on_round_started(self, e: dict[str, Any]) -> None:
         self._reset()
@@ -161,12 +175,19 @@ class OmertaBot:
 
     # -- estimates ------------------------------------------------------------------------
     def _mean_unseen(self, view: dict[str, Any]) -> float:
-        seen = [c["points"] for c in view["discard"]]
-        seen += [c["points"] for c in self.known.values()]
-        seen += [c["points"] for cards in self.pool.values() for c in cards]
-        seen += [c["points"] for c in self.safe if c is not None]
-        unseen = len(om.DECK) - len(seen)
-        return (_ALL_POINTS - sum(seen)) / unseen if unseen > 0 else 8.75
+        # points are ints: summed in any order, the same total
+        discard, known = view["discard"], self.known
+        seen = sum(map(_POINTS, discard)) + sum(map(_POINTS, known.values()))
+        count = len(discard) + len(known)
+        for cards in self.pool.values():
+            seen += sum(map(_POINTS, cards))
+            count += len(cards)
+        for c in self.safe:
+            if c is not None:
+                seen += c["points"]
+                count += 1
+        unseen = len(om.DECK) - count
+        return (_ALL_POINTS - seen) / unseen if unseen > 0 else 8.75
 
     def _estimate(self, view: dict[str, Any], seat: int, mean: float) -> tuple[float, int]:
         """(estimated stock, number of cards of unknown identity) of ``seat``."""
@@ -194,17 +215,16 @@ class OmertaBot:
         """Choose among ``legal`` (see the module docstring for the policy)."""
         window = view.get("window")
         self._rng = None  # random.Random(key), made by the rng property when first used
-        self._rng_key = (
-            f"{self._seed}|{view['round']}|{view['turn_no']}|{view['step']}|"
-            f"{window['window'] if window else 0}|{len(view['discard'])}|{view['draw_pile']}|{len(legal)}")
+        self._rng_key = None  # the situation key, built by the rng property too
+        self._key_parts = (view, window, len(legal))
         by_type: dict[str, list[Action]] = {}
         for a in legal:
             by_type.setdefault(a.TYPE, []).append(a)
-        mean = self._mean_unseen(view)
         if window is not None and self.seat in window.get("pending", []):
             return self._answer_window(window, by_type)
         if "peek" in by_type:
             return self._turn(self.rng.choice(by_type["peek"]))
+        mean = self._mean_unseen(view)
         step = view["step"]
         if step == "start":
             return self._turn(self._start(view, by_type, mean))
@@ -262,7 +282,9 @@ class OmertaBot:
         slots = [s["slot"] for s in self._my_slots(view) if s["patrol"] is None]
         if not slots:
             return None
-        costs = [(sid, self._slot_cost(sid, mean)) for sid in slots]
+        cards = self.known
+        costs = [(sid, c["points"] if (c := cards.get(sid)) is not None else mean)
+                 for sid in slots]  # _slot_cost, inlined
         known = [c for c in costs if c[0] in self.known]
         if known:
             best_known = max(known, key=lambda c: c[1])
@@ -286,9 +308,9 @@ class OmertaBot:
             if gain_replace < 8:
                 return by_type["discard_drawn"][0]
         if can_discard and drawn["kind"] == "bottle":
+            free = {s["slot"] for s in self._my_slots(view) if s["patrol"] is None}
             own_match = any(c["kind"] == "bottle" and c["value"] == drawn["value"]
-                            for sid, c in self.known.items()
-                            if sid in {s["slot"] for s in self._my_slots(view) if s["patrol"] is None})
+                            for sid, c in self.known.items() if sid in free)
             if own_match and drawn["value"] >= gain_replace:
                 return by_type["discard_drawn"][0]  # then snap our own copy
         if worst is not None and replaces and (gain_replace > 0 or not can_discard):
@@ -377,3 +399,29 @@ class OmertaBot:
                 if a.slot == worst[0] and a.index == index:  # type: ignore[attr-defined]
                     return a
         return by_type["decline"][0]
+
+
+_HANDLERS: dict[type, dict[str, Any]] = {}
+
+
+def _handlers(cls: type) -> dict[str, Any]:
+    """event type -> the method of ``cls`` that learns from it (``_on_<type>``)."""
+    table = _HANDLERS.get(cls)
+    if table is None:
+        table = _HANDLERS[cls] = {
+            name[4:]: getattr(cls, name) for name in dir(cls) if name.startswith("_on_")}
+    return table
+
+#: (players list of the last view seen, its slot ids): the views of one state share their
+#: ``players`` list (``views.view``), so the bots of a table compute it once per state
+_last_alive: list[Any] = [None, frozenset()]
+
+
+def _alive_slots(view: dict[str, Any]) -> frozenset[int]:
+    """Every slot id in ``view``'s players' games."""
+    players = view.get("players", ())
+    if players is _last_alive[0]:
+        return _last_alive[1]
+    alive = frozenset([s["slot"] for p in players for s in p["slots"]])
+    _last_alive[0], _last_alive[1] = players, alive
+    return alive

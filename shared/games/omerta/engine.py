@@ -3,7 +3,7 @@ that reached the discard pile (§2.4 step 4) and the snap window (§2.5)."""
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Callable
+from typing import Callable
 
 from shared.games.omerta.actions import (
     _POWER_ACTIONS, DeclareOmerta, Decline, DiscardDrawn, DrawDeck, EndTurn, Hitwoman,
@@ -14,7 +14,7 @@ from shared.games.omerta.rounds import _begin_turn, _end_round, _end_turn, _expi
 from shared.games.omerta.state import (
     OmertaState, _can_draw, _eligible_for_snap, _penalty, _remove_slot, _reveal, _set_card,
     _slot_of, _take_from_pile)
-from shared.windows import check_timeout, close_event, open_window, pass_event
+from shared.windows import Window, check_timeout, close_event, open_window, pass_event
 from shared.rules import Action, Event, IllegalAction
 
 
@@ -62,7 +62,12 @@ def _close_window(s: OmertaState, events: list[Event], reason: str) -> None:
 def _answered(s: OmertaState, seat: int, events: list[Event]) -> None:
     w = s.window
     assert w is not None
-    s.window = w = w.answered(seat)
+    # w.answered(seat): the same fields with ``pending`` less ``seat``, copied directly
+    # (dataclasses.replace and a frozen __init__ are slow on this hot path, issue 14)
+    answered = object.__new__(Window)
+    answered.__dict__.update(w.__dict__)
+    answered.__dict__["pending"] = w.pending - {seat}
+    s.window = w = answered
     if w.done:
         _close_window(s, events, "all_answered")
 
@@ -81,61 +86,101 @@ def legal_actions(state: OmertaState, seat: int) -> list[Action]:
         if seat not in w.pending:
             return []
         if w.kind == "snap":
-            return [Snap(sid) for sid in s.free_slots(seat)] + [SnapPass()]
-        return [Hitwoman(sid) for sid in s.free_slots(seat)] + [HitwomanPass()]
+            made = _SLOT_ACTIONS[Snap]
+            return [made.get(sid) or _slot_action(Snap, sid) for sid in s.free_slots(seat)] + [_SNAP_PASS]
+        made = _SLOT_ACTIONS[Hitwoman]
+        return [made.get(sid) or _slot_action(Hitwoman, sid) for sid in s.free_slots(seat)] + [_HITWOMAN_PASS]
     if seat != s.turn:
         return []
     if s.step == "start":
-        return [a for a, verify in ((DeclareOmerta(), _verify_declare), (DrawDeck(), _verify_draw),
-                                    (EndTurn(), _verify_end_turn), (TakeDiscard(), _verify_take_discard))
-                if _can(verify, s, seat)]
+        return [a for a, why_not in _START_ACTIONS if why_not(s, seat) is None]
     if s.step == "drawn":
-        out = [Replace(sid) for sid in s.free_slots(seat)]
+        made = _SLOT_ACTIONS[Replace]
+        out = [made.get(sid) or _slot_action(Replace, sid) for sid in s.free_slots(seat)]
         if s.drawn_from == "deck":
-            out.append(DiscardDrawn())
+            out.append(_DISCARD_DRAWN)
         return out
     if s.step == "power":
         assert s.power is not None
-        return _power_actions(s, s.power) + [Decline()]
+        return _power_actions(s, s.power) + [_DECLINE]
     if s.step == "safe":
-        return [SafeSwap(sid, i) for sid in s.free_slots(seat) for i in range(len(s.safe))] + [Decline()]
+        return [SafeSwap(sid, i) for sid in s.free_slots(seat) for i in range(len(s.safe))] + [_DECLINE]
     return []
 
 
-# -- the start of a turn: each rule written once, for legal_actions and apply (verify/can) --
-def _can(verify: Callable[..., None], *args: Any) -> bool:
-    """True when ``verify(*args)`` raises no :class:`IllegalAction`."""
-    try:
-        verify(*args)
-    except IllegalAction:
-        return False
-    return True
+# Actions are frozen values (equal by their fields): legal_actions hands out shared
+# instances of the common ones instead of building them for every seat and state.
+_SNAP_PASS, _HITWOMAN_PASS, _DISCARD_DRAWN, _DECLINE = SnapPass(), HitwomanPass(), DiscardDrawn(), Decline()
+#: class -> slot id -> its shared action (``made.get(sid) or _slot_action(cls, sid)``)
+_SLOT_ACTIONS: dict[type, dict[int, Action]] = {Snap: {}, Hitwoman: {}, Replace: {}}
+
+
+def _slot_action(cls: type, slot: int) -> Action:
+    """``cls(slot)`` (Snap, Hitwoman, Replace), one shared instance per slot id."""
+    made = _SLOT_ACTIONS[cls]
+    a = made.get(slot)
+    if a is None:
+        if len(made) > 2048:  # slot ids grow within a match: keep it small
+            made.clear()
+        a = made[slot] = cls(slot)
+    return a
+
+
+# -- the start of a turn: each rule written once, for legal_actions and apply: the
+# ``_why_not_*`` give the reason (None = allowed), the ``_verify_*`` raise it --
+def _why_not_declare(s: OmertaState, seat: int) -> str | None:
+    """§2.4 step 1 (O.3): no declaration while a Police Patrol marker lies on one's card."""
+    if any(sid in s.patrol for sid, _ in s.games[seat]):
+        return "you cannot declare Omerta while a Police Patrol blocks one of your cards"
+    return None
+
+
+def _why_not_draw(s: OmertaState, seat: int) -> str | None:
+    """§2.7: something to draw, from the pile or a reshuffled discard pile."""
+    return None if _can_draw(s) else "both piles are empty: end your turn"
+
+
+def _why_not_end_turn(s: OmertaState, seat: int) -> str | None:
+    """§2.7: a turn ends without a draw only when both piles are empty."""
+    return "you must draw a card" if _can_draw(s) else None
+
+
+def _why_not_take_discard(s: OmertaState, seat: int) -> str | None:
+    """§2.4 step 2: the discard pile's top card replaces a card without a patrol marker."""
+    if not s.discard:
+        return "the discard pile is empty"
+    if not s.free_slots(seat):
+        return "you have no free card to replace: draw from the pile"
+    return None
+
+
+def _verify(why_not: Callable[[OmertaState, int], str | None], s: OmertaState, seat: int) -> None:
+    """Raise :class:`IllegalAction` with ``why_not(s, seat)``'s reason, if any."""
+    reason = why_not(s, seat)
+    if reason is not None:
+        raise IllegalAction(reason)
 
 
 def _verify_declare(s: OmertaState, seat: int) -> None:
-    """§2.4 step 1 (O.3): no declaration while a Police Patrol marker lies on one's card."""
-    if any(sid in s.patrol for sid, _ in s.games[seat]):
-        raise IllegalAction("you cannot declare Omerta while a Police Patrol blocks one of your cards")
+    _verify(_why_not_declare, s, seat)
 
 
 def _verify_draw(s: OmertaState, seat: int) -> None:
-    """§2.7: something to draw, from the pile or a reshuffled discard pile."""
-    if not _can_draw(s):
-        raise IllegalAction("both piles are empty: end your turn")
+    _verify(_why_not_draw, s, seat)
 
 
 def _verify_end_turn(s: OmertaState, seat: int) -> None:
-    """§2.7: a turn ends without a draw only when both piles are empty."""
-    if _can_draw(s):
-        raise IllegalAction("you must draw a card")
+    _verify(_why_not_end_turn, s, seat)
 
 
 def _verify_take_discard(s: OmertaState, seat: int) -> None:
-    """§2.4 step 2: the discard pile's top card replaces a card without a patrol marker."""
-    if not s.discard:
-        raise IllegalAction("the discard pile is empty")
-    if not s.free_slots(seat):
-        raise IllegalAction("you have no free card to replace: draw from the pile")
+    _verify(_why_not_take_discard, s, seat)
+
+
+#: The actions of a turn's start with the rule of each (legal_actions), in list order.
+_START_ACTIONS: tuple[tuple[Action, Callable[[OmertaState, int], str | None]], ...] = (
+    (DeclareOmerta(), _why_not_declare), (DrawDeck(), _why_not_draw),
+    (EndTurn(), _why_not_end_turn), (TakeDiscard(), _why_not_take_discard))
 
 
 def awaiting(state: OmertaState) -> frozenset[int]:

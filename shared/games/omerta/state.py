@@ -17,9 +17,12 @@ class OmertaState:
     :func:`view`. ``clone`` gives an independent copy (``apply`` never mutates).
 
     ``_view`` (a slot, outside ``__dict__``) caches the seat-independent part of the
-    views (``views._public``): never copied by ``clone``, pickle or ``deepcopy``."""
+    views (``views._public``): never copied by ``clone``, pickle or ``deepcopy``.
+    ``_parts`` (a slot too) keeps what its ``players`` and ``discard`` were built from,
+    and ``_prev`` is the ``_parts`` of the state this one was cloned from: the views
+    reuse those lists while they would come out equal (``views._public``)."""
 
-    __slots__ = ("__dict__", "__weakref__", "_view")
+    __slots__ = ("__dict__", "__weakref__", "_view", "_parts", "_prev")
 
     n: int
     rounds: int
@@ -57,6 +60,7 @@ class OmertaState:
     def __post_init__(self) -> None:
         # new_match passes a plain random.Random(seed): draw from it copy-on-write
         self.rng = CowRandom.adopt(self.rng)
+        self._parts = self._prev = None
 
     def clone(self) -> "OmertaState":
         c = OmertaState.__new__(OmertaState)
@@ -71,6 +75,8 @@ class OmertaState:
         c.patrol = dict(self.patrol)
         c.totals = list(self.totals)
         c.round_scores = [list(r) for r in self.round_scores]
+        c._prev = getattr(self, "_parts", None)  # unset on an unpickled state
+        c._parts = None
         return c  # window and attack are frozen values: shared safely
 
     def __getstate__(self) -> dict[str, Any]:
@@ -167,4 +173,6 @@ def _can_draw(s: OmertaState) -> bool:
 
 def _eligible_for_snap(s: OmertaState) -> frozenset[int]:
     """§2.5: not under a Mamma and at least one slot without a patrol marker."""
-    return frozenset(p for p in range(s.n) if p not in s.mamma and s.free_slots(p))
+    patrol = s.patrol  # s.free_slots(p) is not empty: a slot without a patrol marker
+    return frozenset(p for p in range(s.n) if p not in s.mamma
+                     and any(sid not in patrol for sid, _ in s.games[p]))

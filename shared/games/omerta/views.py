@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.games.omerta.actions import WindowTimeout
-from shared.games.omerta.cards import DECK, NAME
+from shared.games.omerta.cards import _CARD_DICTS, DECK, NAME
 from shared.games.omerta.rounds import _winners
 from shared.games.omerta.state import OmertaState
 from shared.rules import Action
@@ -49,11 +49,12 @@ def view(state: OmertaState, seat: int | None) -> dict[str, Any]:
 
     The seat-independent part is built once per state (:func:`_public`); every call
     returns a new top-level dict, but its nested values are shared between the views of
-    one state: read them, do not mutate them.
+    one state, and ``players`` and ``discard`` also with the views of the states that
+    follow while they are unchanged: read them, do not mutate them.
     """
     s = state
     me = seat if seat is not None and 0 <= seat < s.n else None
-    v = dict(_public(s))
+    v = dict(getattr(s, "_view", None) or _public(s))
     v["seat"] = me
     if s.drawn is not None:
         visible = s.drawn_from == "discard" or me == s.turn
@@ -68,10 +69,25 @@ def _public(s: OmertaState) -> dict[str, Any]:
     kept in the state's ``_view`` slot (outside ``__dict__``: not copied by ``clone``,
     not pickled, not compared). A state is never changed once ``apply`` has returned
     it, so the cache stays true."""
-    try:
-        return s._view
-    except AttributeError:
-        pass
+    v = getattr(s, "_view", None)  # unset until the first view of this state
+    if v is not None:
+        return v
+    # ``players`` and ``discard``: the lists of the state this one was cloned from when
+    # they were built from equal data (most actions change neither), else new ones.
+    # ``parts`` keeps copies of that data, so a state changed by hand is never mistaken.
+    prev = getattr(s, "_prev", None)
+    games, patrol, mamma, peeked, totals = s.games, s.patrol, s.mamma, s.peeked, s.totals
+    if (prev is not None and prev[0] == games and prev[1] == patrol and prev[2] == mamma
+            and prev[3] == peeked and prev[4] == totals):
+        parts = prev[:6]
+    else:
+        parts = ([g[:] for g in games], dict(patrol), dict(mamma), peeked[:], totals[:],
+                 _players(s))
+    if prev is not None and prev[6] == s.discard:
+        parts += prev[6:]
+    else:
+        parts += (s.discard[:], [dict(_CARD_DICTS[c]) for c in s.discard])  # DECK[c].to_dict()
+    s._parts, s._prev = parts, None
     v = {
         "game": NAME,
         "seat": None,
@@ -83,19 +99,9 @@ def _public(s: OmertaState) -> dict[str, Any]:
         "turn": s.turn,
         "first": s.first,
         "turn_no": s.turn_no,
-        "players": [
-            {
-                "seat": p,
-                "slots": [{"slot": sid, "patrol": s.patrol[sid][0] if sid in s.patrol else None}
-                          for sid, _ in s.games[p]],
-                "mamma": s.mamma[p][0] if p in s.mamma else None,
-                "peeked": s.peeked[p],
-                "total": s.totals[p],
-            }
-            for p in range(s.n)
-        ],
+        "players": parts[5],
         "draw_pile": len(s.draw_pile),
-        "discard": [DECK[c].to_dict() for c in s.discard],
+        "discard": parts[7],
         "safe": len(s.safe),
         "safe_cards": None,
         "drawn": None,
@@ -109,6 +115,24 @@ def _public(s: OmertaState) -> dict[str, Any]:
     }
     s._view = v
     return v
+
+
+def _players(s: OmertaState) -> list[dict[str, Any]]:
+    """The view's ``players``: each seat's slots (with their patrol marker's placer),
+    Mamma placer, peek flag and total."""
+    patrol, mamma, peeked, totals = s.patrol, s.mamma, s.peeked, s.totals
+    return [
+        {
+            "seat": p,
+            "slots": ([{"slot": sid, "patrol": patrol[sid][0] if sid in patrol else None}
+                       for sid, _ in game] if patrol else
+                      [{"slot": sid, "patrol": None} for sid, _ in game]),
+            "mamma": mamma[p][0] if p in mamma else None,
+            "peeked": peeked[p],
+            "total": totals[p],
+        }
+        for p, game in enumerate(s.games)
+    ]
 
 
 def zones(state: OmertaState) -> dict[str, list[int]]:
