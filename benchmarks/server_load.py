@@ -25,6 +25,14 @@ saturated table (extra CPU per spectator per action), 400 seated tables where no
 refused (``claim_refused``) and answers sent in time that arrived after their window had
 closed (rejected, and the window closed by its timeout).
 
+Seats ask for delta updates (``hello.features: ["delta"]``) and rebuild their views;
+``--no-delta`` plays with whole views (as old clients, and as a server without deltas
+must be measured). Every ``clock`` message a seat gets is an offset error sample (the
+server's clock and the seats' are the same ``time.monotonic``, so the true offset is 0):
+``offset_err_p99_ms``. Between phases every seat leaves its table and the server is
+left to settle, so that one phase's leftovers do not count in the next.
+``--profile FILE`` runs the server under cProfile.
+
 The last line is one JSON object.
 """
 from __future__ import annotations
@@ -47,6 +55,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
 
 from twisted.internet import defer, protocol, reactor, task  # noqa: E402
 from twisted.protocols.basic import LineReceiver  # noqa: E402
@@ -88,14 +97,15 @@ def start_process(args: list[str]) -> tuple[subprocess.Popen, int]:
     raise SystemExit(f"could not start {args}")
 
 
-def start_server(workdir: Path) -> tuple[subprocess.Popen, int]:
+def start_server(workdir: Path, profile: str | None = None) -> tuple[subprocess.Popen, int]:
     with open(ROOT / "config.yaml", encoding="utf-8") as f:
         config = yaml.safe_load(f)
     config["server"].update(host="127.0.0.1", port=0, max_tables=1000, max_connections=4000,
                             max_unauthenticated_per_address=0, data_dir=str(workdir / "data"))
     path = workdir / "config.yaml"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
-    return start_process([sys.executable, "-m", "server.main", "--config", str(path),
+    run = ["-m", "cProfile", "-o", profile] if profile else []
+    return start_process([sys.executable, *run, "-m", "server.main", "--config", str(path),
                           "--no-discovery"])
 
 
@@ -154,6 +164,8 @@ class Stats:
         self.claims = 0
         self.update_bytes = 0
         self.updates = 0
+        self.offset_errors: list[float] = []  # |clock offset| (ms) pushed: both ends share one clock
+        self.pings = 0
 
 
 class Client(LineReceiver):
@@ -172,6 +184,10 @@ class Client(LineReceiver):
         self.answered: set[int] = set()
         self.inflight = False
         self.call: Any = None
+        self.offset: float | None = None
+        self.view: dict[str, Any] | None = None
+        self.step = 0  # the step of the last update seen
+        self.wait_step = 0  # do not decide before the update of this step (ack.step)
         self.ready = defer.Deferred()
 
     def connectionMade(self) -> None:
@@ -190,6 +206,12 @@ class Client(LineReceiver):
         kind = msg["type"]
         if kind == "ping":
             self.sendLine(b'{"v":1,"type":"pong","id":%d,"tc":%r}' % (msg["id"], now_ms()))
+            self.load.stats.pings += 1
+            return
+        if kind == "clock":
+            # the server's clock is time.monotonic() too: the true offset is 0
+            self.offset = msg["offset_ms"]
+            self.load.stats.offset_errors.append(abs(self.offset))
             return
         if "re" in msg and msg["re"] in self.pending:
             self.reply(msg)
@@ -200,11 +222,20 @@ class Client(LineReceiver):
             if self.run is None or self.index < 0:
                 return
             self.run.step = max(self.run.step, msg.get("step", 0))
+            self.step = msg.get("step", 0)
             for e in msg.get("events", ()):
                 if e.get("type") == "window_closed":
                     self.run.closed[e["window"]] = e.get("reason", "")
-            self.legal = msg["legal"]
-            view = msg["view"]
+            if "view_set" in msg:  # a delta (feature "delta", docs/PROTOCOL.md update)
+                view = dict(self.view or {})
+                view.update(msg["view_set"])
+                for key in msg.get("view_unset", ()):
+                    view.pop(key, None)
+                self.legal = msg.get("legal", self.legal)
+            else:
+                view = msg["view"]
+                self.legal = msg["legal"]
+            self.view = view
             self.window = view.get("window") if isinstance(view, dict) else None
             if self.window is not None and self.window["window"] not in self.window_seen:
                 self.window_seen[self.window["window"]] = now_ms()
@@ -226,6 +257,7 @@ class Client(LineReceiver):
             if msg["type"] == "ack":
                 st.actions += 1
                 st.rtts.append(now_ms() - sent)
+                self.wait_step = msg.get("step", 0)  # PROTOCOL.md: decide again from that update
             else:
                 code = msg.get("code", "?")
                 st.errors[code] = st.errors.get(code, 0) + 1
@@ -247,6 +279,8 @@ class Client(LineReceiver):
     # -- playing --------------------------------------------------------------------
     def decide(self) -> None:
         if self.inflight or self.call is not None or not self.legal or self.load.mode == "idle":
+            return
+        if self.load.mode != "echo" and self.step < self.wait_step:
             return
         w = self.window
         if w is not None and w["window"] not in self.answered and any(
@@ -325,7 +359,8 @@ class TableRun:
             c = Client(self.load, self, i)
             reactor.connectTCP("127.0.0.1", self.port, _Factory(c))
             yield c.ready
-            yield c.request("hello", name=f"{name}{i}")
+            yield c.request("hello", name=f"{name}{i}",
+                            **({"features": ["delta"]} if self.load.delta and name == "p" else {}))
             out.append(c)
         return out
 
@@ -348,7 +383,8 @@ class TableRun:
         self.step = 0
         self.closed = {}
         for c in self.clients:
-            c.window_seen, c.answered, c.legal, c.window = {}, set(), [], None
+            c.window_seen, c.answered, c.legal, c.window, c.view = {}, set(), [], None, None
+            c.step = c.wait_step = 0
         for c in self.clients:
             yield c.request("join", table=self.id)
 
@@ -377,6 +413,7 @@ class _Factory(protocol.ClientFactory):
 class Load:
     def __init__(self) -> None:
         self.mode = "saturated"
+        self.delta = True  # seats ask for delta updates (spectators never get them)
         self.stats = Stats()
         self.tables: list[TableRun] = []
 
@@ -405,6 +442,8 @@ def measure(load: Load, pid: int, seconds: float) -> Any:
            "cpu_us_per_action": round(1e6 * (cpu1 - cpu0) / st.actions, 1) if st.actions else None,
            "rss_mb": round(proc_rss_mb(pid), 1), "claims": st.claims, "refused_honest": st.refused_honest,
            "errors": dict(st.errors), "update_bytes": round(st.update_bytes / st.updates) if st.updates else None,
+           "pings_per_s": round(st.pings / wall, 1),
+           "offset_err_p99_ms": pct(st.offset_errors, 99),
            "_cpu_s": cpu1 - cpu0, "_actions": st.actions}
     late = 0
     for run, window, elapsed in st.late_candidates:
@@ -426,10 +465,39 @@ def open_tables(load: Load, port: int, n: int) -> Any:
 
 @defer.inlineCallbacks
 def close_tables(load: Load) -> Any:
+    """Every seat leaves its table on purpose (``leave``: the table closes at once)
+    before it disconnects: a dropped seat would be held for the reconnect grace period,
+    its stand-in bot playing on and costing CPU in the next measurement."""
+    mode, load.mode = load.mode, "idle"
+    leaving = []
+    for r in load.tables:
+        for c in r.clients + r.spectators:
+            if c.call is not None and c.call.active():
+                c.call.cancel()
+            c.call = None
+            if r.id is not None and mode != "echo" and c.transport is not None:
+                d = c.request("leave", table=r.id)
+                d.addErrback(lambda f: None)
+                leaving.append(d)
+    if leaving:
+        yield defer.DeferredList(leaving).addTimeout(60, reactor).addErrback(lambda f: None)
     for r in load.tables:
         r.stop()
     load.tables = []
     yield sleep(1.0)
+
+
+@defer.inlineCallbacks
+def settle(pid: int, limit_s: float = 60.0) -> Any:
+    """Wait until the server is quiet again (under 3 % of a core for a second): what the
+    previous measurement left behind (bots taking the seats left, tables closing) must
+    not count in the next one."""
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end:
+        cpu0, t0 = proc_cpu_s(pid), time.monotonic()
+        yield sleep(1.0)
+        if (proc_cpu_s(pid) - cpu0) / (time.monotonic() - t0) < 0.03:
+            return
 
 
 def show(label: str, r: dict[str, Any]) -> None:
@@ -445,8 +513,9 @@ def main_run(args: argparse.Namespace) -> Any:
     idle_tables = 50 if quick else 400
     work = Path(tempfile.mkdtemp(prefix="server-load-", dir="/var/tmp"))
     results: dict[str, Any] = {"levels": {}}
-    server, port = start_server(work)
+    server, port = start_server(work, args.profile)
     load = Load()
+    load.delta = not args.no_delta
     try:
         print(f"mafia-server pid {server.pid} on 127.0.0.1:{port}, data in {work} (real disk)", flush=True)
         for n in sizes:
@@ -461,6 +530,7 @@ def main_run(args: argparse.Namespace) -> Any:
             show(f"{n:>3} tables paced (700 ms think)", paced)
             results["levels"][n] = {"saturated": sat, "paced": paced}
             yield close_tables(load)
+            yield settle(server.pid)
         # spectators: one saturated table, 100 spectators
         load.mode = "saturated"
         runs = yield open_tables(load, port, 1)
@@ -480,6 +550,7 @@ def main_run(args: argparse.Namespace) -> Any:
         show("1 table, 100 spectators", spec)
         print(f"  -> server CPU per spectator per action: {spectator_us} us", flush=True)
         yield close_tables(load)
+        yield settle(server.pid)
         # idle seated tables
         load.mode = "idle"
         yield open_tables(load, port, idle_tables)
@@ -530,6 +601,9 @@ def main_run(args: argparse.Namespace) -> Any:
         "p99_ms_saturated": {n: results["levels"][n]["saturated"]["rtt_p99_ms"] for n in sizes},
         "p99_ms_paced": {n: results["levels"][n]["paced"]["rtt_p99_ms"] for n in sizes},
         "p99_ms_paced_200": paced_last["rtt_p99_ms"],
+        "offset_err_p99_ms": {n: results["levels"][n]["paced"]["offset_err_p99_ms"] for n in sizes},
+        "offset_err_p99_ms_saturated": {n: results["levels"][n]["saturated"]["offset_err_p99_ms"] for n in sizes},
+        "pings_per_s_idle": idle["pings_per_s"],
         "spectator_cpu_us": spectator_us,
         "idle_tables": idle_tables,
         "idle_400_core_percent": idle["cpu_core_percent"],
@@ -544,6 +618,10 @@ def main_run(args: argparse.Namespace) -> Any:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--quick", action="store_true", help="smaller and shorter (< 1 min)")
+    p.add_argument("--no-delta", action="store_true",
+                   help="seats do not ask for delta updates (whole views, as old clients)")
+    p.add_argument("--profile", metavar="FILE",
+                   help="run the server under cProfile, its stats written to FILE at the end")
     p.add_argument("--echo-server", type=int, metavar="BYTES", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.echo_server is not None:

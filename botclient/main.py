@@ -23,6 +23,10 @@ action feeds its bot no new update until the reply says which update reflects th
 ``--server-bots M`` fills M seats of the new table with the server's own bots
 (``add_bot``) before the TCP bots join: a match between a TCP bot and in-process bots.
 
+``--matches N`` plays N matches at the same table: after each ``match_over`` every seat
+asks to play again (``rematch``, docs/PROTOCOL.md "Host, emotes, rematch"); each result
+is printed as its own JSON line.
+
 Reconnection (PROTOCOL.md "Reconnection"): when a connection drops during the match,
 that seat's bot says so on stderr and re-opens it after 0.5 s, 1 s, 2 s ... (at most
 10 s apart), waits for the first clock sync, and asks for its seat back with ``reconnect
@@ -119,6 +123,8 @@ class SeatBot:
         self._clock_waiter: defer.Deferred | None = None
         self.closing = False
         self.verbose = False
+        self.overs = 0  # match_over messages received (one per match played)
+        self.wanted_overs = 1  # ``done`` fires at this one (--matches)
 
     def say(self, text: str) -> None:
         who = f"seat {self.seat}" if self.seat is not None else self.name
@@ -146,7 +152,8 @@ class SeatBot:
         elif kind == "match_over":
             if self.driver is not None:
                 self.driver.stop()
-            if not self.done.called:
+            self.overs += 1
+            if self.overs >= self.wanted_overs and not self.done.called:
                 self.done.callback(msg["result"])
 
     def on_disconnect(self, reason: failure.Failure) -> None:
@@ -267,6 +274,7 @@ class SeatBot:
                      f"({len(msg.get('missed', []))} missed events)")
         self.seat = msg["seat"]
         self.game = get_game(msg["game"])
+        self._in_flight, self._wait_step, self._buffered = False, None, []  # a new match
         seed = f"{self.seed_base}/{self.seat}"
         try:
             bot = make_bot(self.game.NAME, self.seat, seed=seed, settings=self.settings, kind=self.kind)
@@ -357,6 +365,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--server-bots", type=int, default=0, metavar="M",
                    help="with --create: fill M seats with the server's own bots (add_bot)")
     p.add_argument("--rounds", type=int, help="rounds to play (default: the game's)")
+    p.add_argument("--matches", type=int, default=1, metavar="N",
+                   help="matches to play at the table, asking to play again after each")
     p.add_argument("--name", default="Bot", help="base name of the bots' connections")
     p.add_argument("--think-ms", type=float, default=0.0, help="pause before turn actions (ms)")
     p.add_argument("--bot", choices=("smart", "random"), default="smart", help="kind of bot")
@@ -368,6 +378,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         p.error("--create needs --players")
     if args.server_bots and (not args.create or not 0 <= args.server_bots < args.players):
         p.error("--server-bots goes with --create and must be below --players")
+    if args.matches < 1:
+        p.error("--matches must be at least 1")
     return args
 
 
@@ -379,8 +391,10 @@ def _address(text: str) -> tuple[str, int]:
 
 
 @defer.inlineCallbacks
-def play(reactor: Any, args: argparse.Namespace):
-    """Connect, create or join, play until ``match_over``; returns the result dict."""
+def play(reactor: Any, args: argparse.Namespace, on_result: Any = None):
+    """Connect, create or join, play until ``match_over`` (``args.matches`` times, asking
+    to play again in between); returns the last result dict. ``on_result(result)`` is
+    called with each result."""
     config = load_config(args.config)
     host, port = _address(args.connect)
     settings = dict(config["bots"])
@@ -434,13 +448,23 @@ def play(reactor: Any, args: argparse.Namespace):
         for bot in seats:
             joined = yield bot.proto.request("join", table=table["id"])
             bot.token = joined.get("token")
-        timer = reactor.callLater(args.timeout, lambda: done.called or done.errback(
-            HeadlessError(f"no result after {args.timeout:.0f} s")))
-        try:
-            result = yield done
-        finally:
-            if timer.active():
-                timer.cancel()
+        result: Any = None
+        for n in range(getattr(args, "matches", 1)):
+            if n:  # play again: every seat asks, the last request starts the match
+                done = defer.Deferred()
+                for bot in seats:
+                    bot.done, bot.wanted_overs = done, n + 1
+                for bot in seats:
+                    yield bot.proto.request("rematch", table=table["id"])
+            timer = reactor.callLater(args.timeout, lambda d=done: d.called or d.errback(
+                HeadlessError(f"no result after {args.timeout:.0f} s")))
+            try:
+                result = yield done
+            finally:
+                if timer.active():
+                    timer.cancel()
+            if on_result is not None:
+                on_result(result)
         return result
     except ServerError as e:
         raise HeadlessError(f"the server refused: {e.code}: {e.message}")
@@ -462,11 +486,11 @@ def main(argv: list[str] | None = None) -> None:
     @defer.inlineCallbacks
     def run(reactor: Any):
         try:
-            result = yield play(reactor, args)
+            yield play(reactor, args, on_result=lambda result: print(
+                json.dumps(result, sort_keys=True), flush=True))
         except (HeadlessError, ConfigError) as e:
             print(f"mafia-bot: {e}", file=sys.stderr)
             raise SystemExit(1)
-        print(json.dumps(result, sort_keys=True), flush=True)
 
     task.react(run)
 

@@ -61,6 +61,9 @@ class ClientProtocol(LineReceiver):
     def __init__(self, listener: Any = None):
         self.listener = listener
         self.welcome: dict[str, Any] | None = None
+        #: table -> [view, legal, step] last known (the base of the next delta update)
+        self._views: dict[Any, list[Any]] = {}
+        self._resyncing: set[Any] = set()
         self.offset_ms: float | None = None
         self.rtt_ms: float | None = None
         self.rtt_p99_ms: float | None = None
@@ -98,6 +101,8 @@ class ClientProtocol(LineReceiver):
             self.offset_ms = msg.get("offset_ms")
             self.rtt_ms = msg.get("rtt_ms")
             self.rtt_p99_ms = msg.get("rtt_p99_ms")
+        if kind in ("match_started", "update") and not self._track_view(msg):
+            return  # a delta that cannot be applied: a resync was asked for
         re = msg.get("re")
         if re is not None and re in self._pending:
             d = self._pending.pop(re)
@@ -108,6 +113,41 @@ class ClientProtocol(LineReceiver):
             return
         if self.listener is not None:
             self.listener.on_message(msg)
+
+    def _track_view(self, msg: dict[str, Any]) -> bool:
+        """Keep each table's last view; turn a delta ``update`` (``view_set`` /
+        ``view_unset``, ``legal`` omitted when unchanged: docs/PROTOCOL.md, feature
+        ``delta``) into a full one in place, so listeners always see ``view`` and
+        ``legal``. False when the delta cannot be applied (no base, or a gap in
+        ``step``): ``resync`` is requested and the message dropped; the
+        ``match_started`` that answers it carries the whole view."""
+        table = msg.get("table")
+        if msg["type"] == "match_started":
+            self._resyncing.discard(table)
+            self._views[table] = [msg.get("view"), msg.get("legal"), msg.get("step")]
+            return True
+        base = self._views.get(table)
+        if "view" in msg:
+            self._views[table] = [msg["view"], msg.get("legal"), msg.get("step")]
+            return True
+        step = msg.get("step")
+        if base is None or not isinstance(base[0], dict) or base[2] is None or step != base[2] + 1:
+            if table not in self._resyncing and self.transport is not None:
+                self._resyncing.add(table)
+                if base is not None and isinstance(base[2], int):
+                    d = self.request("resync", table=table, step=base[2])
+                else:
+                    d = self.request("resync", table=table)
+                d.addErrback(lambda f: self._resyncing.discard(table))
+            return False
+        view = dict(base[0])
+        view.update(msg.pop("view_set", None) or {})
+        for key in msg.pop("view_unset", None) or ():
+            view.pop(key, None)
+        legal = msg["legal"] if "legal" in msg else base[1]
+        msg["view"], msg["legal"] = view, legal
+        self._views[table] = [view, legal, step]
+        return True
 
     # -- sending ------------------------------------------------------------------------
     def send(self, msg_type: str, **fields: Any) -> None:
@@ -151,8 +191,10 @@ class ClientProtocol(LineReceiver):
 
 
 def connect(reactor: Any, host: str, port: int, name: str, listener: Any = None,
-            timeout: float = 5.0) -> defer.Deferred:
-    """Connect to ``host:port`` and say hello as ``name``.
+            timeout: float = 5.0, features: tuple[str, ...] = ("delta",)) -> defer.Deferred:
+    """Connect to ``host:port`` and say hello as ``name``, asking for ``features``
+    (docs/PROTOCOL.md ``hello``; by default ``delta``: updates carry only what changed,
+    turned back into whole views here, so listeners never see a delta).
 
     Returns a Deferred firing with the :class:`ClientProtocol` once ``welcome`` arrived
     (kept in ``.welcome``); fails with a Twisted connection error (refused, timeout after
@@ -171,7 +213,10 @@ def connect(reactor: Any, host: str, port: int, name: str, listener: Any = None,
             proto.transport.loseConnection()
             return f
 
-        hd = proto.request("hello", name=name)
+        if features:
+            hd = proto.request("hello", name=name, features=list(features))
+        else:
+            hd = proto.request("hello", name=name)
         hd.addTimeout(timeout, reactor)
         return hd.addCallbacks(welcomed, refused)
 

@@ -31,6 +31,8 @@ All times are milliseconds on the server's monotonic clock.
 from __future__ import annotations
 
 import hashlib
+import weakref
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -137,6 +139,76 @@ def order_claims(claims: list[Claim], salt: str, window: int) -> list[Claim]:
     return out
 
 
+#: Longest reactor lag (ms) added to a claim's bounds and to the closing of a
+#: collection or a window: beyond it the server is overloaded, not slow to read.
+MAX_LAG_MS = 250.0
+
+
+class ReactorLag:
+    """How far behind the reactor runs (issue 14, "busy but fair"): a timer every
+    ``period_s`` notes how late it fired -- the time the reactor spent on other work
+    (reading, deciding, writing) before it could run it, which is also how long a line
+    that arrived meanwhile may have waited in the socket before the server read it.
+    :meth:`lag_ms` is the largest of the last ``keep`` samples (2 s), in ms."""
+
+    def __init__(self, clock: Any, period_s: float = 0.1, keep: int = 20):
+        self.clock = clock
+        self.period_s = period_s
+        self.samples: deque[float] = deque(maxlen=keep)
+        self._due = clock.seconds() + period_s
+        self._call = clock.callLater(period_s, self._tick)
+
+    def _tick(self) -> None:
+        now = self.clock.seconds()
+        self.samples.append(max(0.0, (now - self._due) * 1000.0))
+        self._due = now + self.period_s
+        self._call = self.clock.callLater(self.period_s, self._tick)
+
+    def lag_ms(self) -> float:
+        """The reactor's recent lag in ms (0 when it keeps up), at most :data:`MAX_LAG_MS`,
+        plus how long the current reactor turn has run so far."""
+        late = max(0.0, (self.clock.seconds() - self._due) * 1000.0)  # a tick overdue now
+        return min(MAX_LAG_MS, max(max(self.samples, default=0.0), late))
+
+    def stop(self) -> None:
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+
+
+_lags: "weakref.WeakKeyDictionary[Any, ReactorLag | None]" = weakref.WeakKeyDictionary()
+
+
+def reactor_lag(clock: Any) -> ReactorLag | None:
+    """The :class:`ReactorLag` of the reactor behind ``clock`` (one each), or None for a
+    ``task.Clock`` (tests: timers run on time, lines are read at once)."""
+    try:
+        return _lags[clock]
+    except KeyError:
+        reactor = getattr(clock, "_reactor", None)
+        lag = ReactorLag(clock) if reactor is not None and hasattr(reactor, "callInThread") else None
+        _lags[clock] = lag
+        return lag
+
+
+def lag_ms(clock: Any) -> float:
+    """:meth:`ReactorLag.lag_ms` of ``clock``'s reactor; 0.0 on a ``task.Clock``."""
+    lag = reactor_lag(clock)
+    return lag.lag_ms() if lag is not None else 0.0
+
+
+def after_queued_input(clock: Any, fn: Callable[..., None], *args: Any) -> Any:
+    """Call ``fn(*args)`` once the lines already waiting in the server's sockets have been
+    read: a timer that closes a collection or a window fires before the reactor reads
+    what arrived meanwhile, so on a real reactor the call goes one reactor turn later
+    (plus the recent lag); on a ``task.Clock`` at once. Returns the DelayedCall, or
+    None when ``fn`` ran."""
+    lag = reactor_lag(clock)
+    if lag is None:
+        fn(*args)
+        return None
+    return clock.callLater(lag.lag_ms() / 1000.0, fn, *args)
+
+
 #: ``decide(window_id, ordered_claims, first_receive_ms)``
 Decide = Callable[[int, list[Claim], float], None]
 
@@ -207,7 +279,12 @@ class Arbiter:
         if self._timer is not None and self._timer.active():
             self._timer.reset(delay / 1000.0)
         else:
-            self._timer = self._clock.callLater(delay / 1000.0, self.flush)
+            self._timer = self._clock.callLater(delay / 1000.0, self._closing)
+
+    def _closing(self) -> None:
+        """The collection's time is up: decide once the claims already waiting in the
+        server's sockets are read (:func:`after_queued_input`)."""
+        self._timer = after_queued_input(self._clock, self.flush)
 
     def flush(self) -> None:
         """Decide now (collection closed, window timeout)."""

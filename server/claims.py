@@ -15,7 +15,8 @@ from twisted.logger import Logger
 
 from shared.protocol import ProtocolError
 from shared.rules import Action, IllegalAction
-from server.arbiter import TOLERANCE_MS, Claim, bound_claim
+from server.arbiter import (TOLERANCE_MS, Claim, after_queued_input, bound_claim, lag_ms,
+                            reactor_lag)
 
 log = Logger()
 
@@ -52,16 +53,36 @@ class WindowsMixin:
             self._cancel_timeout()
             self._claimed.clear()
         if w is not None and (old is None or w.id != old.id):
+            reactor_lag(self.clock)  # measured from the first window on
             self.window_shown = now
             self._timeout_call = self.clock.callLater(w.timeout_ms / 1000.0, self._on_timeout, w.id)
         self.window = w
+        if (old is None) != (w is None):
+            self._window_pings(w is not None)
+
+    def _window_pings(self, open_: bool) -> None:
+        """Clock sync pings the seated connections faster while a window is open
+        (``ping_interval_window_ms``): their claims are judged by their RTT."""
+        for seat in self.seats:
+            conn = seat.conn
+            if conn is not None:
+                faster = getattr(conn, "set_window", None)
+                if faster is not None:
+                    faster(open_)
 
     def _cancel_timeout(self) -> None:
         if self._timeout_call is not None and self._timeout_call.active():
             self._timeout_call.cancel()
         self._timeout_call = None
 
-    def _on_timeout(self, window_id: int) -> None:
+    def _on_timeout(self, window_id: int, queued_read: bool = False) -> None:
+        """The window's time is up: once the answers already waiting in the server's
+        sockets are read (:func:`server.arbiter.after_queued_input`: an answer sent in
+        time is never late because the server was busy), the table applies the
+        window's timeout action."""
+        if not queued_read:
+            self._timeout_call = after_queued_input(self.clock, self._on_timeout, window_id, True)
+            return
         self._timeout_call = None
         if self._when_saved(lambda: self._on_timeout(window_id)):
             return
@@ -83,7 +104,8 @@ class WindowsMixin:
         if w is None:
             return {}
         out = {}
-        allowance = float(self.config["timing"]["frame_allowance_ms"])
+        # the server's own queueing: a claim may wait that long in its socket
+        allowance = float(self.config["timing"]["frame_allowance_ms"]) + lag_ms(self.clock)
         for s in w.pending - self._claimed:
             conn = self.seats[s].conn
             if conn is None:
@@ -238,7 +260,9 @@ class WindowsMixin:
         config's ``frame_allowance_ms`` and ``human_floor_ms`` (the floor judges stamped
         presses only: an unstamped one counts at its arrival, later than it was)."""
         timing = self.config["timing"]
-        return bound_claim(press, shown, now, conn.rtt_bound_ms(), sent,
+        # the bounds cover the server's own queueing too (a busy reactor reads a claim
+        # late, and writes the window's update late): its recent lag widens them
+        return bound_claim(press, shown, now, conn.rtt_bound_ms() + lag_ms(self.clock), sent,
                            float(timing["frame_allowance_ms"]),
                            float(timing["human_floor_ms"]) if stamped else 0.0)
 

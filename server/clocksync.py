@@ -18,17 +18,18 @@ All times are milliseconds on the server's monotonic clock (``clock.seconds() * 
 
 The pings are also the connection's heartbeat: :attr:`ClockSync.silent_ms` is how long
 the pongs have stopped, counted tick by tick (each ping adds the time since the previous
-one, at most :data:`MAX_SILENT_STEP_MS`), so that a server that was itself stalled (a
+one, at most the ping period plus :data:`MAX_SILENT_STEP_MS`), so that a server that was itself stalled (a
 slow disk, a paused process, a test clock jumping ahead) never blames its clients for
 the pongs it could not read; ``on_tick(silent_s)`` is called after every ping.
 """
 from __future__ import annotations
 
+import bisect
 import itertools
+import math
 from collections import deque
 from typing import Any, Callable
 
-from twisted.internet.task import LoopingCall
 
 #: Samples kept for the offset estimate (recent ones: clocks may drift).
 WINDOW = 32
@@ -42,37 +43,51 @@ BURST_SPACING_MS = 5.0
 #: Pings older than this without a pong are forgotten (ms).
 PING_EXPIRY_MS = 10_000.0
 #: A ``clock`` push is sent when the offset moved by more than this (ms) ...
-PUSH_OFFSET_CHANGE_MS = 0.1
+PUSH_OFFSET_CHANGE_MS = 0.5
 #: ... or after this many samples since the last push.
 PUSH_EVERY = 10
-#: Longest gap between two pings counted as silence (ms): see the module docstring.
+#: Longest gap between two pings counted as silence: the ping period plus this (ms); see
+#: the module docstring.
 MAX_SILENT_STEP_MS = 250.0
+#: Pings come due on this grid (ms): see :meth:`ClockSync._schedule`.
+PING_GRID_MS = 50.0
 
 
 class OffsetEstimator:
-    """Offset and RTT statistics from ping samples. Pure; times in ms."""
+    """Offset and RTT statistics from ping samples. Pure; times in ms.
+
+    Kept incrementally: the offset is recomputed once per sample (O(:data:`WINDOW`)),
+    the RTTs are kept sorted as they come and go (a percentile is one index), so the
+    arbiter's questions cost nothing however often it asks."""
 
     def __init__(self, window: int = WINDOW, best: int = BEST_SAMPLES, rtt_window: int = RTT_WINDOW):
         self.samples: deque[tuple[float, float, float, float]] = deque(maxlen=window)
         # each sample: (rtt, offset, lowest possible offset, highest possible offset)
         self.rtts: deque[float] = deque(maxlen=max(window, rtt_window))
+        self._sorted: list[float] = []  # the same RTTs, sorted
         self.best = best
+        self._offset: float | None = None
 
     def add(self, t0: float, t1: float, tc: float) -> None:
         """Record one round trip: ping sent at server ``t0``, client stamped ``tc``,
         pong received at server ``t1``. Samples with ``t1 < t0`` are ignored."""
         if t1 < t0:
             return
-        self.samples.append((t1 - t0, (t0 + t1) / 2.0 - tc, t0 - tc, t1 - tc))
-        self.rtts.append(t1 - t0)
+        rtt = t1 - t0
+        self.samples.append((rtt, (t0 + t1) / 2.0 - tc, t0 - tc, t1 - tc))
+        if len(self.rtts) == self.rtts.maxlen:
+            del self._sorted[bisect.bisect_left(self._sorted, self.rtts[0])]
+        self.rtts.append(rtt)
+        bisect.insort(self._sorted, rtt)
+        self._offset = self._estimate()
 
-    @property
-    def offset_ms(self) -> float | None:
-        """``server_ms - client_ms`` (None before the first sample)."""
-        if not self.samples:
-            return None
-        low = max(s[2] for s in self.samples)
-        high = min(s[3] for s in self.samples)
+    def _estimate(self) -> float:
+        low = high = None
+        for s in self.samples:
+            if low is None or s[2] > low:
+                low = s[2]
+            if high is None or s[3] < high:
+                high = s[3]
         if low <= high:
             return (low + high) / 2.0
         best = sorted(self.samples)[: self.best]
@@ -80,12 +95,19 @@ class OffsetEstimator:
         mid = len(offsets) // 2
         return offsets[mid] if len(offsets) % 2 else (offsets[mid - 1] + offsets[mid]) / 2.0
 
+    @property
+    def offset_ms(self) -> float | None:
+        """``server_ms - client_ms`` (None before the first sample): the middle of the
+        intersection of the samples' bounds, else the median offset of the
+        :data:`BEST_SAMPLES` lowest-RTT samples."""
+        return self._offset
+
     def rtt_percentile(self, p: float) -> float | None:
         """The ``p``-th percentile (0-100, nearest rank) of the last :data:`RTT_WINDOW`
         RTTs, in ms."""
-        if not self.rtts:
+        rtts = self._sorted
+        if not rtts:
             return None
-        rtts = sorted(self.rtts)
         rank = max(1, min(len(rtts), -(-len(rtts) * p // 100)))
         return rtts[int(rank) - 1]
 
@@ -108,12 +130,23 @@ class ClockSync:
     ``send(msg_type, **fields)`` writes a message to the connection; ``clock`` is an
     ``IReactorTime`` whose ``seconds()`` is the server's monotonic clock. ``timing`` is
     the config's ``timing`` section (``ping_burst``, ``ping_interval_ms``,
-    ``ping_interval_round_ms``, ``rtt_bound_floor_ms``, ``rtt_bound_cap_ms``).
+    ``ping_interval_round_ms``, ``ping_interval_window_ms``, ``rtt_bound_floor_ms``,
+    ``rtt_bound_cap_ms``). ``send_raw(bytes)``, when given, writes a line already
+    encoded (the pings skip the JSON encoder).
+
+    Cadence (issue 14): a burst of ``ping_burst`` pings at hello, then one ping per
+    ``ping_interval_ms`` (1 s) outside matches and ``ping_interval_round_ms`` (1 s)
+    during one, and every ``ping_interval_window_ms`` (250 ms) while a reaction window
+    is open at the connection's table (:meth:`set_window`). A ``clock`` message goes
+    out when the offset moved by more than :data:`PUSH_OFFSET_CHANGE_MS` or every
+    :data:`PUSH_EVERY` samples.
     """
 
     def __init__(self, send: Callable[..., None], clock: Any, timing: dict[str, Any],
-                 on_tick: Callable[[float], None] | None = None):
+                 on_tick: Callable[[float], None] | None = None,
+                 send_raw: Callable[[bytes], None] | None = None):
         self._send = send
+        self._send_raw = send_raw
         self._on_tick = on_tick
         #: How long the pongs have stopped (ms), see the module docstring.
         self.silent_ms = 0.0
@@ -123,9 +156,12 @@ class ClockSync:
         self.estimator = OffsetEstimator()
         self._ids = itertools.count(1)
         self._sent: dict[int, float] = {}
-        self._loop: LoopingCall | None = None
+        self._next: Any = None  # the next ping's DelayedCall
+        self._started = False
+        self._last_ping: float | None = None
         self._burst: list[Any] = []
         self._playing = False
+        self._window = False
         self._since_push = 0
         self._pushed_offset: float | None = None
 
@@ -133,13 +169,27 @@ class ClockSync:
         return self._clock.seconds() * 1000.0
 
     # -- schedule -------------------------------------------------------------------
+    def interval_ms(self) -> float:
+        """The ping period now (ms): ``ping_interval_window_ms`` while a reaction window
+        is open at this connection's table (claims are judged by this connection's RTT
+        and offset: fresh samples under the current load), else
+        ``ping_interval_round_ms`` during a match, else ``ping_interval_ms``."""
+        if self._window and self._playing:
+            key, default = "ping_interval_window_ms", 250
+        elif self._playing:
+            key, default = "ping_interval_round_ms", 1000
+        else:
+            key, default = "ping_interval_ms", 1000
+        return max(10.0, float(self.timing.get(key, default)))
+
     def start(self) -> None:
-        """Send the ping burst now, then ping at the idle interval."""
+        """Send the ping burst now, then ping at :meth:`interval_ms`."""
         n = max(1, int(self.timing.get("ping_burst", 8)))
         self.ping()
         for i in range(1, n):
             self._burst.append(self._clock.callLater(i * BURST_SPACING_MS / 1000.0, self.ping))
-        self._restart_loop(now=False)
+        self._started = True
+        self._schedule()
 
     def stop(self) -> None:
         """Stop every timer (the connection is gone)."""
@@ -147,43 +197,80 @@ class ClockSync:
             if call.active():
                 call.cancel()
         self._burst = []
-        if self._loop is not None and self._loop.running:
-            self._loop.stop()
-        self._loop = None
+        self._cancel_next()
+        self._started = False
         self._on_tick = None
         self._send = _nothing  # no reference back to the closed connection
+        self._send_raw = None
 
     def set_playing(self, playing: bool) -> None:
         """Ping at ``ping_interval_round_ms`` while the connection's table plays, at
-        ``ping_interval_ms`` otherwise."""
+        ``ping_interval_ms`` otherwise; a match starting pings at once."""
         if playing != self._playing:
             self._playing = playing
             self.silent_ms = 0.0  # a full heartbeat timeout from the start of a match
-            if self._loop is not None:
-                self._restart_loop(now=True)
+            if not playing:
+                self._window = False
+            if self._started:
+                self._cancel_next()
+                self.ping()
+                self._schedule()
 
-    def _restart_loop(self, now: bool) -> None:
-        if self._loop is not None and self._loop.running:
-            self._loop.stop()
-        key = "ping_interval_round_ms" if self._playing else "ping_interval_ms"
-        interval = max(10.0, float(self.timing.get(key, 1000))) / 1000.0
-        self._loop = LoopingCall(self.ping)
-        self._loop.clock = self._clock
-        self._loop.start(interval, now=now)
+    def set_window(self, open_: bool) -> None:
+        """A reaction window opened (True) or closed (False) at this connection's table:
+        ping at ``ping_interval_window_ms`` meanwhile (at once if the last ping is older
+        than that), back to the match's period after."""
+        if open_ == self._window:
+            return
+        self._window = open_
+        if not self._started:
+            return
+        if open_ and self._playing and (self._last_ping is None
+                                        or self.now_ms() - self._last_ping >= self.interval_ms()):
+            self._cancel_next()
+            self.ping()
+        self._cancel_next()
+        self._schedule()
+
+    def _cancel_next(self) -> None:
+        if self._next is not None and self._next.active():
+            self._next.cancel()
+        self._next = None
+
+    def _schedule(self) -> None:
+        """The next ping, one period after the last one, on a :data:`PING_GRID_MS` grid:
+        the pings of many connections come due in the same reactor turn instead of
+        waking the reactor once each."""
+        now = self.now_ms()
+        due = (self._last_ping if self._last_ping is not None else now) + self.interval_ms()
+        due = math.ceil(due / PING_GRID_MS - 1e-6) * PING_GRID_MS
+        self._next = self._clock.callLater(max(0.0, due - now) / 1000.0, self._tick)
+
+    def _tick(self) -> None:
+        self._next = None
+        self.ping()
+        if self._started:
+            self._schedule()
 
     # -- samples --------------------------------------------------------------------
     def ping(self) -> None:
         """Send one ``ping {id, ts}``."""
         now = self.now_ms()
-        for pid, t0 in list(self._sent.items()):
-            if now - t0 > PING_EXPIRY_MS:
-                del self._sent[pid]
+        self._last_ping = now
+        if len(self._sent) > 4:
+            for pid, t0 in list(self._sent.items()):
+                if now - t0 > PING_EXPIRY_MS:
+                    del self._sent[pid]
         if self._last_tick is not None:
-            self.silent_ms += min(max(0.0, now - self._last_tick), MAX_SILENT_STEP_MS)
+            step_cap = self.interval_ms() + MAX_SILENT_STEP_MS
+            self.silent_ms += min(max(0.0, now - self._last_tick), step_cap)
         self._last_tick = now
         pid = next(self._ids)
         self._sent[pid] = now
-        self._send("ping", id=pid, ts=now)
+        if self._send_raw is not None:  # the same line encode() would make, without json
+            self._send_raw(b'{"v":1,"type":"ping","id":%d,"ts":%s}\n' % (pid, repr(now).encode()))
+        else:
+            self._send("ping", id=pid, ts=now)
         if self._on_tick is not None:
             self._on_tick(self.silent_ms / 1000.0)
 

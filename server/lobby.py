@@ -21,6 +21,7 @@ from shared import matchlog
 from shared.games import DEFS, GAMES, get_game
 from shared.protocol import VERSION, ProtocolError
 from server import persist
+from server.scoreboard import Scoreboard
 from server.table import Table, parse_options
 
 log = Logger()
@@ -57,6 +58,9 @@ class Lobby:
         self._table_ids = itertools.count(1)
         self._conn_ids = itertools.count(1)
         self._created_by: dict[int, Any] = {}
+        #: the evening's scoreboard: finished logs of the last 12 h, then every match that ends
+        self.scoreboard = Scoreboard()
+        self.scoreboard.load(data_dir)
 
     # -- connections ----------------------------------------------------------------
     def next_conn_id(self) -> int:
@@ -84,6 +88,9 @@ class Lobby:
         for table in list(self.tables.values()):
             if conn in table.connections():
                 table.drop(conn)
+        for table in list(self.tables.values()):
+            if table.host_conn is conn:
+                table.host_lost(conn)
         for tid, creator in list(self._created_by.items()):
             if creator is conn:
                 del self._created_by[tid]
@@ -124,7 +131,10 @@ class Lobby:
         tid = next(self._table_ids)
         label = " ".join((name or "").split())[:60] or f"{self.names.get(conn, 'Table')}'s table"
         table = Table(tid, game, label, engine, settings, self.config, self.clock,
-                      on_empty=self._remove, data_dir=self.data_dir, port=self.port)
+                      on_empty=self._remove, data_dir=self.data_dir, port=self.port,
+                      options=options or {})
+        table.host_conn = conn  # the creator is the host (server.host)
+        self._adopt(table)
         self.tables[tid] = table
         self._created_by[tid] = conn
         log.info("table {id} created: {game} for {n}", id=tid, game=game.NAME, n=seats)
@@ -155,6 +165,13 @@ class Lobby:
             except Exception:  # a log must never keep the server from starting
                 log.failure("match log {path} does not restore", path=str(path))
                 continue
+            self._adopt(table)
+            try:
+                table.restore_host(mlog)
+            except Exception:  # the host's details are not worth losing the match for
+                log.failure("match log {path}: the host does not restore", path=str(path))
+            if table.status == "over":
+                self.scoreboard.record_table(table)
             if table.closed:  # nobody can come back to it
                 continue
             self.tables[tid] = table
@@ -178,21 +195,30 @@ class Lobby:
                     return table.reconnect(conn, seat.index, step)
         raise ProtocolError("bad_token", "this seat is no longer held for you (unknown or expired token)")
 
+    def _adopt(self, table: Table) -> None:
+        """Hook ``table`` to this lobby: its scoreboard, and the table that takes its
+        place (play again, new options)."""
+        table.scoreboard = self.scoreboard
+        table.on_replace = self._replace
+
+    def _replace(self, old: Table, new: Table) -> None:
+        if self.tables.get(old.id) is old:
+            self.tables[old.id] = new
+
     def _check_may_manage(self, conn: Any, table: Table) -> None:
-        """Only the table's creator (its host) or a player seated at it may add or remove
-        bots; raises :class:`ProtocolError` ``not_allowed``."""
-        if self._created_by.get(table.id) is conn or table.seat_of(conn) is not None:
-            return
-        raise ProtocolError("not_allowed", "only the table's host or a player seated at it "
-                                           "may add or remove bots")
+        """Only the table's host (its creator, or whom he passed it to) may add or
+        remove bots; raises :class:`ProtocolError` ``not_allowed``."""
+        if not table.is_host(conn):
+            raise ProtocolError("not_allowed", "only the table's host may add or remove bots")
 
     # -- requests -------------------------------------------------------------------
-    def handle(self, conn: Any, msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    def handle(self, conn: Any, msg: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         """Run one validated request (not ``hello``/``pong``) of a greeted connection.
-        Returns ``(reply_type, reply_fields)``; raises :class:`ProtocolError`."""
+        Returns ``(reply_type, reply_fields)``, or None for ``emote`` (its success is the
+        pushed ``emote``); raises :class:`ProtocolError`."""
         kind = msg["type"]
         if kind == "list_tables":
-            return "tables", {"tables": self.summaries()}
+            return "tables", {"tables": self.summaries(), "scoreboard": self.scoreboard.rows()}
         if kind == "create_table":
             table = self.create_table(conn, msg["game"], msg["seats"], msg.get("name"),
                                       msg.get("options"))
@@ -219,6 +245,27 @@ class Lobby:
             return "table", {"table": table.summary()}
         if kind == "action":
             return "ack", table.act(conn, msg["action"], msg.get("t_press"), msg.get("t_shown"))
+        if kind == "start":
+            table.start(conn)
+            return "table", {"table": self.tables.get(table.id, table).summary()}
+        if kind == "set_options":
+            table = table.set_options(conn, msg["options"], self.testing)
+            return "table", {"table": self.tables.get(table.id, table).summary()}
+        if kind == "move_to_spectators":
+            table.move_to_spectators(conn, msg["seat"])
+            return "table", {"table": self.tables.get(table.id, table).summary()}
+        if kind == "lock":
+            table.lock(conn, msg["locked"])
+            return "table", {"table": table.summary()}
+        if kind == "pass_host":
+            table.pass_host(conn, msg["seat"])
+            return "table", {"table": table.summary()}
+        if kind == "rematch":
+            table = table.ask_rematch(conn)
+            return "table", {"table": table.summary()}
+        if kind == "emote":
+            table.emote(conn, msg["emote"])
+            return None  # no reply: the pushed emote (the sender gets it too) is the success
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}")  # pragma: no cover
 
 

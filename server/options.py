@@ -15,13 +15,16 @@ from shared.protocol import ProtocolError
 
 #: Options any game's table accepts (table settings, not engine config).
 TABLE_OPTIONS = ("seed", "bot_think_ms", "bot_kind", "bot_takeover", "spectator_delay_s",
-                 "turn_timer_s")
+                 "turn_timer_s", "start")
 #: Who plays a held seat (its player lost the connection) while it waits for them.
 TAKEOVER_MODES = ("after_miss", "never")
+#: When the match starts: as soon as every seat is filled, or when the host says ``start``.
+START_MODES = ("auto", "host")
 
 
 def default_settings(config: dict[str, Any]) -> dict[str, Any]:
-    """The table settings when no option is given (the seed is drawn at random)."""
+    """The table settings when no option is given (the seed is drawn at random; no
+    ``start`` means ``"auto"``)."""
     return {
         "seed": random.SystemRandom().randrange(1, 2**31),
         "bot_think_ms": float(config["bots"]["think_ms"]),
@@ -86,6 +89,10 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
             settings["spectator_delay_s"] = integer(key, 0, 600)
         elif key == "turn_timer_s":
             settings["turn_timer_s"] = integer(key, 0, 600)
+        elif key == "start":
+            if options[key] not in START_MODES:
+                raise ProtocolError("bad_option", "option 'start' is 'auto' or 'host'")
+            settings["start"] = options[key]
         elif option is not None:
             value = _game_option(option, options[key], seats, integer)
             for target in option.targets():
@@ -99,6 +106,17 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
     except ValueError as e:
         raise ProtocolError("bad_option", str(e)) from None
     return engine, settings
+
+
+def public_options(game: Any, options: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    """The options of ``Table.options`` (docs/PROTOCOL.md "Host, emotes, rematch"): the
+    accepted ``create_table``/``set_options`` options as given, without the ``seed``
+    unless the table is marked ``fixed_deal`` (a seed lets its knower predict hidden
+    cards) and without the ``--testing`` options (a stacked ``deck`` shows them)."""
+    hidden = set(testing_options(game))
+    if not settings.get("fixed_deal"):
+        hidden.add("seed")
+    return {k: v for k, v in options.items() if k not in hidden}
 
 
 def _game_option(option: Option, value: Any, seats: int, integer: Any) -> Any:

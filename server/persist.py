@@ -4,8 +4,12 @@ finding the unfinished ones when the server starts.
 * :func:`data_dir` -- ``--data-dir`` / ``server.data_dir``, by default the user's data
   directory (``platformdirs.user_data_dir("mafia-table")``).
 * :class:`MatchFile` -- one match's file. :meth:`MatchFile.append` writes a record,
-  flushes and ``fsync``s it before it returns: the table calls it before it sends
-  anybody the outcome of that action.
+  flushes and ``fsync``s it before it returns; :meth:`MatchFile.write` only writes, and
+  :meth:`MatchFile.sync` syncs every record written since.
+* :class:`GroupCommit` -- the tables write each action's record at once and hold back
+  its outcome; at the end of the reactor turn one ``fsync`` per match log covers every
+  action of the turn, then the outcomes go out: nobody hears of an action before its
+  record is on disk.
 * :func:`unfinished` -- every log without an ``over`` record, parsed with
   :func:`shared.matchlog.parse`; a damaged last line is dropped with a logged warning and
   the file truncated to its last good line, so new records follow a clean line.
@@ -20,8 +24,9 @@ from __future__ import annotations
 import os
 import re
 import time
+import weakref
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from twisted.logger import Logger
 
@@ -74,7 +79,10 @@ class MatchFile:
         self._handle = handle
         self.size = size  # bytes on disk and synced: everything before is safe
         self.appends = 0
+        self.syncs = 0  # fsyncs of records (one covers every record of a group commit)
+        self.written = 0  # records written by write() (synced or not)
         self.fsync_ms = 0.0
+        self._pending: list[dict[str, Any]] = []  # written, not yet synced
 
     @classmethod
     def create(cls, directory: Path, table_id: int, seed: int, header: dict[str, Any]) -> "MatchFile":
@@ -120,6 +128,72 @@ class MatchFile:
         self.size = self._handle.tell()
         self.fsync_ms += (time.perf_counter() - start) * 1000.0
         self.appends += 1
+        self.syncs += 1
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Write one record without waiting for the disk (it reaches the system's cache);
+        a sync makes it durable (:meth:`sync`, or :meth:`begin_sync` + ``fsync`` +
+        :meth:`end_sync` on a writer thread). Group commit: the records of a reactor
+        turn are covered by one sync (:class:`GroupCommit`). Raises ``OSError`` --
+        then :meth:`unsynced` gives back what was not synced and :meth:`repair` cuts the
+        file to its last synced byte."""
+        start = time.perf_counter()
+        data = memoryview(matchlog.line(record).encode("utf-8"))
+        self._pending.append(record)
+        self.written += 1
+        while data:
+            n = self._handle.write(data)
+            if not n:
+                raise OSError("the match log accepted no bytes")
+            data = data[n:]
+        self.fsync_ms += (time.perf_counter() - start) * 1000.0
+
+    @property
+    def dirty(self) -> bool:
+        """True while records written by :meth:`write` wait for a sync."""
+        return bool(self._pending)
+
+    @property
+    def synced(self) -> int:
+        """How many records :meth:`write` wrote that are on disk (of :attr:`written`)."""
+        return self.written - len(self._pending)
+
+    def begin_sync(self) -> tuple[int, int, int]:
+        """``(fd, upto, size)``: what an ``os.fsync(fd)`` starting now makes durable
+        (the records written so far, :attr:`written` = ``upto``, the file up to ``size``
+        bytes); hand ``upto``/``size`` to :meth:`end_sync` once that fsync returned."""
+        return self._handle.fileno(), self.written, self._handle.tell()
+
+    def end_sync(self, upto: int, size: int, ms: float = 0.0) -> None:
+        """The fsync of :meth:`begin_sync` returned: the records before ``upto`` are on
+        disk (an older fsync finishing after a newer one changes nothing)."""
+        first = self.written - len(self._pending)  # the index of the first waiting record
+        n = min(len(self._pending), upto - first)
+        if n > 0:
+            del self._pending[:n]
+            self.appends += n
+        self.size = max(self.size, size)
+        self.syncs += 1
+        self.fsync_ms += ms
+
+    def sync(self) -> int:
+        """``fsync`` what :meth:`write` wrote: on disk when this returns. Returns how
+        many records it covered. Raises ``OSError``."""
+        if not self._pending:
+            return 0
+        start = time.perf_counter()
+        records = len(self._pending)
+        fd, upto, size = self.begin_sync()
+        os.fsync(fd)
+        self.end_sync(upto, size, (time.perf_counter() - start) * 1000.0)
+        return records
+
+    def unsynced(self) -> list[dict[str, Any]]:
+        """Take back the records written but not synced (after a failed write or sync:
+        they go to the table's records waiting for the disk)."""
+        out, self._pending = self._pending, []
+        self.written -= len(out)
+        return out
 
     def repair(self) -> None:
         """After a failed append: reopen the file cut to its last synced byte, so the
@@ -133,6 +207,12 @@ class MatchFile:
         self._handle.seek(self.size)
 
     def close(self) -> None:
+        """Close the file (what :meth:`write` left unsynced is synced first)."""
+        if self._pending and not self._handle.closed:
+            try:
+                self.sync()
+            except OSError as e:
+                log.warn("syncing {path}: {e}", path=str(self.path), e=e)
         if not self._handle.closed:
             try:
                 self._handle.close()
@@ -148,6 +228,125 @@ class MatchFile:
             self.path = target
         except OSError as e:
             log.warn("could not mark {path} abandoned: {e}", path=str(self.path), e=e)
+
+
+class GroupCommit:
+    """Group commit of the match logs (issue 14): nobody hears of an action before its
+    record is on disk, but one fsync covers every record a table wrote meanwhile, and
+    the reactor does not wait for the disk.
+
+    A table :meth:`MatchFile.write`s each record at once, holds back what it causes and
+    calls :meth:`add`. At the end of the reactor turn (``callLater(0)``) :meth:`commit`
+    takes every dirty match log and fsyncs them -- on a writer thread when ``threads``
+    (``callInThread``/``callFromThread`` of a reactor: the reactor serves everybody
+    meanwhile; the records written during that fsync form the next batch, so a slow disk
+    makes batches bigger, never stalls other tables), inline otherwise (``task.Clock``
+    in tests). Then each table's ``_committed()`` releases what waited, in order; a log
+    whose fsync failed goes to its table's ``_commit_failed(error)``, which pauses.
+    One batch is in flight at a time."""
+
+    def __init__(self, clock: Any, threads: Any = None):
+        self.clock = clock
+        self.threads = threads
+        self._due: dict[Any, None] = {}  # tables with records to sync, in order
+        self._call: Any = None
+        self._busy = False
+        self._waiters: list[Callable[[], None]] = []  # for the next batch
+        self.commits = 0
+
+    @property
+    def pending(self) -> bool:
+        """True while records wait for their fsync (written this turn, or in flight)."""
+        return bool(self._due) or self._busy
+
+    def after_commit(self, call: Callable[[], None]) -> None:
+        """Call ``call()`` once the records written so far are on disk and their tables
+        released what they held (after the next batch; at once when none is needed).
+        A connection holds its replies meanwhile, so that an ``ack`` and the ``update``
+        it announces leave together, in one write."""
+        self._waiters.append(call)
+        if self._call is None and not self._busy:
+            self._call = self.clock.callLater(0, self.commit)
+
+    def add(self, table: Any) -> None:
+        """``table`` wrote records (``table.matchfile``): sync them soon."""
+        self._due[table] = None
+        if self._call is None and not self._busy:
+            self._call = self.clock.callLater(0, self.commit)
+
+    def commit(self) -> None:
+        """Start syncing every dirty match log (see the class docstring)."""
+        self._call = None
+        if self._busy:
+            return
+        batch = []
+        for table in self._due:
+            mf = table.matchfile
+            if mf is not None and mf.dirty and not table.closed:
+                batch.append((table, mf, *mf.begin_sync()))
+        self._due = {}
+        waiters, self._waiters = self._waiters, []
+        if not batch:
+            for call in waiters:
+                call()
+            return
+        self.commits += 1
+        self._busy = True
+        fds = [fd for _, _, fd, _, _ in batch]
+        if self.threads is None:
+            self._done(batch, _fsync_all(fds), waiters)
+        else:
+            self.threads.callInThread(self._in_thread, batch, fds, waiters)
+
+    def _in_thread(self, batch: list[Any], fds: list[int], waiters: list[Any]) -> None:
+        results = _fsync_all(fds)
+        self.threads.callFromThread(self._done, batch, results, waiters)
+
+    def _done(self, batch: list[Any], results: list[tuple[OSError | None, float]],
+              waiters: list[Callable[[], None]] = ()) -> None:
+        self._busy = False
+        for (table, mf, _, upto, size), (error, ms) in zip(batch, results):
+            if table.closed or table.matchfile is not mf:
+                continue
+            if error is not None:
+                if mf.synced < upto:  # not already synced by the table itself meanwhile
+                    table._commit_failed(error)
+                continue
+            mf.end_sync(upto, size, ms)
+            table._committed()
+        for call in waiters:
+            call()
+        if (self._due or self._waiters) and self._call is None:
+            self._call = self.clock.callLater(0, self.commit)
+
+
+def _fsync_all(fds: list[int]) -> list[tuple[OSError | None, float]]:
+    """``os.fsync`` each file: ``(error or None, ms)`` each."""
+    out: list[tuple[OSError | None, float]] = []
+    for fd in fds:
+        start = time.perf_counter()
+        try:
+            os.fsync(fd)
+            out.append((None, (time.perf_counter() - start) * 1000.0))
+        except OSError as e:
+            out.append((e, 0.0))
+    return out
+
+
+_commits: "weakref.WeakKeyDictionary[Any, GroupCommit]" = weakref.WeakKeyDictionary()
+
+
+def group_commit(clock: Any) -> GroupCommit:
+    """The :class:`GroupCommit` of every table on ``clock`` (one per reactor): with a
+    writer thread when ``clock`` schedules on a real reactor (its ``_reactor`` has
+    ``callInThread``), inline on a ``task.Clock``."""
+    try:
+        return _commits[clock]
+    except KeyError:
+        reactor = getattr(clock, "_reactor", None)
+        threads = reactor if hasattr(reactor, "callInThread") else None
+        gc = _commits[clock] = GroupCommit(clock, threads)
+        return gc
 
 
 def _sync_dir(folder: Path) -> None:

@@ -37,8 +37,9 @@ from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
 from zope.interface import implementer
 
-from shared.protocol import MAX_LINE, ProtocolError, check_fields, decode, encode
+from shared.protocol import FEATURES, MAX_LINE, ProtocolError, check_fields, decode, encode
 from server.clocksync import ClockSync
+from server.persist import group_commit
 
 log = Logger()
 
@@ -124,9 +125,11 @@ class ServerProtocol(LineReceiver):
         self.away_declared = False  # the heartbeat stopped: this connection was aborted
         self.name = ""
         self.greeted = False
+        self.features: frozenset[str] = frozenset()  # granted in welcome (hello.features)
         self.clocksync: ClockSync | None = None
         self.factory: Any = None
         self._held: list[bytes] | None = None
+        self._gated: list[bytes] | None = None  # output held for a group commit
         self._errors: deque[float] = deque()
         self._second = (0.0, 0)  # (start of the current second, messages in it)
         self._paused = False
@@ -168,6 +171,7 @@ class ServerProtocol(LineReceiver):
             self._abort_call.cancel()
         self._abort_call = None
         self._held = None
+        self._gated = None
         if self.clocksync is not None:
             self.clocksync.stop()
         try:
@@ -214,6 +218,7 @@ class ServerProtocol(LineReceiver):
             return
         self._cancel_hello()
         self._write(encode("error", code=code, message=message))
+        self._ungate()
         self._closing = True
         self.transport.loseConnection()
         # a peer that never reads would keep a half-closed socket: abort it shortly
@@ -225,6 +230,7 @@ class ServerProtocol(LineReceiver):
         self._abort_call = None
         self._closing = True
         self._held = None
+        self._gated = None
         if self._aborted or self.transport is None:
             return
         self._aborted = True
@@ -232,6 +238,7 @@ class ServerProtocol(LineReceiver):
 
     def close(self) -> None:
         """Close after the pending output is written."""
+        self._ungate()
         self._closing = True
         if self.transport is not None:
             self.transport.loseConnection()
@@ -275,6 +282,13 @@ class ServerProtocol(LineReceiver):
         if self.clocksync is not None:
             self.clocksync.set_playing(self._matches > 0)
 
+    def set_window(self, open_: bool) -> None:
+        """A reaction window opened (True) or closed (False) at a table of this
+        connection's seat: clock sync pings faster meanwhile
+        (:meth:`server.clocksync.ClockSync.set_window`)."""
+        if self.clocksync is not None:
+            self.clocksync.set_window(open_)
+
     # -- receiving ------------------------------------------------------------------
     def lineLengthExceeded(self, line: bytes) -> None:
         self._write(encode("error", code="too_long",
@@ -297,6 +311,8 @@ class ServerProtocol(LineReceiver):
             seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
             check_fields(msg)
             reply = self._dispatch(msg)
+            if msg["type"] == "action":
+                self._gate()
             if reply is not None:
                 self._write(encode(reply[0], **({"re": seq} if seq is not None else {}), **reply[1]))
         except ProtocolError as e:
@@ -320,17 +336,25 @@ class ServerProtocol(LineReceiver):
             if kind != "hello":
                 raise ProtocolError("hello_first", "send hello before anything else")
             welcome = self.lobby.hello(self, msg["name"])
+            if msg.get("features") is not None:  # optional features (shared.protocol.FEATURES)
+                self.features = FEATURES.intersection(msg["features"])
+                welcome = {**welcome, "features": sorted(self.features)}
+            web_port = getattr(self.lobby, "web_port", None)  # the phone page (server.web)
+            if web_port is not None:
+                welcome["web_port"] = web_port
             self.name = welcome["name"]
             self.greeted = True
             self._cancel_hello()
             if self.factory is not None:
                 self.factory.greeted(self)
             self.clocksync = ClockSync(self.push, self.clock, self.lobby.config["timing"],
-                                       on_tick=self._heartbeat)
+                                       on_tick=self._heartbeat, send_raw=self.push_raw)
             if self._matches > 0:
                 self.clocksync.set_playing(True)
             self.clocksync.start()  # the burst's pings are held until welcome is written
             return "welcome", welcome
+        if kind == "resync":
+            return "ack", self.lobby._table(msg["table"]).resync(self, msg.get("step"))
         return self.lobby.handle(self, msg)
 
     # -- heartbeat ------------------------------------------------------------------
@@ -391,7 +415,28 @@ class ServerProtocol(LineReceiver):
             return len(buffered) - int(getattr(t, "offset", 0)) + int(t._tempDataLen)
         return self._queued
 
+    def _gate(self) -> None:
+        """An action wrote its record: hold this connection's output (the ``ack``, then
+        the ``update``) until the group commit has it on disk, so that both leave in
+        one write (:meth:`server.persist.GroupCommit.after_commit`; a real reactor
+        only: on a test clock the commit runs inline)."""
+        if self._gated is not None:
+            return
+        gc = group_commit(self.clock)
+        if gc.threads is None or not gc.pending:
+            return
+        self._gated = []
+        gc.after_commit(self._ungate)
+
+    def _ungate(self) -> None:
+        held, self._gated = self._gated, None
+        for data in held or ():
+            self._write(data)
+
     def _write(self, data: bytes) -> None:
+        if self._gated is not None:
+            self._gated.append(data)
+            return
         if self.transport is None or self._aborted:
             return
         if self.pending_bytes() + len(data) > self.max_output_bytes:

@@ -7,8 +7,13 @@ still valid, for ``server.reconnect_grace_s`` seconds. Meanwhile, with the table
 ``bot_takeover: "after_miss"``, a bot *stands in* from the first moment the match waits
 for the seat; with ``"never"`` the match waits (a window gets a pass for the seat). A
 bot also stands in for the rest of a turn when the turn timer runs out. ``reconnect``
-with the token gives the seat back to a connection, from any machine; when the grace
-period ends the token expires and a bot keeps the seat.
+with the token gives the seat back to a connection, from any machine.
+
+A seat's token stays valid until the table closes (issue 13): when the grace period
+ends, or when the player ``leave``s during the match, the seat is *left*: a bot plays it
+(``stand_in`` ``"left"``) and the token still gives it back. Only the host moving a
+player to the spectators (:meth:`server.host.HostMixin.move_to_spectators`) gives a
+seat to a bot for good (the token expires).
 
 Every bot that takes a seat during a match first learns the whole match so far, as its
 seat saw it (the match is replayed: each step's events and view, :meth:`SeatsMixin._teach`),
@@ -37,7 +42,9 @@ log = Logger()
 class Seat:
     """One seat: free, a player's connection, or a bot; ``driver`` is the bot playing it
     now (``stand_in`` says why, for a player's seat: ``"takeover"`` while it is held,
-    ``"timer"`` for the rest of a turn whose time ran out)."""
+    ``"timer"`` for the rest of a turn whose time ran out, ``"left"`` while its player is
+    gone -- left, or did not come back in time -- and may still come back with the
+    token)."""
 
     index: int
     conn: Any = None
@@ -45,23 +52,29 @@ class Seat:
     bot: bool = False  # a bot plays this seat for good
     token: str | None = None  # the player's reconnect token, while it is valid
     away: bool = False  # held for its player, who lost the connection
+    left: bool = False  # its player is gone: a bot plays it, the token still gives it back
     driver: BotDriver | None = None
     stand_in: str | None = None
     grace_call: Any = None
 
     @property
     def free(self) -> bool:
-        return self.conn is None and not self.bot and not self.away
+        return self.conn is None and not self.bot and not self.away and not self.left
 
     def summary(self) -> dict[str, Any]:
-        """The protocol's seat object (``Table.seats[i]``)."""
-        return {"seat": self.index, "name": self.name,
-                "bot": self.bot or (self.away and self.driver is not None),
-                "connected": self.bot or self.conn is not None, "away": self.away}
+        """The protocol's seat object (``Table.seats[i]``); a left seat shows as a bot's
+        (``"<name> (bot)"``), as it did when leaving gave the seat away for good."""
+        return {"seat": self.index, "name": f"{self.name} (bot)" if self.left else self.name,
+                "bot": self.bot or self.left or (self.away and self.driver is not None),
+                "connected": self.bot or self.left or self.conn is not None, "away": self.away}
 
     def record(self) -> dict[str, Any]:
-        """The seat as the match log keeps it (with its token)."""
-        return {"seat": self.index, "name": self.name, "bot": self.bot, "token": self.token}
+        """The seat as the match log keeps it (with its token; ``left`` when its player
+        is gone and a bot plays it for him)."""
+        rec: dict[str, Any] = {"seat": self.index, "name": self.name, "bot": self.bot, "token": self.token}
+        if self.left:
+            rec["left"] = True
+        return rec
 
 
 class SeatsMixin:
@@ -77,9 +90,9 @@ class SeatsMixin:
         """Seat ``conn`` (first free seat when ``seat`` is None) or add it as a spectator.
 
         Returns the ``joined`` reply fields ``{table, seat, token}``; starts the match
-        when the last seat is filled. Raises :class:`ProtocolError` ``already_seated``,
-        ``already_started``, ``match_over``, ``no_such_seat``, ``seat_taken``,
-        ``table_full``.
+        when the last seat is filled (table option ``start: "auto"``). Raises
+        :class:`ProtocolError` ``already_seated``, ``already_started``, ``match_over``,
+        ``table_locked``, ``no_such_seat``, ``seat_taken``, ``table_full``.
         """
         if self.seat_of(conn) is not None or conn in self.spectators:
             raise ProtocolError("already_seated", "you are already at this table")
@@ -91,9 +104,12 @@ class SeatsMixin:
             raise ProtocolError("already_started", "the match has started: join as a spectator")
         if self.status == "over":
             raise ProtocolError("match_over", "the match is over")
+        if self.locked:
+            raise ProtocolError("table_locked", "the host locked this table: you may watch it")
         target = self._pick_seat(seat)
         target.conn, target.name = conn, conn.name
         target.token = secrets.token_urlsafe(16)
+        self._host_sat(target)
         self._seats_changed()
         return {"table": self.id, "seat": target.index, "token": target.token}
 
@@ -130,7 +146,8 @@ class SeatsMixin:
 
     def leave(self, conn: Any) -> None:
         """``conn`` leaves on purpose: a spectator goes; before the match its seat is
-        freed; during the match a bot takes the seat for good (the token expires)."""
+        freed; during the match a bot plays the seat for the player, whose token still
+        gives it back (the seat is *left*)."""
         self._part(conn, hold=False)
 
     def drop(self, conn: Any) -> None:
@@ -144,6 +161,7 @@ class SeatsMixin:
         if index is not None:
             seat = self.seats[index]
             if self.status == "waiting":
+                self._host_stood_up(seat)
                 self.seats[index] = Seat(index)
             elif self.status == "playing":
                 conn.set_playing(False)
@@ -151,15 +169,20 @@ class SeatsMixin:
                 if hold:
                     self._hold(seat)
                 else:
-                    self._bot_for_good(seat)
+                    self._seat_left(seat, keep=True)
             else:
                 seat.conn = None
+                self.rematch_asked.discard(index)
+                if self._check_rematch():
+                    return
         if not self._maybe_close():
             self._push_summary()
 
     def held(self) -> bool:
-        """True while a seat waits for its player to come back."""
-        return any(s.away for s in self.seats)
+        """True while a seat waits for its player to come back: held, or left on purpose
+        less than ``server.reconnect_grace_s`` ago (a player alone with bots who left
+        may still sit back down)."""
+        return any(s.away or (s.left and s.grace_call is not None) for s in self.seats)
 
     def _maybe_close(self) -> bool:
         """Close the table when nobody is at it and no seat is held; True if closed."""
@@ -192,30 +215,59 @@ class SeatsMixin:
                  name=seat.name)
         seat.away = False
         if self.status == "playing":
-            self._bot_for_good(seat)
-        else:
-            seat.token = None
+            self._seat_left(seat)
         if not self._maybe_close():
             self._push_summary()
 
-    def _bot_for_good(self, seat: Seat) -> None:
-        """A bot keeps the seat until the end; the player's token expires."""
+    def _seat_left(self, seat: Seat, write: bool = True, keep: bool = False) -> None:
+        """The player is gone (left, or did not come back in time): a bot plays the seat
+        for him (it learns the match first) and his token still gives it back. With
+        ``keep`` (he left on purpose) the seat keeps the table open for
+        ``server.reconnect_grace_s`` as a held seat does, even if nobody else is at it."""
         if seat.grace_call is not None and seat.grace_call.active():
             seat.grace_call.cancel()
         seat.grace_call = None
-        seat.away, seat.token, seat.conn = False, None, None
-        seat.bot, seat.name = True, f"{seat.name} (bot)"
+        if keep:
+            grace = float(self.config["server"]["reconnect_grace_s"])
+            seat.grace_call = self.clock.callLater(grace, self._left_grace_over, seat.index)
+        seat.away, seat.conn, seat.left = False, None, True
         if seat.driver is None:
-            self._start_drivers([seat], None)
-        seat.stand_in = None
-        self._write(dict(kind="seat", **seat.record()))
+            self._start_drivers([seat], "left")
+        seat.stand_in = "left"
+        if write:
+            self._write(dict(kind="seat", **seat.record()))
         self._refresh_arbiter()
+
+    def _left_grace_over(self, index: int) -> None:
+        """A left seat no longer keeps the table open (its token still works)."""
+        self.seats[index].grace_call = None
+        self._maybe_close()
+
+    def _bot_for_good(self, seat: Seat) -> None:
+        """A bot keeps the seat until the end; the player's token expires (the host
+        moved the player to the spectators)."""
+        if seat.grace_call is not None and seat.grace_call.active():
+            seat.grace_call.cancel()
+        seat.grace_call = None
+        seat.away, seat.token, seat.conn, seat.left = False, None, None, False
+        seat.bot, seat.name = True, f"{seat.name} (bot)"
+        if self.status == "playing":
+            if seat.driver is None:
+                self._start_drivers([seat], None)
+            seat.stand_in = None
+            self._write(dict(kind="seat", **seat.record()))
+            self._refresh_arbiter()
+        else:
+            self._stop_driver(seat)
 
     def reconnect(self, conn: Any, index: int, step: int | None) -> dict[str, Any]:
         """Give seat ``index`` (whose token ``conn`` showed) to ``conn``: the player is
         back. Pushes ``match_started`` with ``resumed`` and the ``missed`` events after
         ``step`` (and ``match_over`` when the match has ended). Returns the ``joined``
-        fields. Raises ``already_seated`` when ``conn`` sits at another seat here."""
+        fields. Raises ``already_seated`` when ``conn`` sits at another seat here. A left
+        seat (its player left or did not come back in time) is taken back from its bot;
+        a connection watching the table stops watching it; the host's seat makes ``conn``
+        the host again."""
         seat = self.seats[index]
         if self.seat_of(conn) not in (None, index):
             raise ProtocolError("already_seated", "you already sit at another seat of this table")
@@ -223,12 +275,16 @@ class SeatsMixin:
         old = seat.conn
         if old is not None and old is not conn and self.status == "playing":
             old.set_playing(False)  # a half-open connection of the same player
-        seat.conn, seat.away = conn, False
+        was_left = seat.left
+        seat.conn, seat.away, seat.left = conn, False, False
         if seat.grace_call is not None and seat.grace_call.active():
             seat.grace_call.cancel()
         seat.grace_call = None
-        if seat.stand_in == "takeover":
+        if seat.stand_in in ("takeover", "left"):
             self._stop_driver(seat)
+        if was_left and self.status == "playing":
+            self._write(dict(kind="seat", **seat.record()))
+        self._host_back(seat)
         if self.status == "playing" and old is not conn:
             conn.set_playing(True)
         log.info("table {id}: {name} is back at seat {seat}", id=self.id, name=seat.name, seat=index)
@@ -245,7 +301,8 @@ class SeatsMixin:
                      id=self.id, seat=index, step=step, n=len(self.log))
         self._send_start(conn, index, resumed=True, missed=missed, rewound_from=rewound)
         if self.status == "over":
-            conn.push("match_over", table=self.id, result=self.result)
+            conn.push("match_over", table=self.id, result=self.result,
+                      scoreboard=self.scoreboard_rows())
         self._refresh_arbiter()
         self._push_summary()
         return {"table": self.id, "seat": index, "token": seat.token}

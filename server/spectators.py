@@ -84,6 +84,8 @@ class SpectatorFeed:
     def _deliver(self, msg_type: str, fields: dict[str, Any]) -> None:
         if msg_type in ("match_started", "update"):
             self.snapshot = fields
+            if msg_type == "match_started":
+                self.over = None  # a new match at the table (play again)
         elif msg_type == "match_over":
             self.over = fields
         data: bytes | None = None

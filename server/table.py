@@ -34,18 +34,29 @@ from shared.rules import Action, BadAction, Event, IllegalAction, events_for
 from shared.windows import Window
 from server.arbiter import Arbiter
 from server.claims import WindowsMixin
+from server.host import HostMixin
 from server.options import default_settings, parse_options
-from server.persist import MatchFile
+from server.persist import MatchFile, group_commit
 from server.seats import Seat, SeatsMixin
 from server.spectators import SpectatorFeed
 from server.turns import TurnTimer, turn_key
 
-__all__ = ["Seat", "Table", "parse_options"]
+__all__ = ["Seat", "Table", "parse_options", "view_delta"]
 
 log = Logger()
 
 
-class Table(SeatsMixin, WindowsMixin):
+def view_delta(old: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """``(view_set, view_unset)``: the top-level keys of ``new`` whose value differs from
+    ``old`` (or that ``old`` lacks), with their new values, and the keys of ``old`` that
+    ``new`` lacks. Applying them to ``old`` gives ``new`` (docs/PROTOCOL.md ``update``).
+    Values shared between two views (the same object) are not compared."""
+    changed = {k: v for k, v in new.items() if k not in old or (old[k] is not v and old[k] != v)}
+    gone = [k for k in old if k not in new]
+    return changed, gone
+
+
+class Table(SeatsMixin, WindowsMixin, HostMixin):
     """One table and its match.
 
     ``game``: a registered rules module (its declaration is ``definition``); ``engine_config``/``settings`` from
@@ -54,14 +65,16 @@ class Table(SeatsMixin, WindowsMixin):
     monotonic clock; ``data_dir``: where the match log goes (None: no log); ``port``: the
     server's TCP port, written to the log (the port that restores it);
     ``on_empty(table)`` is called when the table closed because nobody is left at it;
-    ``on_change(table)`` after seat or status changes.
+    ``on_change(table)`` after seat or status changes; ``options``: the accepted
+    ``create_table`` options (``Table.options``, :mod:`server.host`).
     """
 
     def __init__(self, table_id: int, game: Any, name: str, engine_config: dict[str, Any],
                  settings: dict[str, Any], config: dict[str, Any], clock: Any,
                  on_empty: Callable[["Table"], None] = lambda t: None,
                  on_change: Callable[["Table"], None] = lambda t: None,
-                 data_dir: Path | None = None, port: int | None = None):
+                 data_dir: Path | None = None, port: int | None = None,
+                 options: dict[str, Any] | None = None):
         self.id = table_id
         self.game = game
         self.definition = game_def(game.NAME)
@@ -106,6 +119,8 @@ class Table(SeatsMixin, WindowsMixin):
         self._last_window: tuple[Window, float, float | None] | None = None  # (w, shown, win press)
         self.turn_timer = TurnTimer(clock, settings.get("turn_timer_s", 0), self._turn_expired)
         self.closed = False
+        self._replaced_by: "Table | None" = None  # the table in this one's place (server.host)
+        self._init_host(options)
 
     # -- time -------------------------------------------------------------------------
     def now_ms(self) -> float:
@@ -117,7 +132,7 @@ class Table(SeatsMixin, WindowsMixin):
         return {"id": self.id, "name": self.name, "game": self.game.NAME,
                 "status": self.status, "seats": [s.summary() for s in self.seats],
                 "spectators": len(self.spectators),
-                "fixed_deal": bool(self.settings.get("fixed_deal"))}
+                "fixed_deal": bool(self.settings.get("fixed_deal")), **self.host_summary()}
 
     def connections(self) -> list[Any]:
         """Every connection at the table: seated ones, then spectators."""
@@ -140,14 +155,17 @@ class Table(SeatsMixin, WindowsMixin):
     # -- match lifecycle ------------------------------------------------------------
     def _seats_changed(self) -> None:
         """Start the match when every seat is filled (its summary goes out with status
-        playing), else push the new summary."""
-        if self.status == "waiting" and all(not s.free for s in self.seats):
+        playing) unless the table waits for its host's ``start``, else push the new
+        summary."""
+        if (self.status == "waiting" and self.settings.get("start", "auto") == "auto"
+                and all(not s.free for s in self.seats)):
             self._start()
         else:
             self._push_summary()
 
     def _start(self) -> None:
         self.status = "playing"
+        self.players_at_start = {s.index: s.name for s in self.seats if not s.bot}
         self.state = self.game.new_match(self.engine_config, self.seed)
         self.started_at = self.now_ms()
         log.info("table {id}: {game} match started, seed {seed}", id=self.id,
@@ -172,6 +190,7 @@ class Table(SeatsMixin, WindowsMixin):
         from it); with ``resumed`` the events it missed, and ``rewound_from`` when the
         client had seen a later step than the server could restore (a crash lost them:
         the client must show it, never step back silently)."""
+        self._flush_commits()  # the updates held for the disk go first
         fields: dict[str, Any] = dict(
             table=self.id, game=self.game.NAME, seat=seat, view=self.game.view(self.state, seat),
             legal=self._legal_dicts(seat), t_server=self.now_ms(), step=len(self.log),
@@ -182,7 +201,35 @@ class Table(SeatsMixin, WindowsMixin):
             fields["missed"] = missed or []
             if rewound_from is not None:
                 fields["rewound_from"] = rewound_from
+        self._remember_sent(seat, conn, fields["view"], fields["legal"])
         conn.push("match_started", **fields)
+
+    def resync(self, conn: Any, step: int | None = None) -> dict[str, Any]:
+        """``resync {table, step?}``: ``conn``'s seat is sent its whole view again, as
+        ``match_started`` with ``resumed`` and the ``missed`` events after ``step`` (the
+        last step the client applied; none without it), as after ``reconnect``; later
+        deltas start from it. Returns the ``ack`` fields ``{table, step}``. Raises
+        :class:`ProtocolError` ``not_seated``, ``not_started`` or ``bad_message``."""
+        seat = self.seat_of(conn)
+        if seat is None:
+            raise ProtocolError("not_seated", "you have no seat at this table")
+        if self.status == "waiting" or self.state is None:
+            raise ProtocolError("not_started", "the match has not started yet")
+        if step is not None and step < 0:
+            raise ProtocolError("bad_message", "resync: 'step' must be a non-negative integer")
+        self._flush_commits()  # the updates held for the disk go out before the resync
+        missed: list[dict[str, Any]] = []
+        if step is not None:
+            for events in self.history[step:]:
+                missed += events_for(events, seat)
+        self._send_start(conn, seat, resumed=True, missed=missed)
+        return {"table": self.id, "step": len(self.log)}
+
+    def _remember_sent(self, seat: int, conn: Any, view: dict[str, Any], legal: list[Any]) -> None:
+        """The last view and legal actions ``conn`` was sent for ``seat``: the base of
+        its next delta (docs/PROTOCOL.md ``update``, feature ``delta``)."""
+        sent = self.__dict__.setdefault("_sent_views", {})
+        sent[seat] = (conn, view, legal)
 
     def _send_spectators_start(self) -> None:
         self.spectators.send("match_started", table=self.id, game=self.game.NAME, seat=None,
@@ -210,20 +257,22 @@ class Table(SeatsMixin, WindowsMixin):
                             "t": round(self.now_ms() - self.started_at, 3)}):
             self._held_out.append(self._announce_result)
             return
-        self._announce_result()
+        self._commit_then(self._announce_result)
 
     def _announce_result(self) -> None:
         """``match_over`` to every seat and spectator (the result is on disk)."""
         if self.matchfile is not None and self.matchfile.appends:
             log.info("table {id}: {n} log records, fsync {ms:.3f} ms each on average", id=self.id,
                      n=self.matchfile.appends, ms=self.matchfile.fsync_ms / self.matchfile.appends)
+        self._count_result()
+        scoreboard = self.scoreboard_rows()
         for seat in self.seats:
             if seat.conn is not None:
                 seat.conn.set_playing(False)
                 seat.conn.push("match_over", table=self.id, result=self.result,
-                               reactions=self.reaction_medians())
+                               reactions=self.reaction_medians(), scoreboard=scoreboard)
         self.spectators.send("match_over", table=self.id, result=self.result,
-                             reactions=self.reaction_medians())
+                             reactions=self.reaction_medians(), scoreboard=scoreboard)
         self._push_summary()
 
     def _stop_timers(self) -> None:
@@ -267,6 +316,7 @@ class Table(SeatsMixin, WindowsMixin):
         header = matchlog.header(self.game.NAME, self.engine_config, self.seed, self.id, self.name,
                                  [s.record() for s in self.seats])
         header["settings"] = settings
+        header.update(self.host_log_fields())
         if self.port is not None:
             header["port"] = self.port
         try:
@@ -276,24 +326,85 @@ class Table(SeatsMixin, WindowsMixin):
                       dir=str(self.data_dir), e=e)
 
     def _write(self, record: dict[str, Any]) -> bool:
-        """Append ``record`` to the match log; True when it is on disk. When the disk
-        fails (full, I/O error) the record waits in memory, the table **pauses** -- every
-        seat and spectator is told ``table_paused`` with the reason, nothing that depends
-        on an unsaved record reaches anybody, no action is taken -- and the write is
-        retried with backoff (0.5 s doubling to 8 s) until it works; then the table
-        resumes by itself (``table_resumed``). Returns False while paused."""
+        """Write ``record`` to the match log; True when it is written. It is on disk at
+        the end of the reactor turn (group commit, :class:`server.persist.GroupCommit`:
+        one fsync covers every record of the turn): what it causes goes through
+        :meth:`_commit_then`, which holds it until then. When the disk fails (full, I/O
+        error) the record waits in memory, the table **pauses** -- every seat and
+        spectator is told ``table_paused`` with the reason, nothing that depends on an
+        unsaved record reaches anybody, no action is taken -- and the write is retried
+        with backoff (0.5 s doubling to 8 s) until it works; then the table resumes by
+        itself (``table_resumed``). Returns False while paused."""
         if self.matchfile is None:
             return True
         if self._unsaved:
             self._unsaved.append(record)
             return False
         try:
-            self.matchfile.append(record)
-            return True
+            self.matchfile.write(record)
         except OSError as e:
-            self._unsaved.append(record)
-            self._pause(e)
+            self._commit_failed(e)
             return False
+        group_commit(self.clock).add(self)
+        return True
+
+    def _commit_then(self, call: Callable[[], None]) -> None:
+        """Run ``call`` (it tells somebody the outcome of a written record) once every
+        record written so far is on disk (:class:`server.persist.GroupCommit`), in
+        order; at once when nothing waits for the disk."""
+        waiting = self.__dict__.setdefault("_commit_waiting", [])
+        mf = self.matchfile
+        if waiting or (mf is not None and mf.dirty):
+            waiting.append((mf.written if mf is not None else 0, call))
+        else:
+            call()
+
+    def _committed(self) -> None:
+        """The group commit synced records of this table: release, in order, what
+        waited for them (what waits for later records stays)."""
+        waiting = self.__dict__.get("_commit_waiting", [])
+        synced = self.matchfile.synced if self.matchfile is not None else 0
+        ready = []
+        while waiting and waiting[0][0] <= synced:
+            ready.append(waiting.pop(0)[1])
+        releasing = self.__dict__.get("_releasing", False)
+        self._releasing = True  # what they run is in order: never deferred again
+        try:
+            for call in ready:
+                if self.closed:
+                    return
+                if self.paused:  # a later write failed meanwhile: wait for the retry
+                    self._held_out.append(call)
+                    continue
+                call()
+        finally:
+            self._releasing = releasing
+
+    def _flush_commits(self) -> None:
+        """Sync this table's written records now, on the reactor, and release what
+        waited for them: a seat about to get the whole match state (``match_started``
+        after ``reconnect`` or ``resync``) must not see an action before the others, nor
+        before it is on disk. Rare; the group commit's thread may still be syncing (its
+        result then changes nothing)."""
+        mf = self.matchfile
+        if mf is None or not mf.dirty or self.paused:
+            return
+        try:
+            mf.sync()
+        except OSError as e:
+            self._commit_failed(e)
+            return
+        self._committed()
+
+    def _commit_failed(self, error: OSError) -> None:
+        """Writing or syncing failed: the records not yet synced wait in memory, and
+        what they held back waits for the retry; the table pauses."""
+        if self.matchfile is not None:
+            self._unsaved = self.matchfile.unsynced() + self._unsaved
+        waiting, self._commit_waiting = self.__dict__.get("_commit_waiting", []), []
+        self._held_out = [call for _, call in waiting] + self._held_out
+        if self._retry_call is None:
+            self._pause(error)
 
     @property
     def paused(self) -> bool:
@@ -342,13 +453,22 @@ class Table(SeatsMixin, WindowsMixin):
         """While paused, keep ``call`` for when the table resumes and return True (the
         caller stops); else return False."""
         if not self.paused:
-            return False
+            waiting = self.__dict__.get("_commit_waiting")
+            if not waiting or self.__dict__.get("_releasing"):
+                return False
+            waiting.append((waiting[-1][0], call))  # after the outcomes held back
+            return True
         self._after_resume.append(call)
         return True
 
     # -- legal actions and updates ----------------------------------------------------
     def _legal(self, seat: int | None) -> list[Action]:
+        """``seat``'s legal actions now: [] unless the match awaits it (every game's
+        ``legal_actions`` is empty for a seat outside ``awaiting``: only awaited seats
+        cost anything)."""
         if seat is None or self.state is None or self.status != "playing":
+            return []
+        if seat not in self.game.awaiting(self.state):
             return []
         legal = self.game.legal_actions(self.state, seat)
         if seat in self._claimed and self.window is not None:
@@ -375,33 +495,62 @@ class Table(SeatsMixin, WindowsMixin):
         if not self._write(matchlog.action_record(len(self.log), seat, action, t)):
             self._held_out.append(lambda: self._release(events))
             return events
-        self._release(events, now)
+        step = len(self.log)
+        self._commit_then(lambda: self._release(events, now, state, step))
         return events
 
-    def _release(self, events: list[Event], now: float | None = None) -> None:
-        """Tell everybody what the last action did (it is on disk): updates, the window
-        and the turn, the end of the match."""
+    def _release(self, events: list[Event], now: float | None = None, state: Any = None,
+                 step: int | None = None) -> None:
+        """Tell everybody what an action did (it is on disk): updates, the window and
+        the turn, the end of the match. ``state``/``step``: the match right after that
+        action (the group commit may release it after later actions of the same reactor
+        turn were applied); the latest when None."""
         now = self.now_ms() if now is None else now
-        public = self.game.view(self.state, None)
-        self._track_window(now)
-        self._track_turn(now, public)
-        self._fan_out(events, now, public)
-        if self.game.is_over(self.state):
+        latest = self.state
+        if state is not None:
+            self.state = state  # the updates, window and turn of that action, in order
+        try:
+            public = self.game.view(self.state, None)
+            self._track_window(now)
+            self._track_turn(now, public)
+            self._fan_out(events, now, public, step)
+        finally:
+            self.state = latest
+        if self.game.is_over(self.state if state is None else state):
             self._finish()
         else:
             self._refresh_arbiter()
             self._after_change()
 
-    def _fan_out(self, events: list[Event], now: float, public: dict[str, Any]) -> None:
-        step = len(self.log)
+    def _fan_out(self, events: list[Event], now: float, public: dict[str, Any],
+                 step: int | None = None) -> None:
+        """One ``update`` per seated connection and one (encoded once) for the
+        spectators. Legal actions are computed only for the seats the match awaits
+        (:meth:`_legal`); a connection that asked for the ``delta`` feature gets only the
+        top-level keys of its view that changed (``view_set``/``view_unset``) and
+        ``legal`` only when it changed (docs/PROTOCOL.md ``update``)."""
+        step = len(self.log) if step is None else step
         timer = self.turn_timer.field()
+        sent = self.__dict__.setdefault("_sent_views", {})
         for seat in self.seats:
             mine = events_for(events, seat.index)
-            if seat.conn is not None:
-                seat.conn.push("update", table=self.id, events=mine,
-                               view=self.game.view(self.state, seat.index),
-                               legal=self._legal_dicts(seat.index), t_server=now, step=step,
-                               timer=timer)
+            conn = seat.conn
+            if conn is not None:
+                view = self.game.view(self.state, seat.index)
+                legal = self._legal_dicts(seat.index)
+                base = sent.get(seat.index)
+                sent[seat.index] = (conn, view, legal)
+                if base is not None and base[0] is conn and "delta" in getattr(conn, "features", ()):
+                    changed, gone = view_delta(base[1], view)
+                    fields: dict[str, Any] = dict(table=self.id, events=mine, view_set=changed)
+                    if gone:
+                        fields["view_unset"] = gone
+                    if legal != base[2]:
+                        fields["legal"] = legal
+                    conn.push("update", **fields, t_server=now, step=step, timer=timer)
+                else:
+                    conn.push("update", table=self.id, events=mine, view=view, legal=legal,
+                              t_server=now, step=step, timer=timer)
             if seat.driver is not None:
                 self._feed_bot(seat, mine, now)
         self.spectators.send("update", table=self.id, events=events_for(events, None), view=public,

@@ -14,8 +14,8 @@ DEFAULTS: dict[str, Any] = {
         "port": 7777,
         "discovery_port": 7778,
         "name": "Mafia Table",
-        "max_tables": 64,
-        "max_connections": 512,
+        "max_tables": 250,
+        "max_connections": 1200,
         "testing": False,
         "reconnect_grace_s": 120,
         "data_dir": "",
@@ -51,7 +51,8 @@ DEFAULTS: dict[str, Any] = {
         "human_floor_ms": 80,
         "ping_burst": 8,
         "ping_interval_ms": 1000,
-        "ping_interval_round_ms": 100,
+        "ping_interval_round_ms": 1000,
+        "ping_interval_window_ms": 250,
     },
     "bots": {
         "reaction_median_ms": 500,
@@ -59,6 +60,10 @@ DEFAULTS: dict[str, Any] = {
         "reaction_floor_ms": 300,
         "reaction_cap_ms": 900,
         "think_ms": 700,
+    },
+    "web": {
+        "enabled": True,
+        "port": 7780,
     },
 }
 

@@ -49,7 +49,11 @@ ERROR_CODES: dict[str, str] = {
     "illegal_action": "the rules forbid that action now",
     "claim_refused": "the claim's press time is impossible for this connection",
     "bad_token": "the reconnect token is unknown or expired",
-    "not_allowed": "only the table's host or a player seated at it may do that",
+    "not_allowed": "only the table's host may do that",
+    "table_locked": "the host locked the table: no new player may sit (watching and reconnect still work)",
+    "seats_free": "the match cannot start while seats are free",
+    "not_over": "the match is not over",
+    "too_many_emotes": "more than 3 emotes in 5 s; the connection stays open",
     "paused": "the table is paused: the server cannot save the match; it resumes by itself",
     "rate_limited": "too many bad messages; slow down",
     "internal": "the server failed on this request; it goes on",
@@ -135,7 +139,7 @@ MAX_TIME_MS = 1e15
 # Field schemas of client -> server requests: name -> (type or tuple of types, required).
 _NUM = (int, float)
 CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
-    "hello": {"name": (str, True)},
+    "hello": {"name": (str, True), "features": (list, False)},
     "pong": {"id": (int, True), "tc": (_NUM, True)},
     "list_tables": {},
     "create_table": {"game": (str, True), "seats": (int, True), "name": (str, False), "options": (dict, False)},
@@ -145,7 +149,25 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "remove_bot": {"table": (int, True), "seat": (int, True)},
     "action": {"table": (int, True), "action": (dict, True), "t_press": (_NUM, False), "t_shown": (_NUM, False)},
     "reconnect": {"token": (str, True), "step": (int, False)},
+    "resync": {"table": (int, True), "step": (int, False)},
+    "start": {"table": (int, True)},
+    "set_options": {"table": (int, True), "options": (dict, True)},
+    "move_to_spectators": {"table": (int, True), "seat": (int, True)},
+    "lock": {"table": (int, True), "locked": (bool, True)},
+    "pass_host": {"table": (int, True), "seat": (int, True)},
+    "emote": {"table": (int, True), "emote": (str, True)},
+    "rematch": {"table": (int, True)},
 }
+#: Optional protocol features a client may ask for in ``hello.features`` (the server
+#: grants the ones it knows, listed in ``welcome.features``): ``delta`` -- updates carry
+#: the changed top-level keys of the view (``view_set``/``view_unset``), not the whole
+#: view (docs/PROTOCOL.md ``update``).
+FEATURES = frozenset({"delta"})
+#: The emotes a seated player may send (``emote.emote``), and their rate limit: at most
+#: :data:`EMOTE_LIMIT` within :data:`EMOTE_WINDOW_S` seconds per seat.
+EMOTES = ("clap", "laugh", "shock", "well_played")
+EMOTE_LIMIT = 3
+EMOTE_WINDOW_S = 5.0
 
 
 def check_fields(msg: Mapping[str, Any]) -> None:
@@ -177,6 +199,9 @@ def check_fields(msg: Mapping[str, Any]) -> None:
             raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} has the wrong type")
         if isinstance(value, str) and len(value) > 200:
             raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} is too long")
+        if kind is list and (len(value) > 16 or not all(isinstance(x, str) and len(x) <= 40 for x in value)):
+            raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} must be a list of "
+                                               f"at most 16 short strings")
         if kind is _NUM and not -MAX_TIME_MS <= value <= MAX_TIME_MS:
             raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} is not a time "
                                                f"in ms (|x| <= 1e15)")

@@ -70,27 +70,77 @@ def _sync(timing=None):
     return clock, sent, sync
 
 
-def test_burst_then_intervals_and_faster_while_playing():
-    clock, sent, sync = _sync({"ping_burst": 8, "ping_interval_ms": 1000, "ping_interval_round_ms": 100})
+def test_burst_then_one_ping_a_second_and_fast_only_while_a_window_is_open():
+    clock, sent, sync = _sync({"ping_burst": 8, "ping_interval_ms": 1000,
+                               "ping_interval_round_ms": 1000, "ping_interval_window_ms": 100})
     sync.start()
     clock.advance(0.05)
     assert [m["type"] for m in sent] == ["ping"] * 8
     sent.clear()
-    clock.advance(1.0)
-    assert len(sent) == 1
-    sync.set_playing(True)
-    sent.clear()
-    for _ in range(10):
+    for _ in range(100):
         clock.advance(0.1)
-    assert 10 <= len(sent) <= 11
-    sync.set_playing(False)
+    assert 9 <= len(sent) <= 11  # 10 s outside a match: about one a second
+    sync.set_playing(True)
+    assert len(sent) in (10, 11, 12)  # a match starting pings at once
     sent.clear()
-    clock.advance(0.5)
-    assert len(sent) == 0
+    for _ in range(100):
+        clock.advance(0.1)
+    assert 9 <= len(sent) <= 11  # 10 s of a match without a window: still one a second
+    sync.set_window(True)
+    sent.clear()
+    for _ in range(20):
+        clock.advance(0.1)
+    assert 18 <= len(sent) <= 21  # 2 s of an open reaction window: every 100 ms
+    sync.set_window(False)
+    sent.clear()
+    for _ in range(50):
+        clock.advance(0.1)
+    assert 4 <= len(sent) <= 6  # closed: back to one a second
+    sync.set_window(True)
+    sync.set_playing(False)  # the match ended: no fast pings whatever the window said
+    sent.clear()
+    for _ in range(30):
+        clock.advance(0.1)
+    assert 2 <= len(sent) <= 4
     sync.stop()
     clock.advance(10)
-    assert len(sent) == 0
+    assert len([m for m in sent if m["type"] == "ping"]) <= 4
     assert not clock.getDelayedCalls()
+
+
+def test_pings_of_many_connections_come_due_together():
+    clock = task.Clock()
+    sent = []
+    cfg = merge({})["timing"]
+    syncs = []
+    for k in range(200):  # connections greeted at scattered moments
+        clock.pump([0.001] * (3 + k % 7))
+        sync = ClockSync(lambda t, **f: sent.append(clock.seconds()), clock, cfg)
+        sync.start()
+        sync.set_playing(True)
+        syncs.append(sync)
+    clock.pump([0.001] * 2000)
+    sent.clear()
+    clock.pump([0.001] * 5000)
+    assert 950 <= len(sent) <= 1050
+    # on a 50 ms grid: at most 20 moments a second (each connection's own: about 200)
+    assert len({round(t, 6) for t in sent}) <= 105
+    for sync in syncs:
+        sync.stop()
+
+
+def test_percentiles_are_kept_incrementally_and_match_a_full_sort():
+    rng = random.Random(3)
+    est = OffsetEstimator(rtt_window=50)
+    seen = []
+    for k in range(400):
+        r = rng.expovariate(1 / 5.0)
+        est.add(k * 10.0, k * 10.0 + r, k * 10.0 + r / 2)
+        seen.append((k * 10.0 + r) - k * 10.0)
+        last = sorted(seen[-50:])
+        for p in (50, 90, 99):
+            rank = max(1, min(len(last), -(-len(last) * p // 100)))
+            assert est.rtt_percentile(p) == last[int(rank) - 1]
 
 
 def test_pong_gives_offset_and_pushes_clock():

@@ -230,7 +230,7 @@ def test_a_silent_seated_connection_is_declared_away_and_a_stand_in_plays():
         clock.advance(0.1)  # ann's client is frozen: it answers no ping
     detected = clock.seconds() - went_silent
     assert ann.transport.aborted and ann.proto.away_declared
-    assert 4.0 <= detected <= 4.5, detected
+    assert 4.0 <= detected <= 5.1, detected  # pings (the heartbeat) come once a second
     seat = table.seats[0]
     assert seat.away and seat.token is not None and seat.conn is None  # held for her
     # the match waited for her first look: a stand-in plays it

@@ -118,7 +118,7 @@ def test_the_log_holds_header_actions_seat_changes_and_result(tmp_path):
     lobby = lobby_at(tmp_path)
     table, players = players_table(lobby, seed=5, rounds=1)
     run(lobby, table, until=lambda: len(table.log) >= 10)
-    table.leave(players[2])  # on purpose: a bot for good
+    table.leave(players[2])  # on purpose: a bot plays for p2, whose token still works
     run(lobby, table)
     assert table.status == "over"
     path = tmp_path / "matches" / "table-1-5.jsonl"
@@ -132,14 +132,27 @@ def test_the_log_holds_header_actions_seat_changes_and_result(tmp_path):
     assert [a["action"] for a in log.actions] == [e["action"] for e in table.log]
     assert [a["seat"] for a in log.actions] == [e["seat"] for e in table.log]
     assert all(b["t"] >= a["t"] for a, b in zip(log.actions, log.actions[1:]))
-    assert log.seats == [{"kind": "seat", "seat": 2, "name": "p2 (bot)", "bot": True, "token": None}]
+    assert log.seats == [{"kind": "seat", "seat": 2, "name": "p2", "bot": False,
+                          "token": players[2].token, "left": True}]
     assert log.result == table.result and not log.warnings
     *_, (state, _, _, _) = matchlog.replay(OMERTA, log)
     assert OMERTA.scores(state)["scores"] == table.result["scores"]
     assert lobby.restore() == []  # finished: nothing to restore
 
 
-def test_every_action_is_on_disk_before_anybody_hears_of_it(tmp_path):
+def test_every_action_is_on_disk_before_anybody_hears_of_it(tmp_path, monkeypatch):
+    import os
+
+    from server import persist
+
+    synced: dict[int, int] = {}  # fd -> its size at its last fsync
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        real_fsync(fd)
+        synced[fd] = os.fstat(fd).st_size
+
+    monkeypatch.setattr(persist.os, "fsync", fsync)
     lobby = lobby_at(tmp_path)
     table, players = players_table(lobby, rounds=1)
     checked = []
@@ -148,13 +161,17 @@ def test_every_action_is_on_disk_before_anybody_hears_of_it(tmp_path):
         def push(self, msg_type, **fields):
             super().push(msg_type, **fields)
             if msg_type == "update":
-                on_disk = matchlog.parse(table.matchfile.path.read_bytes())
-                assert len(on_disk.actions) == fields["step"], "an update went out before its record"
+                fd = table.matchfile._handle.fileno()
+                on_disk = matchlog.parse(table.matchfile.path.read_bytes()[:synced.get(fd, 0)])
+                assert len(on_disk.actions) >= fields["step"], "an update went out before its fsync"
                 checked.append(fields["step"])
 
     table.join(Watcher("w"), spectate=True)
     run(lobby, table, until=lambda: len(table.log) >= 40)
     assert checked[-1] >= 40
+    assert checked == sorted(checked) and len(set(checked)) == len(checked)  # in order, each once
+    # group commit: one fsync covered several actions (the peeks of one reactor turn...)
+    assert table.matchfile.syncs < table.matchfile.appends
 
 
 def test_a_restored_match_is_the_match_that_crashed_and_ends_the_same(tmp_path):
@@ -294,11 +311,14 @@ def test_a_server_restores_only_the_matches_of_its_own_port(tmp_path):
 
 
 def test_a_match_nobody_is_left_at_is_abandoned_not_restored(tmp_path):
-    lobby = lobby_at(tmp_path)
+    lobby = lobby_at(tmp_path, grace=1)
     table, players = players_table(lobby, rounds=1)
     run(lobby, table, until=lambda: len(table.log) >= 12)
     for p in players:
         table.leave(p)
+    # who left may sit back down for the grace period (issue 13); then nobody is left
+    assert not table.closed
+    lobby.clock.advance(1.01)  # too short for the bots to end the match
     assert table.closed and table.matchfile.path.name == "table-1-21.abandoned.jsonl"
     assert lobby_at(tmp_path).restore() == []
     # the next match of the same table id and seed gets a name of its own

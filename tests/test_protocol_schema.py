@@ -480,6 +480,13 @@ def _request_calls() -> list[tuple[str, str, set[str]]]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "_host_request" and node.args
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                # the lobby's host controls: request(kind, table=<the lobby's>, **fields)
+                names = {k.arg for k in node.keywords} | {"table"}
+                out.append((f"{path.relative_to(ROOT)}:{node.lineno}", node.args[0].value, names))
+                continue
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "request" and node.args
                     and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
                 if any(k.arg is None for k in node.keywords):
@@ -491,7 +498,8 @@ def _request_calls() -> list[tuple[str, str, set[str]]]:
 
 #: A plausible value per request field, for the requests found in the client's code.
 SAMPLE = {"name": "Ann", "game": "omerta", "seats": 4, "options": {}, "table": 3, "seat": 0,
-          "spectate": True, "token": "tok", "step": 12}
+          "spectate": True, "token": "tok", "step": 12, "features": ["delta"],
+          "locked": True, "emote": "clap"}
 
 
 def test_the_requests_the_pygame_client_and_mafia_bot_build_are_valid():
@@ -499,7 +507,9 @@ def test_the_requests_the_pygame_client_and_mafia_bot_build_are_valid():
 
     calls = _request_calls()
     assert {kind for _, kind, _ in calls} >= {"hello", "create_table", "join", "add_bot",
-                                              "remove_bot", "leave", "list_tables", "reconnect"}
+                                              "remove_bot", "leave", "list_tables", "reconnect",
+                                              "start", "set_options", "lock", "pass_host",
+                                              "move_to_spectators", "emote", "rematch"}
     proto = ClientProtocol()
     proto.makeConnection(StringTransport())
     written: list[bytes] = []

@@ -107,7 +107,7 @@ def test_a_second_claim_after_the_window_closed_is_refused_not_acked(lobby):
     assert "already claimed" in again["message"]
 
 
-def test_only_the_host_or_a_seated_player_may_add_or_remove_bots(lobby):
+def test_only_the_host_may_add_or_remove_bots(lobby):
     ann = Client(lobby, "ann")
     table = ann.request("create_table", game="omerta", seats=3)["table"]["id"]
     mallory = Client(lobby, "mallory")
@@ -118,7 +118,9 @@ def test_only_the_host_or_a_seated_player_may_add_or_remove_bots(lobby):
     assert ann.request("add_bot", table=table)["type"] == "table"  # the host, not seated yet
     bob = Client(lobby, "bob")
     bob.request("join", table=table)
-    assert bob.request("add_bot", table=table)["type"] == "table"  # a seated player
+    reply = bob.request("add_bot", table=table)  # a seated player who is not the host (issue 13)
+    assert reply["type"] == "error" and reply["code"] == "not_allowed", reply
+    assert ann.request("remove_bot", table=table, seat=0)["type"] == "table"
 
 
 def test_a_seed_chosen_by_a_client_is_announced(lobby):

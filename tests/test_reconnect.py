@@ -82,7 +82,9 @@ def test_a_dropped_seat_is_held_played_by_a_bot_once_missed_and_given_back_with_
     assert 0 in table.game.awaiting(table.state)
 
 
-def test_bad_and_expired_tokens_are_refused_and_the_bot_keeps_the_seat(tmp_path):
+def test_bad_tokens_are_refused_and_after_the_grace_a_bot_plays_until_the_token_comes_back(tmp_path):
+    """Issue 13: the token no longer expires with the grace period; the seat is *left*
+    (a bot plays it, shown as "<name> (bot)") and the token takes it back."""
     lobby = make_lobby(tmp_path)
     ann, tid, token, table = ann_and_two_bots(lobby)
     other = Client(lobby, "zed")
@@ -96,12 +98,25 @@ def test_bad_and_expired_tokens_are_refused_and_the_bot_keeps_the_seat(tmp_path)
     assert table.seats[0].away
     lobby.clock.advance(1.5)
     seat = table.seats[0]
-    assert not seat.away and seat.bot and seat.token is None and seat.name == "ann (bot)"
+    assert not seat.away and seat.left and seat.token == token and seat.name == "ann"
+    assert seat.driver is not None and seat.stand_in == "left"
     assert seats_of(watcher)[0] == {"seat": 0, "name": "ann (bot)", "bot": True,
                                     "connected": True, "away": False}
-    assert other.request("reconnect", token=token)["code"] == "bad_token"
     log = matchlog.parse(table.matchfile.path.read_bytes())
-    assert log.seats[-1] == {"kind": "seat", "seat": 0, "name": "ann (bot)", "bot": True, "token": None}
+    assert log.seats[-1] == {"kind": "seat", "seat": 0, "name": "ann", "bot": False,
+                             "token": token, "left": True}
+    step = len(table.log)
+    while len(table.log) <= step and table.status == "playing":
+        lobby.clock.advance(0.05)
+    assert len(table.log) > step and table.status == "playing"  # the bot plays on
+    back = Client(lobby, "ann")
+    assert back.request("reconnect", token=token, step=0)["seat"] == 0
+    assert not seat.left and seat.driver is None and seat.conn is back.proto
+    assert seats_of(watcher)[0] == {"seat": 0, "name": "ann", "bot": False,
+                                    "connected": True, "away": False}
+    log = matchlog.parse(table.matchfile.path.read_bytes())
+    assert log.seats[-1] == {"kind": "seat", "seat": 0, "name": "ann", "bot": False, "token": token}
+    back.proto.connectionLost(None)
     while table.status == "playing":
         lobby.clock.advance(0.1)
     assert watcher.of("match_over")

@@ -294,7 +294,7 @@ def test_same_seed_same_bot_match():
     assert results[0] == results[1]
 
 
-def test_leaving_during_a_match_gives_the_seat_to_a_bot_for_good():
+def test_leaving_during_a_match_gives_the_seat_to_a_bot_and_keeps_the_token():
     clock = task.Clock()
     table = make_table(options={"seed": 2, "bot_think_ms": 0, "rounds": 1}, clock=clock)
     player, watcher = FakeConn("ann"), FakeConn("w")
@@ -303,9 +303,11 @@ def test_leaving_during_a_match_gives_the_seat_to_a_bot_for_good():
     table.add_bot()
     table.add_bot()
     assert table.status == "playing"
-    table.leave(player)  # on purpose: nothing to come back to (a lost connection is held)
+    token = table.seats[0].token
+    table.leave(player)  # on purpose: a bot plays for her, her token still works (issue 13)
     seat = table.seats[0]
-    assert seat.bot and seat.conn is None and not seat.away and seat.token is None
+    assert seat.left and not seat.bot and seat.conn is None and not seat.away and seat.token == token
+    assert seat.driver is not None and seat.stand_in == "left"
     assert watcher.of("table")[-1]["table"]["seats"][0] == {
         "seat": 0, "name": "ann (bot)", "bot": True, "connected": True, "away": False}
     assert not player.playing
@@ -325,7 +327,9 @@ def test_last_connection_leaving_closes_the_table():
     table.add_bot()
     table.add_bot()
     clock.advance(0.5)
-    table.leave(a)
+    table.leave(a)  # a bot plays for him; he may sit back down within the grace period
+    assert closed == [] and not table.closed and table.seats[0].left
+    clock.advance(float(config["server"]["reconnect_grace_s"]) + 1)
     assert closed == [table] and table.closed
     assert not clock.getDelayedCalls()
 

@@ -1,0 +1,111 @@
+"""The evening's scoreboard of one server (docs/PROTOCOL.md "Host, emotes, rematch"):
+matches played and won per player and game.
+
+It counts every match finished since the server started, plus the finished match logs
+of its data directory (docs/MATCHLOG.md: a log with an ``over`` record) written in the
+last :data:`WINDOW_S` seconds, so that a host who restarts ``mafia-table`` keeps the
+evening's score. Each match counts once: a match is keyed by its log file's name (or,
+without a data directory, by its table object), so a match both read from disk at
+start-up and finished or restored afterwards is not counted twice.
+
+Players are the seats a person sat at when the match started (the header's seats
+without ``bot``), under the name they had; bots are not listed. A draw or a shared win
+counts as won for each seat of ``result.winners``.
+"""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from twisted.logger import Logger
+
+from shared import matchlog
+
+log = Logger()
+
+#: Finished match logs younger than this (seconds, by file modification time) count.
+WINDOW_S = 12 * 3600.0
+_LOG_NAME = re.compile(r"^table-\d+--?\d+(?:-\d+)?\.jsonl$")
+
+
+def players_of(header_seats: Iterable[Any]) -> dict[int, str]:
+    """Seat -> name of the seats a person held at the start (a header's ``seats``)."""
+    out: dict[int, str] = {}
+    for s in header_seats:
+        if isinstance(s, dict) and not s.get("bot") and isinstance(s.get("seat"), int):
+            out[s["seat"]] = str(s.get("name") or f"Seat {s['seat'] + 1}")
+    return out
+
+
+class Scoreboard:
+    """Matches by key: ``key -> (game, [(name, won)])``."""
+
+    def __init__(self) -> None:
+        self._matches: dict[str, tuple[str, list[tuple[str, bool]]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._matches)
+
+    def add(self, key: str, game: str, players: dict[int, str], result: dict[str, Any]) -> bool:
+        """Count one finished match (False when ``key`` was counted already).
+        ``players``: seat -> name; ``result``: the match result (its ``winners``)."""
+        if key in self._matches:
+            return False
+        winners = result.get("winners") if isinstance(result, dict) else None
+        won = set(w for w in winners if isinstance(w, int)) if isinstance(winners, list) else set()
+        self._matches[key] = (str(game), [(name, seat in won) for seat, name in sorted(players.items())])
+        return True
+
+    def record_table(self, table: Any) -> bool:
+        """Count the match ``table`` (a :class:`server.table.Table` whose ``result`` is
+        set) just finished or restored finished."""
+        if table.result is None:
+            return False
+        mf = getattr(table, "matchfile", None)
+        key = mf.path.name if mf is not None else f"table-object-{id(table)}"
+        return self.add(key, table.game.NAME, dict(table.players_at_start), table.result)
+
+    def load(self, data_dir: Path | None, now: float | None = None) -> int:
+        """Count the finished logs of ``<data_dir>/matches`` modified within
+        :data:`WINDOW_S` of ``now`` (wall-clock seconds; default: now). Unreadable or
+        damaged logs are skipped. Returns how many were added."""
+        if data_dir is None:
+            return 0
+        folder = Path(data_dir) / "matches"
+        if not folder.is_dir():
+            return 0
+        now = time.time() if now is None else now
+        added = 0
+        for path in sorted(folder.iterdir()):
+            if not _LOG_NAME.match(path.name) or path.name in self._matches:
+                continue
+            try:
+                if now - path.stat().st_mtime > WINDOW_S:
+                    continue
+                parsed = matchlog.parse(path.read_bytes())
+            except (OSError, matchlog.LogError) as e:
+                log.debug("scoreboard: skipping {path}: {e}", path=str(path), e=e)
+                continue
+            if parsed.result is None:
+                continue
+            head = parsed.header
+            if self.add(path.name, str(head.get("game")), players_of(head.get("seats") or []),
+                        parsed.result):
+                added += 1
+        return added
+
+    def rows(self) -> list[dict[str, Any]]:
+        """``[{name, game, played, won}]`` sorted by won (most first), then name, then
+        game."""
+        totals: dict[tuple[str, str], list[int]] = {}
+        for game, players in self._matches.values():
+            for name, won in players:
+                entry = totals.setdefault((name, game), [0, 0])
+                entry[0] += 1
+                entry[1] += int(won)
+        rows = [{"name": name, "game": game, "played": p, "won": w}
+                for (name, game), (p, w) in totals.items()]
+        rows.sort(key=lambda r: (-r["won"], r["name"], r["game"]))
+        return rows
