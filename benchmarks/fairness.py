@@ -37,7 +37,9 @@ Besides, honest presses (no lie) that must never be refused: a host on its own e
 server (the real client with ``server.start_embedded``, two bots, 1280x720, the table
 animating) and a client whose frames take 30 ms (1 ms path, two bots);
 plus every honest press of the races. CPU time of every process is printed (2 cores).
-The last line is one JSON object.
+Then the phone (``benchmarks/fairness_phone.py``, ``--phone-races``): the phone page in
+headless Chromium on a 30 ms ± 15 ms asymmetric path against a near client, equal
+reflexes: ``phone_share_equal``. The last line is one JSON object.
 """
 from __future__ import annotations
 
@@ -56,6 +58,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
 
 from twisted.internet import defer, protocol, task  # noqa: E402
 
@@ -516,6 +519,21 @@ def report(bench: Bench, procs: list[PlayerProcess], timing: dict[str, Any], ser
     return out
 
 
+def phone_races(args: argparse.Namespace) -> dict[str, Any]:
+    """The phone's share of equal races (``phone_share_equal``...), from
+    ``benchmarks/fairness_phone.py`` in its own process; ``{}`` when Chromium is missing."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fairness_phone.py"), "--races",
+                           str(args.phone_races), "--seed", str(args.seed)], cwd=ROOT, stdout=subprocess.PIPE,
+                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    for line in lines[:-1]:
+        print(line)
+    try:
+        return json.loads(lines[-1]) if proc.returncode == 0 and lines else {}
+    except ValueError:
+        return {}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer races and presses (under a minute)")
@@ -527,11 +545,16 @@ def main() -> None:
     p.add_argument("--config", help="server config file (default: config.yaml)")
     p.add_argument("--server-log", default=os.devnull)
     p.add_argument("--dump", help="write every race as JSON lines to this file")
+    p.add_argument("--phone-races", type=int, default=None,
+                   help="equal races of the phone page against a near client (fairness_phone.py; "
+                        "default 400, quick 60; 0 = none)")
     p.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
                    help="override a server config value (an experiment), e.g. timing.rtt_bound_cap_ms=200")
     args = p.parse_args()
     args.races = args.races or (40 if args.quick else 700)
     args.presses = args.presses or (40 if args.quick else 1000)
+    if args.phone_races is None:
+        args.phone_races = 60 if args.quick else 400
     args.max_s = args.max_s or (50.0 if args.quick else 840.0)
     if args.quick:
         args.lie_share = max(args.lie_share, 0.2)
@@ -554,6 +577,7 @@ def main() -> None:
     exe = Path(sys.executable).parent / "mafia-server"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "server.main"]
     server = subprocess.Popen(cmd + ["--host", "127.0.0.1", "--port", "0", "--no-discovery", "--testing",
+                                     "--web-port", "-1",
                                      "--config", cfg_path, "--data-dir", os.path.join(tmp, "data")],
                               cwd=ROOT, stdout=subprocess.PIPE, stderr=open(args.server_log, "wb"),
                               env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -572,6 +596,8 @@ def main() -> None:
                     for race in bench.races():
                         f.write(json.dumps(race, default=str) + "\n")
             result = report(bench, procs, config["timing"], proc_cpu_s(server.pid), wall)
+            if args.phone_races > 0:  # the phone page in headless Chromium (fairness_phone.py)
+                result.update(phone_races(args))
             print(json.dumps(result, sort_keys=True), flush=True)
 
         task.react(run)

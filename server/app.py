@@ -48,13 +48,20 @@ class RunningServer:
     port: int
     tcp: Any
     udp: Any = None
+    web: Any = None  # the phone page's listener (server.web), None when off or busy
+
+    @property
+    def web_port(self) -> int | None:
+        """The phone page's HTTP port (None: not served)."""
+        return self.web.getHost().port if self.web is not None else None
 
     def stop(self) -> defer.Deferred:
-        """Stop listening (TCP and UDP). Running matches are not ended: their logs stay
-        unfinished, for the next start on this port to restore."""
+        """Stop listening (TCP, UDP and the phone page). Running matches are not ended:
+        their logs stay unfinished, for the next start on this port to restore."""
         ds = [defer.maybeDeferred(self.tcp.stopListening)]
-        if self.udp is not None:
-            ds.append(defer.maybeDeferred(self.udp.stopListening))
+        for port in (self.udp, self.web):
+            if port is not None:
+                ds.append(defer.maybeDeferred(port.stopListening))
         return defer.gatherResults(ds)
 
 
@@ -65,7 +72,9 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
     ports when busy; restore the unfinished matches this port served, logged in the data
     directory (``server.data_dir``, see :func:`server.persist.data_dir`; a directory that
     cannot be created is logged and matches are then not logged); then answer discovery
-    on ``server.discovery_port`` if possible (failure is logged and ignored). Returns a
+    on ``server.discovery_port`` if possible (failure is logged and ignored), and serve the
+    phone page on ``web.port`` when ``web.enabled`` (:func:`server.web.start_web`, trying
+    as many ports as for TCP; failure is logged and ignored). Returns a
     Deferred firing with a :class:`RunningServer`; fails with ``CannotListenError`` when
     no port was free."""
     server = config["server"]
@@ -97,5 +106,13 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
                                     interface=host)
         except CannotListenError as e:
             log.warn("LAN discovery is off: {e}", e=e)
+    web = None
+    if config.get("web", {}).get("enabled", False):
+        try:  # phones are a convenience: a busy port is logged, the server runs on
+            from server.web import start_web
+
+            web = yield start_web(reactor, factory, config, tries=tries)
+        except (CannotListenError, ImportError) as e:
+            log.warn("the phone page is off: {e}", e=e)
     log.info("{name} listening on {host}:{port}", name=lobby.name, host=host, port=actual)
-    return RunningServer(lobby, actual, tcp, udp)
+    return RunningServer(lobby, actual, tcp, udp, web)

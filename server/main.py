@@ -1,14 +1,16 @@
 """``mafia-server``: run a Mafia Table lobby server on the LAN.
 
     mafia-server [--host H] [--port P] [--data-dir DIR] [--config FILE] [--testing]
-                 [--no-discovery]
+                 [--no-discovery] [--web-port W]
 
 Reads ``config.yaml`` from the repository root unless ``--config`` names another file;
 ``--host``/``--port``/``--data-dir`` override ``server.host``/``server.port``/
 ``server.data_dir`` (``--port 0`` picks a free port). Every match is logged under
 ``DIR/matches`` (default: the user's data directory); on start the unfinished ones are
 restored, and their players come back with their reconnect tokens (docs/MATCHLOG.md).
-Prints ``mafia-server listening on HOST:PORT`` on stdout once it accepts connections;
+Prints ``mafia-server listening on HOST:PORT`` on stdout once it accepts connections
+(then ``mafia-server phones on http://HOST:W/`` when the phone page is served, config
+``web``, ``--web-port``);
 logs go to stderr. Stops on Ctrl-C. A data directory where match logs cannot be written
 is refused at start: a sentence on stderr says what to do, exit status 2.
 """
@@ -50,6 +52,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--testing", action="store_true",
                    help="accept the test-only table options deck and first_player")
     p.add_argument("--no-discovery", action="store_true", help="do not answer LAN discovery")
+    p.add_argument("--web-port", type=int, help="HTTP port of the phone page (default: config web.port; "
+                                                "0 = any free port, -1 = no phone page)")
     return p.parse_args(argv)
 
 
@@ -68,6 +72,9 @@ def run(reactor: Any, args: argparse.Namespace):
         config["server"]["port"] = args.port
     if args.data_dir is not None:
         config["server"]["data_dir"] = args.data_dir
+    if args.web_port is not None:
+        config["web"]["enabled"] = args.web_port >= 0
+        config["web"]["port"] = max(0, args.web_port)
     from server import persist
 
     problem = persist.check_writable(persist.data_dir(config["server"].get("data_dir")))
@@ -82,6 +89,8 @@ def run(reactor: Any, args: argparse.Namespace):
               file=sys.stderr)
         raise SystemExit(1)
     print(f"mafia-server listening on {config['server']['host']}:{running.port}", flush=True)
+    if running.web_port is not None:
+        print(f"mafia-server phones on http://{config['server']['host']}:{running.web_port}/", flush=True)
     yield defer.Deferred()  # run until the reactor stops (Ctrl-C)
 
 

@@ -1,0 +1,139 @@
+"""The ``twisted.web`` site of the web controller: the static page, the room API and
+the WebSocket endpoint (docs/PROTOCOL.md "Web controller").
+
+* ``GET /`` (and ``/static/...``): the page, from ``server/web/static/``.
+* ``GET /api/room/CODE``: ``200 {"room", "table": Table, "ws": "/ws"}`` for an open
+  table whose room code is ``CODE`` (any case), else
+  ``404 {"error": "unknown_room", "message"}``.
+* ``GET /api/rooms``: ``200 {"rooms": [Table + "room"], "ws": "/ws"}``, every open table.
+* ``GET /api/strings/LANG`` (``en`` or ``fr``): the client's strings (``client/mafia.LANG.json``
+  and each game's ``client/games/*/mafia.LANG.json``, keys flattened with dots), so the
+  page names cards and characters exactly as the TV does; the page's own strings are
+  ``static/strings.json``.
+* ``/ws``: the WebSocket (:mod:`server.web.bridge`).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from autobahn.twisted.resource import WebSocketResource
+from twisted.web import resource, server, static
+
+from server.web import rooms
+from server.web.bridge import PhoneSocketFactory
+
+STATIC = Path(__file__).resolve().parent / "static"
+CLIENT = Path(__file__).resolve().parent.parent.parent / "client"
+LANGUAGES = ("en", "fr")
+
+
+def _flatten(node: Any, prefix: str, out: dict[str, str]) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            _flatten(value, f"{prefix}.{key}" if prefix else str(key), out)
+    elif isinstance(node, str):
+        out[prefix] = node
+
+
+def client_strings(lang: str) -> dict[str, str]:
+    """Every string of the pygame client in ``lang`` (flat ``{key: text}``; files that
+    are missing or unreadable are skipped)."""
+    out: dict[str, str] = {}
+    for path in [CLIENT / f"mafia.{lang}.json", *sorted(CLIENT.glob(f"games/*/mafia.{lang}.json"))]:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        _flatten(data.get(lang, data) if isinstance(data, dict) else {}, "", out)
+    return out
+
+
+class StringsAPI(resource.Resource):
+    """``/api/strings/LANG``: :func:`client_strings`, computed once per language."""
+
+    isLeaf = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._cache: dict[str, bytes] = {}
+
+    def render_GET(self, request: Any) -> bytes:
+        lang = (request.postpath[0] if request.postpath else b"").decode("ascii", "replace")
+        if lang not in LANGUAGES:
+            return _json(request, 404, {"error": "unknown_language", "message": f"languages: {', '.join(LANGUAGES)}"})
+        if lang not in self._cache:
+            self._cache[lang] = json.dumps(client_strings(lang), ensure_ascii=False).encode("utf-8")
+        request.setHeader(b"content-type", b"application/json; charset=utf-8")
+        return self._cache[lang]
+
+
+def _json(request: Any, code: int, body: dict[str, Any]) -> bytes:
+    request.setResponseCode(code)
+    request.setHeader(b"content-type", b"application/json; charset=utf-8")
+    request.setHeader(b"cache-control", b"no-store")
+    return json.dumps(body, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
+class RoomAPI(resource.Resource):
+    """``/api/room/CODE`` and ``/api/rooms`` over the lobby's open tables."""
+
+    isLeaf = True
+
+    def __init__(self, lobby: Any):
+        super().__init__()
+        self.lobby = lobby
+
+    def _open(self) -> dict[int, Any]:
+        return {tid: t for tid, t in self.lobby.tables.items() if not getattr(t, "closed", False)}
+
+    def render_GET(self, request: Any) -> bytes:
+        path = [p.decode("utf-8", "replace") for p in request.prepath[1:] + request.postpath if p]
+        tables = self._open()
+        if path == ["rooms"]:
+            return _json(request, 200, {"rooms": [rooms.room_entry(t.summary()) for _, t in sorted(tables.items())],
+                                        "ws": "/ws"})
+        if len(path) == 2 and path[0] == "room":
+            tid = rooms.resolve(path[1], tables)
+            if tid is not None:
+                return _json(request, 200, {"room": rooms.room_code(tid), "table": tables[tid].summary(),
+                                            "ws": "/ws"})
+            return _json(request, 404, {"error": "unknown_room",
+                                        "message": f"no open table has the room code {path[1][:8]!r}"})
+        return _json(request, 404, {"error": "not_found", "message": "no such API"})
+
+
+class Page(static.File):
+    """The static files, never cached stale (a new version of the page is fetched)."""
+
+    def render_GET(self, request: Any) -> Any:
+        request.setHeader(b"cache-control", b"no-cache")
+        return super().render_GET(request)
+
+
+class QuietSite(server.Site):
+    """A site without an access log line per request (the server's log stays about matches)."""
+
+    def log(self, request: Any) -> None:
+        pass
+
+
+def make_site(lobby_factory: Any) -> server.Site:
+    """The site for ``lobby_factory`` (:class:`server.lobby.LobbyFactory`)."""
+    root = Page(str(STATIC))
+    root.indexNames = ["index.html"]
+    root.contentTypes.update({".js": "text/javascript; charset=utf-8", ".json": "application/json",
+                              ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml",
+                              ".html": "text/html; charset=utf-8"})
+    api = resource.Resource()
+    room_api = RoomAPI(lobby_factory.lobby)
+    api.putChild(b"room", room_api)
+    api.putChild(b"rooms", room_api)
+    api.putChild(b"strings", StringsAPI())
+    root.putChild(b"api", api)
+    root.putChild(b"ws", WebSocketResource(PhoneSocketFactory(lobby_factory)))
+    site = QuietSite(root)
+    site.displayTracebacks = False
+    site.noisy = False
+    return site

@@ -1,0 +1,685 @@
+/* Mafia Table phone page: the player's private hand (docs/PROTOCOL.md "Web controller").
+ *
+ * Speaks the wire protocol over a WebSocket, one JSON message per text frame. Shows only
+ * what the server sends to this seat (every message is kept in window.__received, which
+ * the tests read), the actions the seat may take now (`legal`, each a button with
+ * data-action = the action's JSON) and whose turn it is.
+ *
+ * Fairness (PROTOCOL.md "What a client must stamp"): `pong.tc`, `t_shown` and `t_press`
+ * are all performance.now() ms. t_shown is the timestamp of the animation frame after
+ * the one that first drew the window's card (the frame that was presented); t_press is
+ * the pointerdown/touchstart event's timeStamp (same clock).
+ */
+"use strict";
+(function () {
+  const W = window;
+  W.__received = [];
+  const $ = (sel) => document.querySelector(sel);
+  const params = new URLSearchParams(location.search);
+
+  const S = {
+    lang: "en", own: {}, client: {}, ws: null, seq: 0, waiting: {}, room: null, table: null,
+    summary: null, seat: null, token: null, name: "", game: null, view: null, legal: [],
+    step: 0, seats: [], status: "", result: null, notice: "", busy: false, memory: {},
+    drawnCard: null, windowId: null, tShown: null, shownFor: null, prevLegal: 0,
+    retry: 0, closing: false, playing: false,
+  };
+  W.__mafia = S;  // for tests and the fairness benchmark
+
+  // ------------------------------------------------------------------ strings
+  function pickLang() {
+    const stored = localStorage.getItem("mafia.lang");
+    if (stored === "en" || stored === "fr") return stored;
+    const wanted = params.get("lang") || navigator.language || "en";
+    return wanted.toLowerCase().startsWith("fr") ? "fr" : "en";
+  }
+
+  function t(key, vars) {
+    let s = (S.own[S.lang] || {})[key];
+    if (s === undefined) s = S.client[key];
+    if (s === undefined) s = (S.own.en || {})[key];
+    if (s === undefined) return key;
+    return s.replace(/%\{(\w+)\}/g, (_, k) => (vars && vars[k] !== undefined ? vars[k] : ""));
+  }
+
+  async function loadStrings() {
+    try {
+      S.own = await (await fetch("strings.json")).json();
+    } catch (e) { S.own = {}; }
+    try {
+      S.client = await (await fetch("api/strings/" + S.lang)).json();
+    } catch (e) { S.client = {}; }
+    document.documentElement.lang = S.lang;
+  }
+
+  function esc(x) {
+    return String(x).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+  }
+
+  // ------------------------------------------------------------------ network
+  function wsUrl() {
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  }
+
+  function connect() {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(wsUrl());
+      S.ws = ws;
+      S.waiting = {};
+      ws.onopen = () => resolve(ws);
+      ws.onerror = () => reject(new Error("websocket"));
+      ws.onmessage = (ev) => {
+        let msg;
+        try { msg = JSON.parse(ev.data); } catch (e) { return; }
+        if (msg.type === "ping") {  // at once, before anything else (clock sync)
+          ws.send(JSON.stringify({type: "pong", id: msg.id, tc: performance.now()}));
+        }
+        W.__received.push(msg);
+        onMessage(msg);
+      };
+      ws.onclose = () => { if (S.ws === ws) onClosed(); };
+    });
+  }
+
+  function request(type, fields) {
+    const seq = ++S.seq;
+    const msg = Object.assign({v: 1, type: type, seq: seq}, fields || {});
+    return new Promise((resolve, reject) => {
+      S.waiting[seq] = {resolve, reject};
+      if (!S.ws || S.ws.readyState !== 1) { delete S.waiting[seq]; reject({code: "closed", message: t("web.no_server")}); return; }
+      S.ws.send(JSON.stringify(msg));
+    });
+  }
+
+  function onClosed() {
+    S.ws = null;
+    for (const k in S.waiting) S.waiting[k].reject({code: "closed", message: t("web.no_server")});
+    S.waiting = {};
+    if (S.closing || !S.token) return;
+    netNotice(t("web.reconnecting"));
+    const delay = Math.min(10000, 500 * Math.pow(2, S.retry++));
+    setTimeout(resume, delay);
+  }
+
+  function netNotice(text) {
+    const n = $("#net");
+    n.textContent = text || "";
+    n.hidden = !text;
+  }
+
+  // ------------------------------------------------------------------ storage
+  function roomKey() { return "mafia.room." + S.room; }
+
+  function saveSeat() {
+    localStorage.setItem(roomKey(), JSON.stringify({token: S.token, table: S.table, seat: S.seat, name: S.name}));
+    localStorage.setItem("mafia.name", S.name);
+  }
+
+  function storedSeat() {
+    try { return JSON.parse(localStorage.getItem(roomKey()) || "null"); } catch (e) { return null; }
+  }
+
+  // ------------------------------------------------------------------ joining
+  async function lookUp(code) {
+    const r = await fetch("api/room/" + encodeURIComponent(code));
+    const body = await r.json();
+    if (!r.ok) throw body;
+    return body;
+  }
+
+  function showJoin(message) {
+    S.playing = false;
+    const name = S.name || localStorage.getItem("mafia.name") || "";
+    $("#screen").innerHTML = `
+      <section class="join">
+        <p class="sub">${esc(t("web.subtitle"))}</p>
+        <label>${esc(t("web.room"))}<input id="room-code" maxlength="4" autocapitalize="characters" autocomplete="off" value="${esc(S.room || "")}"></label>
+        <label>${esc(t("web.name"))}<input id="player-name" maxlength="40" autocomplete="nickname" value="${esc(name)}"></label>
+        <button id="find" class="big" type="button">${esc(t("web.find"))}</button>
+        <p id="join-message" class="notice">${esc(message || "")}</p>
+        <div id="seats"></div>
+      </section>`;
+    $("#find").addEventListener("click", findTable);
+    if (S.room && !message) findTable();
+  }
+
+  async function findTable() {
+    const code = ($("#room-code").value || "").toUpperCase().replace(/[^A-Z]/g, "");
+    S.name = ($("#player-name").value || "").trim();
+    S.room = code;
+    let info;
+    try {
+      info = await lookUp(code);
+    } catch (e) {
+      $("#join-message").textContent = t("web.bad_room", {code: code});
+      $("#seats").innerHTML = "";
+      return;
+    }
+    S.room = info.room;
+    history.replaceState(null, "", "?room=" + info.room);
+    const mine = storedSeat();
+    if (mine && mine.token && mine.table === info.table.id) { S.name = S.name || mine.name; resumeWith(mine); return; }
+    renderSeats(info.table);
+  }
+
+  function renderSeats(table) {
+    S.summary = table;
+    const game = t("game." + table.game);
+    let html = `<p>${esc(t("web.pick_seat", {table: table.name, game: game}))}</p>`;
+    if (table.status !== "waiting") html = `<p>${esc(t("web.started"))}</p>`;
+    html += '<div class="seat-list">';
+    for (const s of table.seats) {
+      const free = s.name === null && !s.bot && table.status === "waiting";
+      const label = free ? t("web.free") : (s.name || "") + (s.bot ? " · " + t("web.bot") : "") + (s.away ? " · " + t("web.away") : "");
+      html += `<button type="button" class="seat big${free ? "" : " taken"}" id="seat-${s.seat}" data-seat="${s.seat}" ${free ? "" : "disabled"}>
+        <b>${esc(t("web.seat", {n: s.seat + 1}))}</b><span>${esc(label)}</span></button>`;
+    }
+    html += "</div>";
+    $("#seats").innerHTML = html;
+    for (const b of document.querySelectorAll("button.seat:not([disabled])")) {
+      b.addEventListener("click", () => takeSeat(table.id, Number(b.dataset.seat)));
+    }
+  }
+
+  async function greet() {
+    await connect();
+    const welcome = await request("hello", {name: S.name || "Phone"});
+    S.name = welcome.name;
+  }
+
+  async function takeSeat(tableId, seat) {
+    const box = $("#player-name");
+    if (box && box.value.trim()) S.name = box.value.trim();
+    $("#join-message").textContent = t("web.connecting");
+    try {
+      if (!S.ws) await greet();
+      const joined = await request("join", {table: tableId, seat: seat});
+      S.table = joined.table; S.seat = joined.seat; S.token = joined.token; S.retry = 0; S.memory = {};
+      localStorage.removeItem(roomKey() + ".memory");
+      saveSeat();
+      renderWaiting();
+    } catch (e) {
+      $("#join-message").textContent = t("web.error", {message: e.message || e.code || ""});
+      try { renderSeats((await lookUp(S.room)).table); } catch (_) { /* keep the list */ }
+    }
+  }
+
+  async function resumeWith(mine) {
+    S.token = mine.token; S.table = mine.table; S.seat = mine.seat; S.name = S.name || mine.name || "";
+    try { S.memory = JSON.parse(localStorage.getItem(roomKey() + ".memory") || "{}") || {}; } catch (e) { S.memory = {}; }
+    await resume();
+  }
+
+  async function resume() {
+    if (!S.token) return;
+    netNotice(t("web.connecting"));
+    try {
+      await greet();
+      const fields = {token: S.token};
+      if (S.view) fields.step = S.step;
+      const joined = await request("reconnect", fields);
+      S.table = joined.table; S.seat = joined.seat; S.retry = 0;
+      saveSeat();
+      netNotice("");
+      if (!S.view) renderWaiting();
+    } catch (e) {
+      if (e && e.code === "bad_token") {
+        localStorage.removeItem(roomKey());
+        S.token = null; S.view = null;
+        netNotice("");
+        if (S.ws) { S.closing = true; S.ws.close(); S.closing = false; S.ws = null; }
+        showJoin(t("web.gone"));
+        return;
+      }
+      if (!S.ws || S.ws.readyState !== 1) return;  // onClosed retries
+    }
+  }
+
+  function renderWaiting() {
+    const tb = S.summary;
+    const taken = tb ? tb.seats.filter((s) => s.name !== null || s.bot).length : 0;
+    $("#who").textContent = t("web.you_are", {name: S.name, n: (S.seat === null ? 0 : S.seat) + 1});
+    $("#screen").innerHTML = `<section class="waiting"><p class="big-text">${esc(t("web.waiting_players", {n: taken, total: tb ? tb.seats.length : "?"}))}</p></section>`;
+  }
+
+  // ------------------------------------------------------------------ messages
+  function onMessage(msg) {
+    if (msg.re !== undefined && S.waiting[msg.re]) {
+      const w = S.waiting[msg.re];
+      delete S.waiting[msg.re];
+      if (msg.type === "error") w.reject(msg); else w.resolve(msg);
+      if (msg.type === "error" && S.playing) { S.notice = t("web.error", {message: msg.message}); S.busy = false; render(); }
+      if (msg.type === "ack") { S.busy = false; }
+      return;
+    }
+    switch (msg.type) {
+      case "table":
+        if (msg.table.id === S.table || S.table === null) {
+          S.summary = msg.table;
+          S.seats = msg.table.seats;
+          if (!S.playing) renderWaiting(); else render();
+        }
+        break;
+      case "match_started":
+        if (msg.table !== S.table) break;
+        S.game = msg.game; S.seats = msg.seats; S.playing = true; S.result = null; S.busy = false;
+        if (!msg.resumed) S.memory = {};
+        learn(msg.missed || []);
+        setState(msg);
+        break;
+      case "update":
+        if (msg.table !== S.table) break;
+        learn(msg.events || []);
+        setState(msg);
+        break;
+      case "claim_result":
+        S.notice = msg.outcome === "won" ? t("web.claim_won", {message: msg.message}) : t("web.claim_other", {message: msg.message});
+        render();
+        break;
+      case "match_over":
+        if (msg.table !== S.table) break;
+        S.result = msg.result;
+        render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  function setState(msg) {
+    const wasMine = S.legal.length > 0;
+    S.view = msg.view; S.legal = msg.legal || []; S.step = msg.step;
+    S.busy = false;
+    render();
+    const mine = S.legal.length > 0;
+    if (mine && !wasMine && navigator.vibrate) {
+      try { navigator.vibrate(S.view && S.view.window ? [80, 40, 80] : 150); } catch (e) { /* not allowed */ }
+    }
+    stampWindow();
+  }
+
+  // t_shown: the frame after the one that drew the window's card was presented.
+  function stampWindow() {
+    const w = S.view && S.view.window;
+    const id = w ? w.window : null;
+    if (id === null || id === S.windowId) { if (id === null) S.windowId = null; return; }
+    S.windowId = id;
+    S.tShown = null;
+    requestAnimationFrame(() => requestAnimationFrame((ts) => {
+      if (S.windowId === id) {
+        S.tShown = ts; S.shownFor = id;
+        document.dispatchEvent(new CustomEvent("mafia:shown", {detail: {window: id, t_shown: ts}}));
+      }
+    }));
+  }
+
+  // Omerta: what this seat knows of its own face-down cards (PROTOCOL omerta.md
+  // "What a client must remember itself"). Other games keep no memory.
+  function learn(events) {
+    if (S.game !== "omerta") return;
+    const me = S.seat;
+    for (const e of events) {
+      switch (e.type) {
+        case "round_started": S.memory = {}; S.drawnCard = null; break;
+        case "look":
+          if (e.seat === me && e.cards && e.reason !== "safe") e.slots.forEach((s, i) => { S.memory[s] = e.cards[i]; });
+          break;
+        case "draw": if (e.seat === me) S.drawnCard = e.card || null; break;
+        case "replace": if (e.seat === me && S.drawnCard) { S.memory[e.slot] = S.drawnCard; } if (e.seat === me) S.drawnCard = null; break;
+        case "discard": if (e.seat === me) S.drawnCard = null; break;
+        case "safe_swap": if (e.seat === me && e.card) S.memory[e.slot] = e.card; break;
+        case "swap": {
+          const [a, b] = e.slots; const ca = S.memory[a], cb = S.memory[b];
+          delete S.memory[a]; delete S.memory[b];
+          if (cb) S.memory[a] = cb; if (ca) S.memory[b] = ca;
+          break;
+        }
+        case "shuffle": for (const s of e.slots) delete S.memory[s]; break;
+        case "snap": case "counter": if (e.success) delete S.memory[e.slot]; break;
+        case "driver": if (e.success) for (const s of e.slots) delete S.memory[s]; break;
+        default: break;
+      }
+    }
+    try { localStorage.setItem(roomKey() + ".memory", JSON.stringify(S.memory)); } catch (e) { /* full */ }
+  }
+
+  // ------------------------------------------------------------------ names
+  function seatName(p) {
+    if (p === S.seat) return t("web.you");
+    const s = (S.seats || [])[p];
+    return s && s.name ? s.name : t("web.seat", {n: p + 1});
+  }
+
+  function omCard(c) {
+    if (!c) return t("web.unknown");
+    return c.kind === "bottle" ? t("om.bottle", {value: c.value}) : t("char." + c.name);
+  }
+
+  function omCardHtml(c, extra) {
+    if (!c) return `<div class="card down">${esc(t("web.unknown"))}${extra || ""}</div>`;
+    if (c.kind === "bottle") return `<div class="card bottle"><b>${c.value}</b><small>${esc(t("om.bottle", {value: c.value}))}</small>${extra || ""}</div>`;
+    return `<div class="card character"><b>${esc(t("char." + c.name))}</b><small>${c.points}</small>${extra || ""}</div>`;
+  }
+
+  function slotOwner(slot) {
+    for (const p of S.view.players) {
+      const i = p.slots.findIndex((x) => x.slot === slot);
+      if (i >= 0) return {seat: p.seat, n: i + 1};
+    }
+    return {seat: null, n: "?"};
+  }
+
+  function slotName(slot) {
+    const o = slotOwner(slot);
+    return o.seat === S.seat ? t("web.your_card", {n: o.n}) : t("web.their_card", {name: seatName(o.seat), n: o.n});
+  }
+
+  function fbCardName(c) { return c ? t("fb.card." + c.code) : "?"; }
+
+  function fbMobsters() {
+    const map = {};
+    const v = S.view;
+    const add = (m) => { if (m && m.kind === "mobster") map[m.id] = m; };
+    (v.players || []).forEach((p) => (p.front || []).forEach(add));
+    (v.hit_list || []).forEach(add); (v.cemetery || []).forEach(add);
+    return map;
+  }
+
+  function fbMob(id, mobs) {
+    const m = mobs[id];
+    return m ? t("fb.mob", {name: m.name, owner: seatName(m.gang)}) : "#" + id;
+  }
+
+  function famCard(c) {
+    if (!c) return "?";
+    return t("family." + c.family) + " " + c.value;
+  }
+
+  function famCards() {
+    const map = {};
+    const v = S.view;
+    (v.street || []).forEach((c) => { map[c.id] = c; });
+    for (const p of v.players || []) { (p.hand || []).forEach((c) => { map[c.id] = c; }); (p.gang || []).forEach((c) => { map[c.id] = c; }); }
+    return map;
+  }
+
+  const SUITS = {hearts: "♥", diamonds: "♦", spades: "♠", clubs: "♣"};
+  function mafCard(c) {
+    if (!c) return "?";
+    if (c.rank === "joker") return "🃏";
+    return c.rank + SUITS[c.suit];
+  }
+
+  function mafCardHtml(c, cls, attrs) {
+    const red = c.suit === "hearts" || c.suit === "diamonds";
+    const label = c.rank === "joker" ? "Joker" : c.rank;
+    const suit = c.rank === "joker" ? "★" : SUITS[c.suit];
+    return `<button type="button" class="pcard ${red ? "red" : "black"} ${cls || ""}" ${attrs || ""}><b>${esc(label)}</b><span>${suit}</span></button>`;
+  }
+
+  // ------------------------------------------------------------------ action labels
+  function label(a) {
+    const g = S.game, v = S.view;
+    if (g === "omerta") {
+      switch (a.type) {
+        case "peek": return t("om.peek", {a: slotOwner(a.slots[0]).n, b: slotOwner(a.slots[1]).n});
+        case "take_discard": return t("om.take_discard", {card: omCard(v.discard[v.discard.length - 1])});
+        case "replace": case "snap": case "mole": case "hitwoman": return t("om." + a.type, {n: slotOwner(a.slot).n});
+        case "safe_swap": return t("om.safe_swap", {n: slotOwner(a.slot).n, index: a.index + 1});
+        case "henchman": return t("om.henchman", {a: slotName(a.slots[0]), b: slotName(a.slots[1])});
+        case "lady": case "mamma": return t("om." + a.type, {target: seatName(a.target)});
+        case "snitch": return t("om.snitch", {a: seatName(a.recipients[0]), b: seatName(a.recipients[1])});
+        case "driver": return t("om.driver", {slots: a.slots.map(slotName).join(", ")});
+        case "police_patrol": return t("om.police_patrol", {slot: slotName(a.slot)});
+        default: return t("om." + a.type);
+      }
+    }
+    if (g === "family_business") {
+      const mobs = fbMobsters();
+      switch (a.type) {
+        case "void": return t("fb.void");
+        case "contract": case "pay_off": return t("fb." + a.type, {target: seatName(a.target)});
+        case "hit": return t("fb.hit", {victim: fbMob(a.victim, mobs)});
+        case "rescue": return t("fb.rescue", {mobster: fbMob(a.mobster, mobs)});
+        case "substitution": return t("fb.substitution", {mobster: fbMob(a.mobster, mobs), other: fbMob(a.other, mobs)});
+        case "turncoat": return t("fb.turncoat", {victim: fbMob(a.victim, mobs), revived: fbMob(a.revived, mobs)});
+        case "place": case "order": return t("fb." + a.type, {mobster: fbMob(a.mobster, mobs)});
+        case "counter": return t("fb.counter", {card: fbCardName((v.hand || []).find((c) => c.id === a.card))});
+        case "no_counter": return t("fb.no_counter");
+        default: return t("fb.play");
+      }
+    }
+    if (g === "famiglia") {
+      const cards = famCards();
+      const n = (id) => famCard(cards[id]);
+      switch (a.type) {
+        case "renew": case "accountant": case "take_free": return t("fam." + a.type, {card: n(a.card)});
+        case "swap": return t("fam.swap", {gang: n(a.from_gang), hand: n(a.from_hand)});
+        case "brute": return t("fam.brute", {card: n(a.card), target: n(a.target), amount: a.amount});
+        case "take_pair": return t("fam.take_pair", {card: n(a.card), gang: n(a.to_gang), keep: (a.keep || []).map(n).join(" + ")});
+        case "pass": return t("fam.pass");
+        default: return a.type;
+      }
+    }
+    if (g === "mafiosi") {
+      return t("maf.keep");
+    }
+    return a.type;
+  }
+
+  function isClaim(a) {
+    const w = S.view && S.view.window;
+    return !!(w && w.claim_types && w.claim_types.indexOf(a.type) >= 0);
+  }
+
+  function actionButton(a, i, text, cls) {
+    const claim = isClaim(a);
+    return `<button type="button" class="act big ${claim ? "claim" : ""} ${cls || ""}" id="act-${i}" data-i="${i}" data-type="${esc(a.type)}" data-action="${esc(JSON.stringify(a))}"${claim ? ' data-claim="1"' : ""}>${esc(text === undefined ? label(a) : text)}</button>`;
+  }
+
+  // ------------------------------------------------------------------ sending
+  function send(a, tPress) {
+    if (S.busy || !S.ws) return;
+    const fields = {table: S.table, action: a};
+    if (isClaim(a)) {
+      fields.t_press = tPress;
+      if (S.tShown !== null && S.shownFor === S.view.window.window) fields.t_shown = S.tShown;
+    }
+    S.busy = true;
+    S.notice = "";
+    for (const b of document.querySelectorAll("button.act")) b.disabled = true;
+    request("action", fields).then(() => { S.busy = false; }, () => { S.busy = false; render(); });
+  }
+  W.__mafiaSend = send;
+
+  function wireActions(root) {
+    for (const b of root.querySelectorAll("button[data-action]")) {
+      const a = JSON.parse(b.dataset.action);
+      if (b.dataset.claim) {
+        const fire = (ev) => { ev.preventDefault(); send(a, ev.timeStamp); };
+        b.addEventListener("pointerdown", fire);
+        if (!W.PointerEvent) b.addEventListener("touchstart", fire, {passive: false});
+      } else {
+        b.addEventListener("click", () => send(a, performance.now()));
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ rendering
+  function statusLine() {
+    const v = S.view;
+    if (S.result || (v && (v.phase === "over"))) return `<div class="status over">${esc(t("web.over"))}</div>`;
+    if (S.legal.length) return `<div class="status mine">${esc(v && v.turn === S.seat && !v.window ? t("web.your_turn") : t("web.act_now"))}</div>`;
+    if (v && typeof v.turn === "number" && v.turn >= 0 && v.turn !== S.seat && !v.window) return `<div class="status">${esc(t("web.turn_of", {name: seatName(v.turn)}))}</div>`;
+    return `<div class="status">${esc(t("web.wait_others"))}</div>`;
+  }
+
+  function resultHtml() {
+    const r = S.result;
+    if (!r) return "";
+    const names = (r.winners || []).map(seatName).join(", ");
+    const scores = (r.scores || []).map((s, i) => seatName(i) + " " + s).join(" · ");
+    return `<section class="result"><h2>${esc(t("web.over"))}</h2><p>${esc(t("web.winners", {names: names}))}</p><p>${esc(t("web.scores", {scores: scores}))}</p></section>`;
+  }
+
+  function render() {
+    if (!S.playing || !S.view) return;
+    const v = S.view;
+    $("#who").textContent = t("web.you_are", {name: S.name, n: S.seat + 1});
+    let body = "";
+    if (S.game === "omerta") body = renderOmerta(v);
+    else if (S.game === "family_business") body = renderFB(v);
+    else if (S.game === "famiglia") body = renderFamiglia(v);
+    else if (S.game === "mafiosi") body = renderMafiosi(v);
+    const head = `<div class="gamebar"><b>${esc(t("game." + S.game))}</b>${v.round ? " · " + esc(t("web.round", {round: v.round, rounds: v.rounds})) : ""}</div>`;
+    const screen = $("#screen");
+    screen.innerHTML = head + statusLine() + (S.notice ? `<p class="notice">${esc(S.notice)}</p>` : "") + body + resultHtml();
+    screen.dataset.step = String(S.step);
+    screen.dataset.legal = String(S.legal.length);
+    wireActions(screen);
+  }
+
+  function actionsList(list, offset) {
+    return list.map((a) => actionButton(a, S.legal.indexOf(a))).join("");
+  }
+
+  function renderOmerta(v) {
+    const me = v.players[S.seat];
+    let h = "";
+    const w = v.window;
+    if (w && w.kind === "snap") h += `<div class="prompt hot">${esc(t("om.snap_prompt", {value: w.value}))}${omCardHtml(v.discard[v.discard.length - 1])}</div>`;
+    if (w && w.kind === "hitwoman" && (w.targets || []).indexOf(S.seat) >= 0) h += `<div class="prompt hot">${esc(t("om.hitwoman_prompt", {name: seatName(w.attacker), power: t("char." + w.attack.type)}))}</div>`;
+    if (v.phase === "peek" && S.legal.length) h += `<div class="prompt">${esc(t("om.peek_prompt"))}</div>`;
+    // own cards, from memory
+    h += `<h3>${esc(t("om.your_cards"))}</h3><div class="row cards">`;
+    me.slots.forEach((s, i) => {
+      const known = S.memory[s.slot];
+      const extra = `<i class="n">${i + 1}</i>${s.patrol !== null ? '<i class="patrol">🚓</i>' : ""}`;
+      h += omCardHtml(known || null, extra).replace('class="card', `data-slot="${s.slot}" class="card`);
+    });
+    h += "</div>";
+    if (v.drawn && v.turn === S.seat && v.drawn.card) h += `<h3>${esc(t("om.drawn"))}</h3><div class="row cards">${omCardHtml(v.drawn.card)}</div>`;
+    if (v.safe_cards) h += `<h3>${esc(t("om.safe"))}</h3><div class="row cards">${v.safe_cards.map((c) => omCardHtml(c)).join("")}</div>`;
+    if (v.discard.length && !(w && w.kind === "snap")) h += `<h3>${esc(t("om.discard_top"))}</h3><div class="row cards">${omCardHtml(v.discard[v.discard.length - 1])}</div>`;
+    const claims = S.legal.filter(isClaim), others = S.legal.filter((a) => !isClaim(a));
+    h += `<div class="actions${claims.length ? " claims" : ""}">${actionsList(claims)}${actionsList(others)}</div>`;
+    if (!S.legal.length && !S.result) h += `<p class="idle">${esc(t("web.nothing"))}</p>`;
+    return h;
+  }
+
+  function renderFB(v) {
+    let h = "";
+    const w = v.window;
+    if (w && w.kind === "counter" && w.eligible.indexOf(S.seat) >= 0) {
+      const against = w.target !== null && w.target !== undefined ? t("fb.against", {target: seatName(w.target)}) : "";
+      h += `<div class="prompt hot">${esc(t("fb.counter_prompt", {name: seatName(w.attacker), card: fbCardName(w.card), against: against}))}`;
+      if (w.card) h += `<small class="effect">${esc(t("fb.effect." + w.card.code))}</small>`;
+      h += "</div>";
+    }
+    const list = (v.hit_list || []).map((m) => m.name).join(", ") || t("fb.empty");
+    h += `<p class="info">${esc(t("fb.hit_list", {names: list}))}</p>`;
+    const byCard = {}, loose = [];
+    for (const a of S.legal) {
+      if (a.card !== undefined && a.type !== "counter") (byCard[a.card] = byCard[a.card] || []).push(a); else loose.push(a);
+    }
+    const claims = loose.filter(isClaim), rest = loose.filter((a) => !isClaim(a));
+    if (claims.length || (w && rest.some((a) => a.type === "no_counter"))) h += `<div class="actions claims">${actionsList(claims)}${actionsList(rest.filter((a) => a.type === "no_counter"))}</div>`;
+    const choices = rest.filter((a) => a.type !== "no_counter");
+    if (choices.length) h += `<h3>${esc(t("fb.choose"))}</h3><div class="actions">${actionsList(choices)}</div>`;
+    h += `<h3>${esc(t("fb.your_hand"))}</h3><div class="hand">`;
+    for (const c of v.hand || []) {
+      const acts = byCard[c.id] || [];
+      h += `<div class="fbcard cat-${esc(c.category)}${acts.length ? " playable" : ""}" data-card="${c.id}">
+        <div class="fbname"><b>${esc(fbCardName(c))}</b><small>${esc(t("fb.cat." + c.category))}</small></div>
+        <p class="effect">${esc(t("fb.effect." + c.code))}</p>
+        ${acts.length ? `<div class="actions small">${actionsList(acts)}</div>` : ""}</div>`;
+    }
+    h += "</div>";
+    if (!S.legal.length && !S.result) h += `<p class="idle">${esc(t("web.nothing"))}</p>`;
+    return h;
+  }
+
+  function renderFamiglia(v) {
+    const me = v.players[S.seat];
+    let h = `<h3>${esc(t("fam.street"))}</h3><div class="row cards">${(v.street || []).map(famHtml).join("")}</div>`;
+    h += `<h3>${esc(t("web.hand"))}</h3><div class="row cards">${(me.hand || []).map(famHtml).join("")}</div>`;
+    h += `<h3>${esc(t("fam.gang"))}</h3><div class="row cards">${(me.gang || []).map(famHtml).join("")}</div>`;
+    h += `<div class="actions">${actionsList(S.legal)}</div>`;
+    if (!S.legal.length && !S.result) h += `<p class="idle">${esc(t("web.nothing"))}</p>`;
+    return h;
+  }
+
+  function famHtml(c) {
+    const low = c.effective !== undefined && c.effective !== c.value ? ` → ${c.effective}` : "";
+    return `<div class="card fam fam-${esc(c.family)}"><b>${c.value}${low}</b><small>${esc(t("family." + c.family))}</small><i class="vp">${c.vp} ${esc(t("family.vp"))}</i></div>`;
+  }
+
+  function renderMafiosi(v) {
+    const me = v.players[S.seat];
+    let h = "";
+    const prompt = v.phase === "bouncer" ? "maf.bouncer_prompt" : v.phase === "point" ? "maf.point_prompt" : v.phase === "play" ? "maf.play_prompt" : null;
+    if (prompt && S.legal.length) h += `<div class="prompt">${esc(t(prompt))}</div>`;
+    if (me.bouncer) h += `<p class="info">${esc(t("maf.bouncer", {card: mafCard(me.bouncer)}))}</p>`;
+    if ((v.trick || []).length) h += `<h3>${esc(t("maf.trick"))}</h3><div class="row">${v.trick.map((x) => mafCardHtml(x.card, "small", "disabled") + `<span class="who">${esc(seatName(x.seat))}</span>`).join("")}</div>`;
+    const byCard = {};
+    S.legal.forEach((a) => { byCard[a.card] = a; });
+    h += `<h3>${esc(t("web.hand"))}</h3><div class="hand maf">`;
+    for (const c of v.hand || []) {
+      const a = byCard[c.id];
+      if (a && a.type !== "keep_point_card") {
+        const i = S.legal.indexOf(a);
+        h += mafCardHtml(c, "act raised", `id="act-${i}" data-i="${i}" data-type="${a.type}" data-action='${esc(JSON.stringify(a))}' title="${esc(c.reason || "")}"`);
+      } else {
+        h += mafCardHtml(c, "", `disabled title="${esc(c.reason || "")}"`);
+      }
+    }
+    h += "</div>";
+    const keeps = S.legal.filter((a) => a.type === "keep_point_card");
+    if (keeps.length) {
+      const known = {};
+      (me.won || []).forEach((c) => { known[c.id] = c; });
+      if (me.bouncer) known[me.bouncer.id] = me.bouncer;
+      (v.hand || []).forEach((c) => { known[c.id] = c; });
+      h += `<h3>${esc(t("maf.won"))}</h3><div class="hand maf">`;
+      for (const a of keeps) {
+        const i = S.legal.indexOf(a), c = known[a.card];
+        h += c ? mafCardHtml(c, "act raised", `id="act-${i}" data-i="${i}" data-type="${a.type}" data-action='${esc(JSON.stringify(a))}'`) : actionButton(a, i);
+      }
+      h += "</div>";
+    }
+    if (!S.legal.length && !S.result) h += `<p class="idle">${esc(t("web.nothing"))}</p>`;
+    return h;
+  }
+
+  // ------------------------------------------------------------------ start
+  async function start() {
+    S.lang = pickLang();
+    await loadStrings();
+    const langButton = $("#lang");
+    langButton.textContent = t("web.language");
+    langButton.addEventListener("click", async () => {
+      S.lang = S.lang === "fr" ? "en" : "fr";
+      localStorage.setItem("mafia.lang", S.lang);
+      await loadStrings();
+      langButton.textContent = t("web.language");
+      if (S.playing) render(); else if (S.token) renderWaiting(); else showJoin();
+    });
+    $("#title").textContent = t("web.title");
+    S.name = localStorage.getItem("mafia.name") || "";
+    if (params.get("name")) S.name = params.get("name");
+    S.room = (params.get("room") || "").toUpperCase() || null;
+    if (S.room) {
+      const mine = storedSeat();
+      if (mine && mine.token) {
+        try {
+          const info = await lookUp(S.room);
+          if (info.table.id === mine.table) { S.summary = info.table; await resumeWith(mine); return; }
+        } catch (e) { /* the room is gone */ }
+        localStorage.removeItem(roomKey());
+      }
+    }
+    showJoin();
+  }
+
+  start();
+})();

@@ -1,0 +1,162 @@
+"""Room codes (server/web/rooms.py), the WebSocket bridge in-process (server/web/bridge.py
+over a real TCP listener), and the TV's room-code panel (client/ui/roomcode.py)."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+import pytest_twisted
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from server.web import rooms  # noqa: E402
+
+
+def test_codes_are_four_unambiguous_letters_and_distinct_for_many_tables():
+    codes = [rooms.room_code(i) for i in range(20000)]
+    assert len(set(codes)) == len(codes)  # a bijection on the ids a server ever reaches
+    for code in codes[:500]:
+        assert len(code) == 4 and set(code) <= set(rooms.ALPHABET)
+    assert not set(rooms.ALPHABET) & set("AEIOUY")
+    # consecutive tables do not get look-alike codes
+    assert sum(a[:3] == b[:3] for a, b in zip(codes, codes[1:])) < 50
+
+
+def test_resolve_normalises_what_people_type():
+    ids = [3, 7, 12]
+    code = rooms.room_code(7)
+    assert rooms.resolve(code.lower(), ids) == 7
+    assert rooms.resolve(f" {code[:2]}-{code[2:]} ", ids) == 7
+    assert rooms.resolve(rooms.room_code(8), ids) is None
+    assert rooms.resolve("ABCD", ids) is None  # A is not in the alphabet
+    assert rooms.resolve("BCD", ids) is None
+    assert rooms.normalise("bcdf") == "BCDF"
+
+
+def test_join_url():
+    assert rooms.join_url("192.168.1.5", 7780, "KQTB") == "http://192.168.1.5:7780/?room=KQTB"
+    assert rooms.join_url("fe80::1", 7780, "KQTB") == "http://[fe80::1]:7780/?room=KQTB"
+
+
+# -- the WebSocket bridge, in-process, over real TCP -------------------------------------------
+class _Client:
+    """An autobahn WebSocket client collecting every frame (it answers pings)."""
+
+    def __init__(self, port: int):
+        from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol
+        from twisted.internet import defer, reactor
+
+        self.frames: list[dict] = []
+        self.closed = defer.Deferred()
+        self.opened = defer.Deferred()
+        outer = self
+
+        class P(WebSocketClientProtocol):
+            def onOpen(self):
+                outer.proto = self
+                outer.opened.callback(self)
+
+            def onMessage(self, payload, is_binary):
+                msg = json.loads(payload)
+                outer.frames.append(msg)
+                if msg.get("type") == "ping":
+                    self.sendMessage(json.dumps({"type": "pong", "id": msg["id"], "tc": 1.0}).encode())
+
+            def onClose(self, clean, code, reason):
+                if not outer.closed.called:
+                    outer.closed.callback(code)
+
+        f = WebSocketClientFactory(f"ws://127.0.0.1:{port}/ws")
+        f.protocol = P
+        reactor.connectTCP("127.0.0.1", port, f)
+
+    def send(self, obj) -> None:
+        self.proto.sendMessage(obj if isinstance(obj, bytes) else json.dumps(obj).encode())
+
+    def wait_for(self, pred, timeout: float = 5.0):
+        from twisted.internet import defer, reactor, task
+
+        @defer.inlineCallbacks
+        def poll():
+            for _ in range(int(timeout / 0.01)):
+                hit = next((m for m in self.frames if pred(m)), None)
+                if hit is not None:
+                    return hit
+                yield task.deferLater(reactor, 0.01, lambda: None)
+            raise AssertionError(f"no such frame among {self.frames[-5:]}")
+
+        return poll()
+
+
+@pytest_twisted.inlineCallbacks
+def test_websocket_speaks_the_protocol_one_message_per_frame(tmp_path):
+    from twisted.internet import reactor
+
+    from server.app import start_server
+    from shared.config import merge
+
+    config = merge({"server": {"host": "127.0.0.1", "port": 0, "data_dir": str(tmp_path)}, "web": {"port": 0}})
+    running = yield start_server(reactor, config, discovery=False)
+    try:
+        c = _Client(running.web_port)
+        yield c.opened
+        c.send({"type": "hello", "name": "Phone", "seq": 1})
+        welcome = yield c.wait_for(lambda m: m.get("type") == "welcome")
+        assert welcome["re"] == 1 and welcome["web_port"] == running.web_port
+        yield c.wait_for(lambda m: m.get("type") == "ping")  # clock sync starts, as over TCP
+        c.send(b"{not json")
+        err = yield c.wait_for(lambda m: m.get("type") == "error")
+        assert err["code"] == "bad_json"
+        c.send({"type": "list_tables", "seq": 2})
+        assert (yield c.wait_for(lambda m: m.get("re") == 2))["type"] == "tables"
+        c.send({"type": "create_table", "game": "omerta", "seats": 3, "seq": 3})
+        table = (yield c.wait_for(lambda m: m.get("re") == 3))["table"]
+        c.send({"type": "join", "table": table["id"], "seat": 1, "seq": 4})
+        joined = yield c.wait_for(lambda m: m.get("re") == 4)
+        assert joined["type"] == "joined" and joined["seat"] == 1 and joined["token"]
+        # the table's room code resolves to it, and the lobby sees the phone as a player
+        assert rooms.resolve(rooms.room_code(table["id"]), running.lobby.tables) == table["id"]
+        assert running.lobby.tables[table["id"]].summary()["seats"][1]["name"] == "Phone"
+        # a line longer than the protocol allows: too_long, then the WebSocket closes
+        c.send(json.dumps({"type": "hello", "name": "x" * 70000}).encode())
+        yield c.wait_for(lambda m: m.get("code") == "too_long")
+        yield c.closed
+        # the phone's connection is gone for the lobby too (the empty table closed)
+        assert table["id"] not in running.lobby.tables or \
+            running.lobby.tables[table["id"]].summary()["seats"][1]["connected"] is False
+    finally:
+        yield running.stop()
+
+
+# -- the TV's panel ------------------------------------------------------------------------------
+def test_roomcode_panel_draws_the_qr_of_the_phone_url():
+    import pygame
+
+    from client.ui import roomcode
+
+    pygame.init()
+    try:
+        class Link:
+            address = ("192.168.1.20", 7777)
+            welcome = {"web_port": 7780}
+
+        url, code = roomcode.phone_url(Link(), {"id": 5})
+        assert url == f"http://192.168.1.20:7780/?room={rooms.room_code(5)}" and code == rooms.room_code(5)
+
+        class Old(Link):
+            welcome = {}
+
+        assert roomcode.phone_url(Old(), {"id": 5}) is None  # a server without the phone page
+        qr = roomcode.qr_surface(url, 200)
+        assert qr.get_width() == qr.get_height() <= 200
+        # the quiet zone is light and the finder pattern's corner dark
+        px = qr.get_width() // 33  # version 2 at level M: 25 modules + 2 * 4
+        assert tuple(qr.get_at((1, 1)))[:3] == roomcode.LIGHT
+        assert tuple(qr.get_at((4 * px + 1, 4 * px + 1)))[:3] == roomcode.DARK
+        surf = pygame.Surface((420, 260))
+        assert roomcode.draw_for(surf, surf.get_rect(), Link(), {"id": 5}, 1.0)
+        assert not roomcode.draw_for(surf, surf.get_rect(), Old(), {"id": 5}, 1.0)
+    finally:
+        pygame.quit()

@@ -1,0 +1,358 @@
+"""Screenshots of the phone page (phones as private hands) and of the TV's room code.
+
+    python tools/screenshots_phone.py --out DIR [--only phone|tv]
+
+* ``phone_<game>_<lang>.png``: the phone page at 390x844 (headless Chromium from the
+  distribution's packages, ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``), in a
+  real match of each of the four games, in English and French (Omerta: the peeked cards
+  and the drawn card; ``phone_omerta_snap_<lang>.png``: the snap window; Family
+  Business: the counter prompt);
+* ``tv_roomcode_<lang>.png``: ``mafia-table`` (under the current display; run it under
+  ``xvfb-run``) hosting a table, its lobby showing the address, the room code and the QR
+  code.
+
+Also the helpers the phone tests and ``benchmarks/fairness_phone.py`` share:
+:func:`chromium_available`, :func:`open_phone` (a headless Chromium WebDriver),
+:class:`ServerProcess` (a real ``mafia-server`` process with its phone page) and
+:class:`Host` (a blocking TCP client that creates tables and adds bots).
+"""
+from __future__ import annotations
+
+import tools.sandbox  # noqa: F401  (a private data dir: never the player's replays)
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+CHROMIUM = os.environ.get("MAFIA_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("MAFIA_CHROMEDRIVER", "/usr/bin/chromedriver")
+#: The flags this machine's Chromium needs headless (no GPU, no sandbox as root, nothing
+#: fetched from the network).
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage", "--disable-extensions", "--mute-audio",
+                  "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                  "--disable-backgrounding-occluded-windows")
+PHONE_SIZE = (390, 844)
+
+
+def chromium_available() -> bool:
+    """Chromium, its driver and selenium are installed."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return False
+    return os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)
+
+
+def open_phone(url: str | None = None, lang: str = "en", size: tuple[int, int] = PHONE_SIZE) -> Any:
+    """A headless Chromium WebDriver with a fresh profile, its window ``size`` (CSS px)
+    and ``navigator.language`` = ``lang``; opens ``url`` when given. The caller quits it
+    (``driver.quit()``; the profile directory goes with :func:`close_phone`)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="mafia-phone-")
+    for flag in CHROMIUM_FLAGS:
+        opts.add_argument(flag)
+    opts.add_argument(f"--user-data-dir={profile}")
+    opts.add_argument(f"--window-size={size[0]},{size[1]}")
+    opts.add_argument(f"--lang={lang}")
+    opts.add_experimental_option("prefs", {"intl.accept_languages": lang})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver._mafia_profile = profile  # type: ignore[attr-defined]
+    # the viewport, not the window, is the phone's screen
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    driver.execute_cdp_cmd("Emulation.setLocaleOverride", {"locale": "fr-FR" if lang == "fr" else "en-GB"})
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": f"Object.defineProperty(navigator, 'language', {{get: () => '{'fr-FR' if lang == 'fr' else 'en-GB'}'}});"})
+    if url:
+        driver.get(url)
+    return driver
+
+
+def close_phone(driver: Any) -> None:
+    """Quit ``driver`` and remove its profile directory."""
+    try:
+        driver.quit()
+    finally:
+        shutil.rmtree(getattr(driver, "_mafia_profile", ""), ignore_errors=True)
+
+
+class ServerProcess:
+    """``mafia-server`` in its own process on free ports (``--port 0 --web-port 0``),
+    with a fresh data directory; ``port`` (TCP) and ``web_port`` (HTTP) once started."""
+
+    def __init__(self, testing: bool = True, data_dir: str | None = None):
+        self.data_dir = data_dir or tempfile.mkdtemp(prefix="mafia-web-")
+        args = [sys.executable, "-m", "server.main", "--host", "127.0.0.1", "--port", "0", "--web-port", "0",
+                "--no-discovery", "--data-dir", self.data_dir]
+        if testing:
+            args.append("--testing")
+        self.proc = subprocess.Popen(args, cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True)
+        self.port = self.web_port = 0
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (self.port and self.web_port):
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            m = re.search(r"listening on [\d.]+:(\d+)", line)
+            if m:
+                self.port = int(m.group(1))
+            m = re.search(r"phones on http://[\d.]+:(\d+)/", line)
+            if m:
+                self.web_port = int(m.group(1))
+        if not (self.port and self.web_port):
+            self.stop()
+            raise RuntimeError("mafia-server did not start with its phone page")
+
+    def url(self, room: str | None = None, extra: str = "") -> str:
+        return f"http://127.0.0.1:{self.web_port}/" + (f"?room={room}{extra}" if room else "")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+class Host:
+    """A blocking TCP client of the wire protocol: says hello, creates tables, adds bots.
+    It answers the pings it reads (it only reads while waiting for a reply)."""
+
+    def __init__(self, port: int, name: str = "Host"):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buf = b""
+        self.seq = 0
+        self.welcome = self.request("hello", name=name)
+
+    def _line(self) -> dict[str, Any]:
+        while b"\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the server closed the connection")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def request(self, msg_type: str, **fields: Any) -> dict[str, Any]:
+        self.seq += 1
+        self.sock.sendall(json.dumps({"v": 1, "type": msg_type, "seq": self.seq, **fields}).encode() + b"\n")
+        while True:
+            msg = self._line()
+            if msg["type"] == "ping":
+                self.sock.sendall(json.dumps({"type": "pong", "id": msg["id"],
+                                              "tc": time.monotonic() * 1000}).encode() + b"\n")
+            elif msg.get("re") == self.seq:
+                if msg["type"] == "error":
+                    raise RuntimeError(f"{msg_type}: {msg['code']}: {msg['message']}")
+                return msg
+
+    def create(self, game: str, seats: int, options: dict[str, Any], bots: list[int], name: str = "") -> dict[str, Any]:
+        """A table of ``game`` with server bots in ``bots`` seats; returns its summary."""
+        table = self.request("create_table", game=game, seats=seats, name=name or f"{game} table",
+                             options=options)["table"]
+        for seat in bots:
+            table = self.request("add_bot", table=table["id"], seat=seat)["table"]
+        return table
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+# ---------------------------------------------------------------- driving a phone page
+JS_BUTTONS = """return Array.from(document.querySelectorAll('button[data-action]:not([disabled])'))
+  .map(b => ({id: b.id, action: JSON.parse(b.dataset.action), claim: !!b.dataset.claim}));"""
+
+
+def buttons(driver: Any) -> list[dict[str, Any]]:
+    """The action buttons the page offers now: ``[{id, action, claim}]``."""
+    return driver.execute_script(JS_BUTTONS)
+
+
+def join_seat(driver: Any, url: str, name: str, seat: int, timeout: float = 15.0) -> None:
+    """Open ``url`` (``/?room=CODE``), type ``name`` and take ``seat``."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(url)
+    wait = WebDriverWait(driver, timeout)
+    box = wait.until(ec.presence_of_element_located((By.ID, "player-name")))
+    box.clear()
+    box.send_keys(name)
+    if driver.execute_script("return !document.querySelector('button.seat')"):
+        driver.find_element(By.ID, "find").click()
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def take(d: Any) -> bool:
+        try:
+            d.find_element(By.ID, f"seat-{seat}").click()
+            return True
+        except StaleElementReferenceException:
+            return False
+
+    wait.until(ec.element_to_be_clickable((By.ID, f"seat-{seat}")))
+    wait.until(take)
+    wait.until(lambda d: d.execute_script("return window.__mafia.token !== null"))
+
+
+def received(driver: Any) -> list[dict[str, Any]]:
+    return driver.execute_script("return window.__received")
+
+
+# ---------------------------------------------------------------- screenshots
+GAMES = {  # game -> (seats, options, the phone's seat)
+    "omerta": (4, {"rounds": 1}, 0),
+    "famiglia": (2, {}, 0),
+    "family_business": (4, {}, 0),
+    "mafiosi": (4, {"rounds": 1}, 0),
+}
+
+
+def _phone_shot(server: ServerProcess, host: Host, game: str, lang: str, out: Path) -> Path:
+    seats, options, seat = GAMES[game]
+    opts = {**options, "seed": 1717, "bot_think_ms": 400}
+    if game == "family_business":  # a counter prompt on the phone: seat 1 attacks it
+        opts.update(deck=["family_influence", "lam", "hit", "contract", "intrigue",
+                          "contract", "contract", "contract", "contract", "contract",
+                          "truce", "pay_off", "federal_crackdown", "turncoat", "mob_war",  # no counter
+                          "ambush", "vendetta", "massacre", "double_cross", "substitution"],
+                    first_player=1, bot_think_ms=300)
+    if game == "omerta":  # the phone peeks at its 5, draws the other 5 and discards it: a snap
+        opts.update(deck=["5", "7", "9", "10", "1", "2", "3", "4", "1", "2", "3", "4", "6", "6", "8", "8",
+                          "7", "8", "9", "10", "5"], first_player=0, snap_timeout_ms=8000)
+    table = host.create(game, seats, opts, bots=[s for s in range(seats) if s != seat],
+                        name="Vito's table" if lang == "en" else "Table de Vito")
+    from server.web.rooms import room_code
+
+    phone = open_phone(lang=lang)
+    try:
+        join_seat(phone, server.url(room_code(table["id"])), "Lena" if lang == "en" else "Léa", seat)
+        wanted = {"omerta": "return !!(window.__mafia.view && window.__mafia.view.drawn)",
+                  "famiglia": "return window.__mafia.legal.length > 0",
+                  "family_business": "return !!(window.__mafia.view && window.__mafia.view.window)",
+                  "mafiosi": "return window.__mafia.legal.length > 0"}[game]
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if phone.execute_script(wanted):
+                break
+            if game == "omerta":  # peek at the first two cards, then draw
+                for b in buttons(phone):
+                    if b["action"]["type"] in ("peek", "draw_deck"):
+                        phone.find_element("id", b["id"]).click()
+                        break
+            time.sleep(0.1)
+        time.sleep(0.2)
+        path = out / f"phone_{game}_{lang}.png"
+        phone.save_screenshot(str(path))
+        if game == "omerta":  # and the snap window on the phone
+            for b in buttons(phone):
+                if b["action"]["type"] == "discard_drawn":
+                    phone.find_element("id", b["id"]).click()
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not phone.execute_script(
+                    "return window.__mafia.legal.some(a => a.type === 'snap')"):
+                time.sleep(0.05)
+            time.sleep(0.2)
+            phone.save_screenshot(str(out / f"phone_omerta_snap_{lang}.png"))
+        return path
+    finally:
+        close_phone(phone)
+
+
+def phone_shots(out: Path) -> list[Path]:
+    server = ServerProcess()
+    host = Host(server.port)
+    try:
+        return [_phone_shot(server, host, game, lang, out) for lang in ("en", "fr") for game in GAMES]
+    finally:
+        host.close()
+        server.stop()
+
+
+def tv_shots(out: Path) -> list[Path]:
+    """The host's lobby (address, room code and QR code) in both languages, under the
+    current display (tools/screenshots.py ``start_app``)."""
+    paths = []
+    for lang in ("en", "fr"):
+        with tempfile.TemporaryDirectory() as data:
+            proc = subprocess.run([sys.executable, __file__, "--tv-child", lang, "--out", str(out),
+                                   "--data", data], cwd=str(ROOT), timeout=120)
+        if proc.returncode == 0:
+            paths.append(out / f"tv_roomcode_{lang}.png")
+    return paths
+
+
+def _tv_child(lang: str, out: Path, data: str) -> int:
+    """One language's TV shot, in its own process (one pygame window per process)."""
+    from client.scenes.join import watch_any
+    from client.scenes.lobby import LobbyScene
+    from tools.screenshots import start_app
+
+    config = {"server": {"port": 22770, "discovery_port": 22771, "data_dir": data}, "web": {"port": 22780}}
+    app, d, link = start_app(str(out), "1280x720", lang, "Vito", config)
+    got: dict[str, Any] = {}
+    link.request("create_table", game="omerta", seats=4, name="Vito's table" if lang == "en" else "Table de Vito",
+                 options={"bot_think_ms": 500}).addCallback(lambda r: got.setdefault("t", r))
+    d.pump(3, lambda: "t" in got)
+    link.request("add_bot", table=got["t"]["table"]["id"], seat=1)
+    d.pump(0.5)
+    app.tv = True
+    watch_any(app, link)  # what `mafia-table --tv` does: watch the waiting table
+    d.pump(3, lambda: isinstance(app.top, LobbyScene))
+    d.pump(0.5)
+    d.shot(f"tv_roomcode_{lang}")
+    app.quit()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="shots_phone")
+    ap.add_argument("--only", choices=("phone", "tv"))
+    ap.add_argument("--tv-child", help=argparse.SUPPRESS)
+    ap.add_argument("--data", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if args.tv_child:
+        return _tv_child(args.tv_child, out, args.data)
+    made: list[Path] = []
+    if args.only in (None, "phone"):
+        if not chromium_available():
+            print("screenshots_phone: needs chromium, chromium-driver and selenium", file=sys.stderr)
+            return 2
+        made += phone_shots(out)
+    if args.only in (None, "tv"):
+        made += tv_shots(out)
+    for p in made:
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
