@@ -59,6 +59,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
 
 from shared.bots.random_bot import RandomBot  # noqa: E402
 from shared.games import mafiosi as maf  # noqa: E402

@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
 
 
 class Broken(Exception):

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
 
 from shared import games as registry  # noqa: E402
 from shared.bots import make_bot  # noqa: E402

@@ -7,6 +7,14 @@ event queue, stamps each event with the client clock (ms) and hands it to the to
 at once -- a snap key press reaches the server within a few ms, whatever the frame is
 doing.
 
+When nothing moves (no scene :meth:`~client.ui.scene.Scene.animating`, no input or
+network message for :data:`ACTIVE_S`) the client idles: it draws :data:`IDLE_FPS` frames a
+second and polls input every :data:`IDLE_POLL_MS` ms, so a still menu or TV view costs a
+few % of a core (``benchmarks/idle_cpu.py``). The first input event or message wakes it
+at once: full frame rate, input every :data:`BUSY_POLL_MS` ms. A table with a local seat
+(:meth:`~client.ui.scene.Scene.precise_input`) keeps the 2 ms polling even when idle, so
+a snap press is always stamped within ~2 ms.
+
 By default the client starts the server in-process (``server.start_embedded``) and
 connects to it; ``--connect HOST:PORT`` joins another server instead. Every connection
 is a :class:`Link` (one player); couch play opens one link per local seat.
@@ -37,6 +45,29 @@ THEME_PATH = os.path.join(CLIENT_DIR, "theme.json")
 THEME_BASE_HEIGHT = 720
 #: ... and wide (px): a narrower window (5:4, 4:3) scales by its width instead.
 THEME_BASE_WIDTH = 1280
+#: Idle pace: frames drawn per second and input poll period (ms) while nothing moves.
+IDLE_FPS = 2
+IDLE_POLL_MS = 20
+#: Input poll period (ms) while frames run at full pace on a screen without a local
+#: seat (menus, the TV view, replays): no press there is timed against a clock.
+BUSY_POLL_MS = 8
+#: pygame_gui's update rate (Hz) while no input came for ACTIVE_S (else every frame).
+GUI_IDLE_HZ = 10
+#: Full pace lasts this long (s) after an input event or a pushed message (pygame_gui
+#: hover and press states, a notice appearing).
+ACTIVE_S = 0.6
+
+
+def direct_framebuffer() -> None:
+    """On X11, show frames through SDL's own X11 framebuffer (XShm) rather than an
+    accelerated texture: the client draws in software surfaces anyway, and without a GPU
+    (a virtual screen, a VM) the texture path costs ~5 ms of CPU per 1280x720 frame
+    against ~0.1 ms (SDL makes the same choice itself on WSL and Windows). Only when the
+    environment sets no ``SDL_FRAMEBUFFER_ACCELERATION`` of its own."""
+    if not sys.platform.startswith("linux") or "SDL_FRAMEBUFFER_ACCELERATION" in os.environ:
+        return
+    if os.environ.get("SDL_VIDEODRIVER", "x11") == "x11" and os.environ.get("DISPLAY"):
+        os.environ["SDL_FRAMEBUFFER_ACCELERATION"] = "0"
 
 
 class Link:
@@ -86,15 +117,42 @@ class Link:
         if isinstance(table, int):
             if reply.get("token"):
                 self.tokens[table] = str(reply["token"])
+                self.keep_seat(table, reply.get("seat"))
             elif spectate:
                 self.watching.add(table)
         return reply
 
+    @property
+    def server(self) -> str:
+        """``"host:port"`` of this link's server (the key of its kept seats)."""
+        from client.seats_store import server_key
+
+        return server_key(self.address)
+
+    def keep_seat(self, table: int, seat: Any, game: str | None = None) -> None:
+        """Write ``table``'s token to the player's ``seats.json`` (a restarted client
+        can sit back down, :mod:`client.seats_store`)."""
+        store = self.app.seat_store
+        token = self.tokens.get(table)
+        if store is None or token is None or not isinstance(seat, int):
+            return
+        info = self.app.tables.get(table) or {}
+        kept = store.get(self.server, table) or {}
+        store.remember(self.server, table, seat, token,
+                       table_name=str(info.get("name") or kept.get("table_name") or ""),
+                       game=str(game or info.get("game") or kept.get("game") or ""),
+                       step=self.steps.get(table, kept.get("step")))
+
     def forget(self, table: Any) -> None:
-        """This link no longer sits at (or watches) ``table``."""
-        self.tokens.pop(table, None)
+        """This link no longer sits at (or watches) ``table``. Its kept seat in
+        ``seats.json`` goes too, unless the match is running: the token stays valid
+        (a bot plays the seat) and the menu offers to sit back down."""
+        had = self.tokens.pop(table, None)
         self.watching.discard(table)
         self.steps.pop(table, None)
+        store = self.app.seat_store
+        if had is not None and store is not None and table not in self.app.open_tables():
+            store.forget(self.server, table)
 
 
 def scaled_theme(scale: float, path: str = THEME_PATH) -> dict[str, Any]:
@@ -148,6 +206,13 @@ class App:
         self.sound = None
         self._last_frame = time.perf_counter()
         self._loops: list[Any] = []
+        self._calls: dict[str, Any] = {}  # "frame"/"sample" -> the pending reactor call
+        self._frame_s = 1.0 / 60
+        self._poll_s = 0.002
+        self._active_until = 0.0  # perf_counter s until which the full pace holds
+        self.fast = True  # the pace of the last scheduled frame: full (True) or idle
+        self._gui_dt = 0.0  # seconds not yet given to pygame_gui's update
+        self._gui_at = 0.0  # perf_counter s of its last update
         self.frame_times_ms: list[float] = []
         self.running = False
         self.start_error: str | None = None
@@ -156,11 +221,17 @@ class App:
         from client import net
 
         self.connector = net.connect  # opens connections (a fake one in tests)
+        from client.seats_store import SeatStore
+
+        #: The player's kept seats (``seats.json``); None: none kept (tests may set one).
+        self.seat_store: SeatStore | None = SeatStore()
+        self._quit_asked = False
         self.tv = False  # --tv: watch a table as soon as connected
         self.replay_log: Any = None  # --replay: (MatchLog, file name) to open first
 
     # -- window -----------------------------------------------------------------------
     def open_window(self) -> None:
+        direct_framebuffer()
         pygame.init()
         pygame.display.set_caption("Mafia Table")
         self._set_mode()
@@ -288,16 +359,76 @@ class App:
         """Show a one-line message at the top of the window for ``seconds``."""
         colour = (255, 170, 140) if error else (240, 225, 170)
         self.notice = (message, now_ms() + seconds * 1000.0, colour)
+        self.wake()
 
     # -- main loop --------------------------------------------------------------------
     def sample(self) -> None:
         """Pump and stamp input (every ``input_poll_ms``); dispatch at once."""
-        for event, t_ms in self.sampler.poll():
+        events = self.sampler.poll()
+        if events:
+            self.wake()
+        for event, t_ms in events:
             self.dispatch(event, t_ms)
+
+    # -- pace -------------------------------------------------------------------------
+    def wake(self, seconds: float = ACTIVE_S) -> None:
+        """Something happened (input, a message): full pace for at least ``seconds`` s.
+        From idle, the scenes first catch up with the time spent idle (so an animation
+        starting now starts from now) and the next frame is drawn at once."""
+        now = time.perf_counter()
+        self._active_until = max(self._active_until, now + seconds)
+        if self.fast or not self.running:
+            return
+        self.fast = True
+        self._advance(min(1.0, now - self._last_frame))
+        self._last_frame = now
+        self._reschedule("frame", 0.0)
+        self._reschedule("sample", self._poll_s)
+
+    def _advance(self, dt: float) -> None:
+        """Advance the visible scenes by ``dt`` s without drawing."""
+        if self.scenes:
+            for s in self.visible():
+                s.update(dt)
+
+    def visible(self) -> list[Scene]:
+        """The scenes drawn now: the top one and those under overlays (bottom first)."""
+        visible = [self.top]
+        i = len(self.scenes) - 1
+        while i > 0 and self.scenes[i].overlay:
+            i -= 1
+            visible.insert(0, self.scenes[i])
+        return visible
+
+    def busy(self) -> bool:
+        """Whether the full frame rate is needed: a visible scene animates, input or a
+        message came less than :data:`ACTIVE_S` ago, or the player types in a text box."""
+        if time.perf_counter() < self._active_until:
+            return True
+        if self.scenes and any(s.animating() for s in self.visible()):
+            return True
+        return self.manager is not None and self._typing()
+
+    def _gui_due(self) -> bool:
+        """Whether pygame_gui's update runs this frame: every frame while input is
+        recent (hover, presses) or a text box has the focus; else at most
+        :data:`GUI_IDLE_HZ` times a second (its queued redraws still happen), which
+        spares an animating table without local input (the TV view) a tenth of its
+        frame cost."""
+        now = time.perf_counter()
+        if now < self._active_until or self._typing() or now - self._gui_at >= 1.0 / GUI_IDLE_HZ:
+            self._gui_at = now
+            return True
+        return False
+
+    def precise(self) -> bool:
+        """Whether input must be polled every ``input_poll_ms`` even when idle (a table
+        where a local player may press a key against the clock)."""
+        return bool(self.scenes) and any(s.precise_input() for s in self.visible())
 
     def dispatch(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame.QUIT:
-            self.quit()
+            self.request_quit()
             return
         if event.type == pygame.KEYDOWN:
             if event.key in self.keys_down and not self._typing():
@@ -338,7 +469,7 @@ class App:
     def frame(self) -> None:
         """Update and draw one frame (the 60 Hz LoopingCall)."""
         t0 = time.perf_counter()
-        dt = min(0.1, t0 - self._last_frame)
+        dt = min(0.1 if self.fast else 1.0, t0 - self._last_frame)
         self._last_frame = t0
         self.render(dt)
         self.frame_times_ms.append((time.perf_counter() - t0) * 1000.0)
@@ -349,16 +480,13 @@ class App:
         """Advance by ``dt`` seconds and draw (``flip`` = show on screen)."""
         if not self.scenes or self.screen is None:
             return
-        # The scenes that are visible: the top one and those under overlays.
-        visible = [self.top]
-        i = len(self.scenes) - 1
-        while i > 0 and self.scenes[i].overlay:
-            i -= 1
-            visible.insert(0, self.scenes[i])
+        visible = self.visible()
         for s in visible:
             s.update(dt)
-        if self.manager is not None:
-            self.manager.update(dt)
+        self._gui_dt += dt
+        if self.manager is not None and (not self.running or self._gui_due()):
+            self.manager.update(self._gui_dt)
+            self._gui_dt = 0.0
         self.sample_mid_frame()
         for s in visible:
             s.draw(self.screen)
@@ -399,29 +527,192 @@ class App:
             y += img.get_height()
 
     def start_loops(self) -> None:
-        from twisted.internet import task
-
+        """Start the frame and input loops on the reactor: frames at ``client.fps``
+        (60 Hz) and input every ``client.input_poll_ms`` (2 ms) while :meth:`busy`; else
+        :data:`IDLE_FPS` and :data:`IDLE_POLL_MS` (input stays at 2 ms while
+        :meth:`precise`). Frames keep a fixed cadence (the next is due one period after
+        the previous one started, as a ``LoopingCall``)."""
         fps = max(10, int(self.config["client"].get("fps", 60)))
         poll = max(1, int(self.config["client"].get("input_poll_ms", 2)))
-        frame = task.LoopingCall(self.frame)
-        frame.clock = self.reactor
-        sample = task.LoopingCall(self.sample)
-        sample.clock = self.reactor
-        self._loops = [frame, sample]
-        frame.start(1.0 / fps, now=True).addErrback(self._loop_failed)
-        sample.start(poll / 1000.0, now=True).addErrback(self._loop_failed)
+        self._frame_s = 1.0 / fps
+        self._poll_s = poll / 1000.0
+        self.fast = True
+        self._active_until = time.perf_counter() + ACTIVE_S
+        self._tick_frame()
+        self._tick_sample()
+
+    def _reschedule(self, name: str, delay: float) -> None:
+        call = self._calls.get(name)
+        if call is not None and call.active():
+            call.cancel()
+        tick = self._tick_frame if name == "frame" else self._tick_sample
+        self._calls[name] = self.reactor.callLater(max(0.0, delay), tick)
+
+    def _tick_frame(self) -> None:
+        self._calls.pop("frame", None)
+        if not self.running:
+            return
+        start = time.perf_counter()
+        try:
+            self.frame()
+        except Exception:
+            self._loop_failed(None)
+            return
+        if not self.running:
+            return
+        self.fast = self.busy()
+        period = self._frame_s if self.fast else 1.0 / IDLE_FPS
+        self._reschedule("frame", period - (time.perf_counter() - start))
+
+    def _tick_sample(self) -> None:
+        self._calls.pop("sample", None)
+        if not self.running:
+            return
+        try:
+            self.sample()
+        except Exception:
+            self._loop_failed(None)
+            return
+        if not self.running or "sample" in self._calls:
+            return  # stopped, or a wake already planned the next poll
+        if self.precise():
+            period = self._poll_s
+        elif self.fast:
+            period = max(self._poll_s, BUSY_POLL_MS / 1000.0)
+        else:
+            period = IDLE_POLL_MS / 1000.0
+        self._reschedule("sample", period)
 
     def _loop_failed(self, failure: Any) -> None:
         import traceback
 
-        traceback.print_exception(failure.value)
+        if failure is None:
+            traceback.print_exc()
+        else:
+            traceback.print_exception(failure.value)
         self.quit()
 
+    def request_quit(self) -> None:
+        """The player closes the window (or picks Quit): when a match of his is running
+        -- his own seat, or friends playing on his embedded server, whose table pauses
+        while it is gone -- ask first (:class:`~client.scenes.confirm.ConfirmScene`);
+        a second close quits."""
+        from client.scenes.confirm import ConfirmScene
+
+        if self._quit_asked or any(isinstance(s, ConfirmScene) and s.tag == "quit" for s in self.scenes):
+            self.quit()
+            return
+        self._quit_asked = True
+
+        def ask(friends: list[str]) -> None:
+            self._quit_asked = False
+            if not self.running:
+                return
+            if friends:
+                message = tr("rejoin.quit_host", table=friends[0])
+            elif self.seated_tables():
+                message = tr("rejoin.quit_seat")
+            else:
+                self.quit()
+                return
+            self.push(ConfirmScene(self, message, tr("rejoin.quit_yes"), tr("rejoin.quit_no"), self.quit,
+                                   tag="quit"))
+
+        self.hosted_friends().addCallbacks(ask, lambda _f: ask([]))
+
+    def seated_tables(self) -> set[int]:
+        """Live tables on screen where a local player sits."""
+        from client.table.base import TableScene
+
+        return {s.table_id for s in self.scenes if isinstance(s, TableScene) and not s.replay and s.links}
+
+    def hosted_friends(self):
+        """Deferred list of the names of the tables of the embedded server whose match
+        is running with a connected player other than this client's (empty without an
+        embedded server, or when it cannot tell within 1 s)."""
+        from twisted.internet import defer
+
+        link = self.main_link
+        if self.server_port is None or link is None or link.conn is None or \
+                link.address != ("127.0.0.1", self.server_port):
+            return defer.succeed([])
+        mine = {t: e.get("seat") for t, e in ((e["table"], e) for e in self._kept_here(link))}
+        local = {(getattr(s, "table_id", None), seat) for s in self.scenes for seat in getattr(s, "links", {}) or {}}
+
+        def listed(reply: dict[str, Any]) -> list[str]:
+            out = []
+            for t in reply.get("tables", []):
+                if t.get("status") != "playing":
+                    continue
+                for entry in t.get("seats", []):
+                    seat = entry.get("seat")
+                    if entry.get("bot") or not entry.get("connected") or mine.get(t.get("id")) == seat \
+                            or (t.get("id"), seat) in local:
+                        continue
+                    out.append(str(t.get("name") or t.get("id")))
+                    break
+            return out
+
+        d = link.request("list_tables").addCallback(listed)
+        timeout = self.reactor.callLater(1.0, lambda: d.called or d.cancel())
+        d.addBoth(lambda r: (timeout.active() and timeout.cancel(), r)[1])
+        return d
+
+    def _kept_here(self, link: Any) -> list[dict[str, Any]]:
+        from client.seats_store import server_key
+
+        address = getattr(link, "address", None)
+        if self.seat_store is None or not address:
+            return []
+        here = server_key(address)
+        return [e for e in self.seat_store.entries() if e["server"] == here]
+
+    def kept_seats(self) -> list[dict[str, Any]]:
+        """The player's kept seats on the main link's server (``seats.json``), newest first."""
+        link = self.main_link
+        return self._kept_here(link) if link is not None else []
+
+    def rejoin(self, entry: dict[str, Any]):
+        """Sit back down at ``entry``'s seat (``reconnect`` with its token on the main
+        link); the server's ``match_started`` (``resumed``) opens the table. A refused
+        token forgets the entry. Deferred of the ``joined`` reply."""
+        link = self.main_link
+        if link is None or link.conn is None:
+            from twisted.internet import defer
+
+            return defer.fail(ConnectionError(tr("error.not_connected")))
+        table = entry["table"]
+        link.tokens[table] = entry["token"]
+        if isinstance(entry.get("step"), int):
+            link.steps.setdefault(table, entry["step"])
+
+        def ok(reply: dict[str, Any]) -> dict[str, Any]:
+            if reply.get("token"):
+                link.tokens[table] = str(reply["token"])
+            return reply
+
+        def refused(f: Any) -> Any:
+            link.tokens.pop(table, None)
+            code = getattr(f.value, "code", "")
+            if code in ("bad_token", "unknown_table") and self.seat_store is not None:
+                self.seat_store.forget(link.server, table)
+            return f
+
+        return link.request("reconnect", token=entry["token"], step=entry.get("step")).addCallbacks(ok, refused)
+
     def quit(self) -> None:
+        for link in list(self.links):  # the last step seen, for a restarted client
+            for table in list(link.tokens):
+                if self.seat_store is not None and table in link.steps:
+                    self.seat_store.note_step(link.server, table, link.steps[table], force=True)
         self.running = False
         for loop in self._loops:
             if loop.running:
                 loop.stop()
+        for call in self._calls.values():
+            if call.active():
+                call.cancel()
+        self._calls.clear()
         for link in list(self.links):
             if link.conn is not None:
                 link.conn.transport.loseConnection()
@@ -501,13 +792,23 @@ class App:
 
     def route(self, link: Link, msg: dict[str, Any]) -> None:
         """A pushed message from ``link``'s server."""
+        self.wake(0.0)  # drawn at once; the scene's animating() says how long to keep on
         kind = msg.get("type")
+        tokens = getattr(link, "tokens", None) or {}  # the seats this link holds (none: a test's stand-in)
         if kind == "table" and isinstance(msg.get("table"), dict):
             self.tables[msg["table"]["id"]] = msg["table"]
         if kind in ("update", "match_started") and isinstance(msg.get("step"), int):
             link.steps[msg.get("table")] = msg["step"]
+            if self.seat_store is not None and msg.get("table") in tokens:
+                self.seat_store.note_step(link.server, msg.get("table"), msg["step"])
         elif kind == "match_over":
-            link.tokens.pop(msg.get("table"), None)  # nothing to come back to
+            # the link keeps the token: the server keeps it for the table's life, and
+            # "Play again" starts the next match with the same seats and tokens; only the
+            # menu's "Rejoin" entry goes (nothing to come back to until a rematch)
+            if msg.get("table") in tokens and self.seat_store is not None:
+                self.seat_store.forget(link.server, msg.get("table"))
+        if kind == "match_started" and msg.get("table") in tokens:
+            link.keep_seat(msg.get("table"), msg.get("seat"), msg.get("game"))  # with the game and table name
         if kind == "match_started":
             self._match_started(link, msg)
             return
@@ -526,19 +827,30 @@ class App:
                 s.on_message(msg, link)
                 return
         game = games.get(msg.get("game"))
-        if game is None:
-            self.notify(tr("error.unknown_game", game=str(msg.get("game"))))
-            return
-        group = self.couch_groups.get(tid) if game.couch else None
+        group = self.couch_groups.get(tid) if game is not None and game.couch else None
         if group is not None and link is not group["display"]:
             group["stash"].append((link, msg))  # wait for the shared screen's own start
             return
-        scene = game.table_scene(self, link, msg, binding=self.pending_bindings.pop(link, None))
+        scene = self.table_scene(link, msg, binding=self.pending_bindings.pop(link, None))
+        if scene is None:
+            return
         self.reset(scene)
         if group is not None:
             for other, started in group["stash"]:
                 scene.on_message(started, other)
             del self.couch_groups[tid]
+
+    def table_scene(self, link: Link, msg: dict[str, Any], binding: Any = None) -> Any:
+        """A new table scene for the ``match_started`` ``msg`` of ``link``, from the game
+        registry (the table kit asks here rather than import every game); None, with a
+        notice, for a game this client does not know."""
+        from client import games
+
+        game = games.get(msg.get("game"))
+        if game is None:
+            self.notify(tr("error.unknown_game", game=str(msg.get("game"))))
+            return None
+        return game.table_scene(self, link, msg, binding=binding)
 
     def open_tables(self) -> set[int]:
         """Ids of the tables on screen (live matches, not replays)."""

@@ -73,3 +73,19 @@ class HelpSection:
 def folder_of(module_file: str) -> str:
     """The folder of a game package (for ``strings``): ``folder_of(__file__)``."""
     return os.path.dirname(os.path.abspath(module_file))
+
+
+def game_title(name: Any) -> str:
+    """The player-facing name of a game: its translation (``game.<name>`` in the game's
+    strings), else the rules' English title, else the wire name. Here, not in the
+    registry, so that the table kit (results, scoreboard) may name a game without
+    importing every game."""
+    from client import i18n
+    from shared.games import DEFS
+
+    name = str(name)
+    text = i18n.tr(f"game.{name}")
+    if text != i18n.key(f"game.{name}"):
+        return text
+    d = DEFS.get(name)
+    return d.title if d is not None else name

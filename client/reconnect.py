@@ -47,7 +47,12 @@ class Reconnector:
     """Brings ``link`` back. ``connect(reactor, host, port, name, listener=, timeout=)``
     opens a connection (``client.net.connect``; tests give a fake). Attributes the
     overlay reads: ``active``, ``attempt`` (the current or last try, from 1),
-    ``connecting`` (a try is under way), ``next_at`` (:meth:`clock_s` of the next try)."""
+    ``connecting`` (a try is under way), ``next_at`` (:meth:`clock_s` of the next try).
+
+    The seats also live in the player's ``seats.json`` (:mod:`client.seats_store`): a
+    refused token (``bad_token``: the match is over) drops them there; giving up keeps
+    them, so the menu offers "Rejoin your seat" once the server is back (a host
+    restarting ``mafia-table``)."""
 
     def __init__(self, app: Any, link: Any, connect: Callable[..., Any]):
         self.app = app
@@ -145,12 +150,20 @@ class Reconnector:
     def _rejoined(self, reply: dict[str, Any], table: int) -> dict[str, Any]:
         if reply.get("token"):
             self.link.tokens[table] = reply["token"]
+            keep = getattr(self.link, "keep_seat", None)
+            if keep is not None:
+                keep(table, reply.get("seat"))
         return reply
 
     def _refused(self, failure: Any) -> None:
         err = getattr(failure.value, "subFailure", failure).value
         code = getattr(err, "code", "")
         if code == "bad_token":
+            store = getattr(self.app, "seat_store", None)
+            server = getattr(self.link, "server", None)
+            if store is not None and server:  # the match is over (or the server lost it): nothing to rejoin
+                for table in list(self.link.tokens):
+                    store.forget(server, table)
             self._lost(tr("reconnect.expired"))
         elif code in ("disconnected", ""):
             self._failed(failure)
@@ -183,6 +196,8 @@ class Reconnector:
         self.app.seat_lost(self.link)
 
     def _give_up(self) -> None:
+        """The server stays out of reach: back to the menu. The seat stays in
+        ``seats.json``: the menu offers it back once the server is up again."""
         self._lost(tr("reconnect.gave_up"))
 
     def cancel(self) -> None:

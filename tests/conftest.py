@@ -11,10 +11,17 @@ import sys
 import tempfile
 from pathlib import Path
 
+import platformdirs  # noqa: E402
+
+#: The player's own directories (match logs, seats.json, settings.json), found before
+#: the sandbox below replaces them: no test may add or change a file there.
+REAL_DIRS = [platformdirs.user_data_dir("mafia-table"), platformdirs.user_config_dir("mafia-table")]
+
 _SANDBOX = tempfile.mkdtemp(prefix="mafia-table-tests-")
 atexit.register(shutil.rmtree, _SANDBOX, ignore_errors=True)
 os.environ["XDG_DATA_HOME"] = os.path.join(_SANDBOX, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_SANDBOX, "config")
+os.environ["MAFIA_TABLE_SANDBOX"] = _SANDBOX  # tools.sandbox (imported by tools) keeps this one
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -31,3 +38,46 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def dir_snapshot(roots: list[str]) -> dict[str, int]:
+    """``{path: mtime_ns}`` of each root, every directory under it, and the files right
+    in a root (settings.json, seats.json): a file added anywhere changes its
+    directory's mtime, a top-level file rewritten in place changes its own."""
+    out: dict[str, int] = {}
+    for root in roots:
+        if not os.path.isdir(root):
+            out[root] = -1
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            out[dirpath] = os.stat(dirpath).st_mtime_ns
+            if dirpath == root:
+                for name in filenames:
+                    path = os.path.join(dirpath, name)
+                    try:
+                        out[path] = os.stat(path).st_mtime_ns
+                    except OSError:
+                        pass
+    return out
+
+
+def changed(before: dict[str, int], after: dict[str, int]) -> list[str]:
+    """Paths of ``after`` that are new or changed since ``before``."""
+    return sorted(p for p, m in after.items() if before.get(p) != m)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _player_dirs_untouched(request, monkeypatch):
+    """Every test fails when it (or a server, client or bot it started) wrote into the
+    player's own data or config directory. Each test also gets a data directory of its
+    own inside the session's sandbox (one test's kept seats or match logs never show up
+    in the next one's menu)."""
+    monkeypatch.setenv("XDG_DATA_HOME", tempfile.mkdtemp(prefix="data-", dir=_SANDBOX))
+    before = dir_snapshot(REAL_DIRS)
+    yield
+    touched = changed(before, dir_snapshot(REAL_DIRS))
+    if touched:
+        pytest.fail(f"{request.node.nodeid} wrote into the player's own directory: {touched}", pytrace=False)

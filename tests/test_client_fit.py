@@ -149,6 +149,18 @@ def test_menu_screens_fit(app):
                  lambda a: NameScene(a, first_run=True)):
         app.reset(make(app))
         _check(app, type(app.top).__name__)
+    from client.i18n import tr
+    from client.scenes.confirm import ConfirmScene
+
+    menu = app.reset(MenuScene(app))
+    menu.rejoin_entry = {"table": 3, "table_name": "Friday night", "game": "omerta"}
+    menu.rebuild()
+    _check(app, "menu with Rejoin")
+    for question in ("rejoin.quit_host", "rejoin.quit_seat"):
+        app.push(ConfirmScene(app, tr(question, table="Friday night"), tr("rejoin.quit_yes"), tr("rejoin.quit_no"),
+                              lambda: None, tag="quit"))
+        _check(app, question)
+        app.pop()
     for name in GAMES:
         app.reset(HelpScene(app, name))
         _check(app, f"help {name}")
@@ -205,3 +217,41 @@ def test_top_bar_key_help_keeps_every_part(app, name, monkeypatch):
         if app.size[1] >= 720:
             for line, shown in seen:
                 assert shown == line, f"{name} seat {seat} at {app.size}: {line!r} shown as {shown!r}"
+
+
+def _omerta_faces():
+    """Every Omerta face: the bottles 1-10 and each character with its points."""
+    from shared.games.omerta.cards import CHARACTERS
+
+    faces = [{"kind": "bottle", "value": v} for v in range(1, 11)]
+    faces += [{"kind": "character", "name": c[0], "points": c[1]} for c in CHARACTERS]
+    return faces
+
+
+def test_slot_badges_leave_card_values_visible(app):
+    """The key number on each of your Omerta cards (1-9) never covers what the card is
+    worth: a bottle's value and corner indices, a character's name and points -- for
+    every face a slot may show, at every moment laid out, for every local seat."""
+    from client.games.omerta.cards import value_rects
+    from client.games.omerta.draw import slot_badge
+
+    rules = get_game("omerta")
+    faces = _omerta_faces()
+    checked = 0
+    for state, events in _moments("omerta"):
+        for seat in [p for p in range(state.n if hasattr(state, "n") else 4)][:2]:
+            scene = _open(app, "omerta", state, seat, events)
+            app.render(1 / 60, flip=False)
+            assert scene.show_slot_numbers
+            area = scene.layout.seats[seat]
+            for sid, rect in area.slots.items():
+                (cx, cy), r = slot_badge(rect)
+                badge = pygame.Rect(cx - r, cy - r, 2 * r, 2 * r)
+                assert rect.contains(badge), f"badge outside its card at {app.size}: {badge} {rect}"
+                for face in faces:
+                    for v in value_rects(face, rect.w, rect.h):
+                        shown = v.move(rect.topleft)
+                        assert not badge.colliderect(shown), \
+                            f"slot badge {badge} covers {face} value at {shown} ({app.size}, {app.settings.language})"
+                checked += 1
+    assert checked >= 8

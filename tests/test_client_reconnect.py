@@ -158,7 +158,7 @@ def test_an_expired_seat_sends_the_player_to_the_menu(tmp_path):
 
     app, link, back = refused_back(tmp_path, ServerError("bad_token", "unknown or expired reconnect token"))
     assert isinstance(app.top, MenuScene)
-    assert app.notice[0] == tr("reconnect.expired") == "The server kept your seat for 2 minutes; a bot now plays it."
+    assert app.notice[0] == tr("reconnect.expired") == "The table is gone: the server no longer holds your seat."
     assert link.tokens == {} and not link.reconnect.active
     assert link in app.links and link.conn is back  # still connected, for the lobby
 

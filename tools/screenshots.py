@@ -21,12 +21,14 @@ the match back).
 """
 from __future__ import annotations
 
+import tools.sandbox  # noqa: F401  (a private data dir: never the player's replays)
 import argparse
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from typing import Any, Callable
 
@@ -42,6 +44,13 @@ class Driver:
 
         self.app, self.out, self.reactor = app, out, reactor
         self.last = time.perf_counter()
+        # The server's group commit fsyncs match logs on the reactor's thread pool, which
+        # only starts when the reactor runs; this driver iterates it instead, so start the
+        # pool here, with daemon threads so that the script still exits when it is done.
+        pool = reactor.getThreadPool()
+        if not pool.started:
+            pool.threadFactory = lambda *a, **kw: threading.Thread(*a, daemon=True, **kw)
+            pool.start()
 
     def pump(self, seconds: float, until: Callable[[], bool] | None = None) -> bool:
         """Run the client (network, input, frames) for ``seconds`` or until ``until()``."""
@@ -304,7 +313,9 @@ def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
     d.shot("14_host_famiglia")
     d.button("host.create")
     d.pump(3, lambda: isinstance(app.top, LobbyScene))
-    d.button("lobby.fill_bots")
+    d.button("hostctl.fill_bots") or d.button("lobby.fill_bots")
+    # the GUI's tables start when the host says so (option start: "host")
+    d.pump(5, lambda: isinstance(app.top, FamigliaTableScene) or d.button("hostctl.start"))
     d.pump(5, lambda: isinstance(app.top, FamigliaTableScene))
     sc = app.top
     # a second connection watches: the player's top bar shows the spectator count

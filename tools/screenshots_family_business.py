@@ -16,6 +16,7 @@ next executions, the cemetery), ``fb_04_results``.
 """
 from __future__ import annotations
 
+import tools.sandbox  # noqa: F401  (a private data dir: never the player's replays)
 import argparse
 import os
 import sys

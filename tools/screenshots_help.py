@@ -10,6 +10,7 @@ one click on "Declare Omerta!" (the confirmation). Driven with :class:`tools.scr
 """
 from __future__ import annotations
 
+import tools.sandbox  # noqa: F401  (a private data dir: never the player's replays)
 import argparse
 import os
 import sys

@@ -12,6 +12,7 @@ first), the point-card choice, and the final reveal.
 """
 from __future__ import annotations
 
+import tools.sandbox  # noqa: F401  (a private data dir: never the player's replays)
 import argparse
 import os
 import sys

@@ -13,6 +13,7 @@ snap reaction. Shots go to ``--out`` (not the repository):
 """
 from __future__ import annotations
 
+import tools.sandbox  # noqa: F401  (a private data dir: never the player's replays)
 import argparse
 import os
 import sys

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from client import cards, i18n
-from client.gamedef import ClientGame
+from client.gamedef import ClientGame, game_title
 from shared.games import DEFS
 
 GAMES: dict[str, ClientGame] = {}
@@ -78,15 +78,7 @@ def seat_range(name: str) -> tuple[int, int, int]:
     return (d.min_seats, d.max_seats, d.default_seats)
 
 
-def title(name: Any) -> str:
-    """The player-facing name of a game: its translation (``game.<name>`` in the game's
-    strings), else the rules' English title, else the wire name."""
-    name = str(name)
-    text = i18n.tr(f"game.{name}")
-    if text != i18n.key(f"game.{name}"):
-        return text
-    d = rules_def(name)
-    return d.title if d is not None else name
+title = game_title  # the player-facing name of a game (client.gamedef.game_title)
 
 
 def title_cards() -> tuple[Any, ...]:

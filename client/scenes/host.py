@@ -1,6 +1,10 @@
 """Host a table: choose the game (every game of the rules' registry this client can
 show, with its seat range and default seat count), the number of seats and the table's
-name, then wait in the lobby for players (or add bots)."""
+name, then wait in the lobby for players (or add bots). The table is created with the
+option ``start: "host"``: its match starts when the host presses Start in the lobby
+(issue 13, host controls).
+
+The lobby's "Options…" dialog is :class:`client.scenes.options.OptionsScene`."""
 from __future__ import annotations
 
 from typing import Any
@@ -96,10 +100,13 @@ class HostScene(Scene):
             self.busy = False
             self.app.notify(tr("error.request", reason=getattr(f.value, "message", str(f.value))))
 
-        link.request("create_table", game=self.game, seats=self.seats, name=name[:40], options={}) \
+        link.request("create_table", game=self.game, seats=self.seats, name=name[:40], options={"start": "host"}) \
             .addCallback(created).addCallbacks(lobby, failed)
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         surface.blit(felt.menu_surface(w, h), (0, 0))
         draw_title(surface, self.app, 0.0, top=0.02, faces=games.title_cards())
+
+
+#: The choices of each option the dialog offers (None: the server's default).

@@ -1,5 +1,7 @@
 """Join a table: servers found on the LAN (UDP discovery) or typed as ``host:port``,
-their tables with player counts; join a seat or watch as a spectator."""
+their tables with player counts, host and lock; join a seat or watch as a spectator.
+The evening's scoreboard of the server (``tables.scoreboard``) is shown under the
+servers."""
 from __future__ import annotations
 
 from typing import Any
@@ -18,9 +20,15 @@ def table_line(t: dict[str, Any]) -> str:
     """One row of the table list: name, game, players/seats, status."""
     seats = t.get("seats", [])
     filled = sum(1 for s in seats if s.get("name"))
-    return tr("join.table_line", name=t.get("name") or f"#{t.get('id')}", game=games.title(t.get("game")),
+    line = tr("join.table_line", name=t.get("name") or f"#{t.get('id')}", game=games.title(t.get("game")),
               filled=str(filled), seats=str(len(seats)), status=tr(f"join.status_{t.get('status', 'waiting')}"),
               spectators=str(t.get("spectators", 0)))
+    extra = []
+    if t.get("host_name"):
+        extra.append(tr("hostctl.list_host", name=str(t["host_name"])))
+    if t.get("locked"):
+        extra.append(tr("hostctl.list_locked"))
+    return " · ".join([line, *extra])
 
 
 def server_line(s: dict[str, Any]) -> str:
@@ -67,6 +75,7 @@ class JoinScene(Scene):
         self.searching = False
         self.state = ""  # message under the lists
         self.selected_table: int | None = None
+        self.scoreboard: list[dict[str, Any]] | None = None  # the connected server's (issue 13)
 
     def enter(self) -> None:
         super().enter()
@@ -86,9 +95,13 @@ class JoinScene(Scene):
         label(self, pygame.Rect(rx, y, col_w, int(40 * s)), "join.tables", object_id="#heading")
         y += int(44 * s)
         list_h = box.bottom - pad - int(60 * s) - y - (rh + gap) * 2
+        servers_h = int(list_h * 0.42)
         self.l_servers = self.add(pygame_gui.elements.UISelectionList(
-            pygame.Rect(lx, y, col_w, list_h), [(server_line(x), str(i)) for i, x in enumerate(self.servers)],
+            pygame.Rect(lx, y, col_w, servers_h), [(server_line(x), str(i)) for i, x in enumerate(self.servers)],
             self.app.manager))
+        from client.scenes.lobby import scoreboard_panel
+
+        scoreboard_panel(self, pygame.Rect(lx, y + servers_h + gap, col_w, list_h - servers_h - gap), self.scoreboard)
         self.l_tables = self.add(pygame_gui.elements.UISelectionList(
             pygame.Rect(rx, y, col_w, list_h), [(table_line(t), str(t["id"])) for t in self.tables],
             self.app.manager))
@@ -176,6 +189,8 @@ class JoinScene(Scene):
 
         def listed(reply: dict) -> None:
             self.tables = list(reply.get("tables", []))
+            sb = reply.get("scoreboard")
+            self.scoreboard = sb if isinstance(sb, list) else None
             for t in self.tables:
                 self.app.tables[t["id"]] = t
             if not self.tables:
@@ -207,7 +222,12 @@ class JoinScene(Scene):
             else:
                 self.set_state(tr("join.waiting_view"))
 
-        self.link.request("join", **fields).addCallbacks(joined, self._failed)
+        def failed(f) -> None:
+            from client.ui.errors import error_text
+
+            self.app.notify(error_text(f.value, self.app.tables.get(tid)))
+
+        self.link.request("join", **fields).addCallbacks(joined, failed)
 
     # -- events -------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:

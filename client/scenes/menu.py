@@ -1,4 +1,5 @@
-"""The main menu: Quick game, Host a table, Join, Couch game, Settings, Quit.
+"""The main menu: (Rejoin your seat,) Quick game, Host a table, Join, Couch game,
+Settings, Quit.
 
 Quick game is one click: create a table of the registry's Quick game with its default
 seat count, sit at seat 0, fill the other seats with bots; the server starts the match
@@ -38,10 +39,18 @@ def quick_game(link: Any, seats: int | None = None, name: str | None = None, opt
 
 
 class MenuScene(Scene):
+    """The main menu. When the player's ``seats.json`` keeps a seat at a match still
+    running on the connected server (checked with ``list_tables`` once per connection),
+    a first entry "Rejoin your seat at <table>" (key R) takes it back with
+    ``reconnect`` (:meth:`client.app.App.rejoin`)."""
+
     def __init__(self, app: Any):
         super().__init__(app)
         self.t = 0.0
         self.busy = False
+        self.rejoin_entry: dict[str, Any] | None = None
+        self.b_rejoin: Any = None
+        self._checked_conn: Any = None  # the connection the kept seats were checked on
 
     def build(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -49,9 +58,20 @@ class MenuScene(Scene):
         entries = [("menu.quick_game", "#primary", self.on_quick), ("menu.host", None, self.on_host),
                    ("menu.join", None, self.on_join)]
         entries += [(k, None, cb) for k, cb in self.extra_entries()]
-        entries.append(("menu.quit", "#danger", self.app.quit))
-        rows = column(size, 0.30, 0.43, int(52 * s), int(12 * s), len(entries))
+        entries.append(("menu.quit", "#danger", self.app.request_quit))
+        self.b_rejoin = None
+        if self.rejoin_entry is not None:
+            entries.insert(0, ("rejoin", "#primary", self.on_rejoin))
+            rows = column(size, 0.34, 0.405, int(46 * s), int(8 * s), len(entries))
+        else:
+            rows = column(size, 0.30, 0.43, int(52 * s), int(12 * s), len(entries))
         for r, (k, oid, cb) in zip(rows, entries):
+            if k == "rejoin":  # wider than the others: it names the table
+                r = pygame.Rect(0, r.y, int(w * 0.56), r.h)
+                r.centerx = w // 2
+                self.b_rejoin = button(self, r, self.rejoin_text(), object_id=oid, class_id="@menu", raw=True,
+                                       command=cb)
+                continue
             b = button(self, r, k, object_id=oid, class_id="@menu", command=cb)
             if k == "menu.quick_game":
                 self.b_quick = b
@@ -96,6 +116,63 @@ class MenuScene(Scene):
 
         quick_game(link).addErrback(failed)
 
+    # -- getting a seat back -----------------------------------------------------------
+    def rejoin_text(self) -> str:
+        e = self.rejoin_entry or {}
+        name = e.get("table_name") or tr("rejoin.unnamed", id=e.get("table"))
+        return tr("rejoin.button", table=name)
+
+    def check_kept_seats(self) -> None:
+        """Once per main connection: is a kept seat's match running on this server
+        (same table id, game and name)? Then offer it."""
+        link = self.app.main_link
+        if link is None or link.conn is None or link.conn is self._checked_conn:
+            return
+        self._checked_conn = link.conn
+        entries = [e for e in self.app.kept_seats() if e["table"] not in self.app.open_tables()]
+        if not entries:
+            self._offer(None)
+            return
+
+        def listed(reply: dict) -> None:
+            running = {t.get("id"): t for t in reply.get("tables", []) if t.get("status") == "playing"}
+            for e in entries:
+                t = running.get(e["table"])
+                if t is None or (e.get("game") and t.get("game") != e["game"]) or \
+                        (e.get("table_name") and t.get("name") != e["table_name"]):
+                    continue
+                self._offer(dict(e, table_name=str(t.get("name") or e.get("table_name") or "")))
+                return
+            self._offer(None)
+
+        link.request("list_tables").addCallbacks(listed, lambda f: None)
+
+    def _offer(self, entry: dict[str, Any] | None) -> None:
+        if entry == self.rejoin_entry:
+            return
+        self.rejoin_entry = entry
+        if self.app.scenes and self.app.top is self:
+            self.rebuild()
+
+    def on_rejoin(self) -> None:
+        entry = self.rejoin_entry
+        if entry is None or self._link() is None or self.busy:
+            return
+        self.busy = True
+
+        def done(_reply: dict) -> None:
+            self.busy = False  # the server's match_started (resumed) opens the table
+
+        def failed(f: Any) -> None:
+            self.busy = False
+            code = getattr(f.value, "code", "")
+            self.app.notify(tr("rejoin.gone") if code in ("bad_token", "unknown_table")
+                            else tr("rejoin.failed", reason=getattr(f.value, "message", str(f.value))))
+            self._checked_conn = None  # look again: the entry may be gone
+            self._offer(None)
+
+        self.app.rejoin(entry).addCallbacks(done, failed)
+
     def on_host(self) -> None:
         if self._link() is None:
             return
@@ -134,11 +211,14 @@ class MenuScene(Scene):
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_RETURN:
             self.on_quick()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_r and self.rejoin_entry is not None:
+            self.on_rejoin()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
             self.on_help()
 
     def update(self, dt: float) -> None:
         self.t += dt
+        self.check_kept_seats()
         link = self.app.main_link
         if link is not None and link.conn is not None:
             host, port = link.address
@@ -158,4 +238,4 @@ class MenuScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         surface.blit(felt.menu_surface(w, h), (0, 0))
-        draw_title(surface, self.app, self.t, faces=games.title_cards())
+        draw_title(surface, self.app, 0.0, faces=games.title_cards())  # still: an idle menu costs ~nothing

@@ -299,6 +299,10 @@ class ReplayScene(Scene):
         self.table.on_resize(self.table.area)
 
     # -- frame --------------------------------------------------------------------------
+    def animating(self) -> bool:
+        """Playing (or its table moving): full frame rate."""
+        return bool(self.playing or self.table.animating())
+
     def update(self, dt: float) -> None:
         if self.table.area != self.table_area():
             self.on_resize(self.app.size)

@@ -35,6 +35,7 @@ from client.i18n import tr
 from client.input import now_ms
 from client.narrate import BAD, GOOD, NOTE, Line
 from client.ui.scene import Scene
+from client.ui.emotes import EmoteBar, EmoteBoard
 from client.tween import Follower
 
 MSG_MS = 7000.0
@@ -54,6 +55,27 @@ class TableScene(Scene):
     controls: Any = None
     #: ``card_help(card)``: what a card does, one line (the tip under the mouse), or None.
     card_help: Callable[[Mapping[str, Any]], "str | None"] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Wrap a subclass's own ``draw`` so the emote badges and bar are painted over it
+        (once per frame, however many subclasses call ``super().draw``)."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("draw")
+        if own is None or getattr(own, "_emote_overlay", False):
+            return
+
+        def draw(self: "TableScene", surface: pygame.Surface, *a: Any, **kw: Any) -> Any:
+            self._emote_depth = getattr(self, "_emote_depth", 0) + 1
+            try:
+                return own(self, surface, *a, **kw)
+            finally:
+                self._emote_depth -= 1
+                if self._emote_depth == 0:
+                    self.draw_emotes(surface)
+
+        draw.__doc__, draw.__name__, draw.__qualname__ = own.__doc__, own.__name__, own.__qualname__
+        draw._emote_overlay = True  # type: ignore[attr-defined]
+        cls.draw = draw  # type: ignore[method-assign]
 
     def __init__(self, app: Any, link: Any, started: dict[str, Any]):
         super().__init__(app)
@@ -81,9 +103,15 @@ class TableScene(Scene):
         self.match_result: dict[str, Any] | None = None
         #: ``match_over.reactions``: each seat's median reaction (ms) or None.
         self.match_reactions: list[Any] | None = None
+        #: ``match_over.scoreboard``: the evening's ``[{name, game, played, won}]`` or None.
+        self.match_scoreboard: list[Any] | None = None
         self._buttons_sig: tuple | None = None
         self._prompt: tuple[str, str, bool] = ("", "", False)
         self._esc_until = 0.0
+        self.emotes = EmoteBoard()  # the emote badges by seat (issue 13)
+        self.emote_bar = EmoteBar()
+        self._rematch_stash: list[tuple[Any, dict[str, Any]]] = []  # a rematch's starts on local seats
+        self._seat_tokens: dict[int, str] = {}  # local seat -> its token, kept for a rematch
         self.note_seats(started)
         self.note_timer(started, link)
 
@@ -374,7 +402,16 @@ class TableScene(Scene):
         if msg.get("table") != self.table_id:
             return
         seat = self.seat_of(link)
-        if kind == "match_started":
+        if seat is not None and seat not in self._seat_tokens:
+            self._keep_token(seat, link)
+        if kind == "match_started" and self._is_next_match(msg):
+            self._next_match(msg, link)
+        elif kind == "emote":
+            if link is self.display:
+                self.show_emote(msg)
+        elif kind == "moved":
+            self._moved(msg, link)
+        elif kind == "match_started":
             if seat is not None or link is self.display:  # back after a lost connection
                 self._resume(msg, link, seat)
             elif msg.get("seat") is not None:
@@ -391,6 +428,8 @@ class TableScene(Scene):
                 self.match_result = msg.get("result")
                 reactions = msg.get("reactions")
                 self.match_reactions = reactions if isinstance(reactions, list) else None
+                board = msg.get("scoreboard")  # the evening's scoreboard (issue 13)
+                self.match_scoreboard = board if isinstance(board, list) else None
                 self._match_over()
         elif kind in ("table_paused", "table_resumed"):
             if link is self.display or (self.display is None and seat is not None):
@@ -519,8 +558,13 @@ class TableScene(Scene):
     # -- input --------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         et = event.type
+        if self._emote_input(event):
+            return
         if et == pygame.KEYDOWN and self._is_help_key(event.key):
             self.open_help()
+            return
+        if (et == pygame.KEYDOWN and event.key == pygame.K_r and self.match_result is not None
+                and not self.replay and self.reopen_results()):
             return
         if et == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             if not self._cancel_choice():
@@ -528,11 +572,18 @@ class TableScene(Scene):
         elif et == pygame.MOUSEMOTION:
             self.hover = self.layout.hit(event.pos)
             self.mouse = event.pos
+        elif et == pygame.MOUSEBUTTONUP and event.button == 1:
+            self._held = None
+            if getattr(event, "touch", False):
+                self.mouse = None  # a finger lifted: no pointer rests on the table any more
         elif et == pygame.MOUSEBUTTONDOWN:
             pick = self.layout.hit(event.pos)
             if pick is None:
                 return
             if event.button == 1:
+                self._held = (event.pos, t_ms)  # held long on a card: its tip (client.table.tips)
+                if getattr(event, "touch", False):
+                    self.mouse = event.pos
                 self.click(pick)
             elif event.button == 3:
                 self._right_click(pick, t_ms)
@@ -597,6 +648,12 @@ class TableScene(Scene):
         """What the card under the mouse does (the game's ``card_help``), or None."""
         if self.mouse is None:
             return None
+        press = getattr(self, "_held", None)
+        if press is not None:
+            from client.table.tips import LONG_PRESS_MS
+
+            if now_ms() - press[1] < LONG_PRESS_MS:
+                return None  # a tap, not (yet) a long press
         card = self.hover_card_at(self.mouse)
         if card is None or self.card_help is None:
             return None
@@ -637,7 +694,8 @@ class TableScene(Scene):
             self.leave_table()
         else:
             self._esc_until = self.t + 2500
-            self.say(tr("table.esc_again"), NOTE, 2500)
+            seated = bool(self.links) and not self.replay and self.match_result is None
+            self.say(tr("rejoin.esc_seat") if seated else tr("table.esc_again"), NOTE, 2500)
 
     def _cancel_choice(self) -> bool:
         """Esc: drop the choice being made, True when there was one."""
@@ -652,13 +710,234 @@ class TableScene(Scene):
     def _other_input(self, event: pygame.event.Event, t_ms: float) -> None:
         """Any other input event (keys, controllers)."""
 
+    # -- emotes (issue 13; drawing and chips in client.ui.emotes) ---------------------
+    def plate_rect(self, seat: int) -> pygame.Rect | None:
+        """The name plate of ``seat`` in the layout (``seats[seat].plate`` or
+        ``plates[seat]``), None when the layout has none."""
+        plates = getattr(self.layout, "plates", None)
+        if isinstance(plates, Mapping) and isinstance(plates.get(seat), pygame.Rect):
+            return plates[seat]
+        area = (getattr(self.layout, "seats", None) or {}).get(seat) \
+            if isinstance(getattr(self.layout, "seats", None), Mapping) else None
+        plate = getattr(area, "plate", None)
+        return plate if isinstance(plate, pygame.Rect) else None
+
+    @property
+    def emote_link(self) -> Any:
+        """The connection an emote is sent on: the one local seat's (None: no emote bar,
+        as for a spectator, a replay, or couch play where the players share the screen)."""
+        if self.replay or len(self.links) != 1:
+            return None
+        return next(iter(self.links.values()))
+
+    def emote_bar_rect(self) -> pygame.Rect | None:
+        """Where the emote bar goes: just above the message column when nothing of the
+        layout is there, else the top of the column (px); None without a bar."""
+        info = getattr(self.layout, "info", None)
+        if self.emote_link is None or not isinstance(info, pygame.Rect):
+            return None
+        s = self.app.ui_scale
+        h = max(36, int(52 * s))
+        gap = max(4, int(8 * s))
+        above = pygame.Rect(info.x, info.top - gap - h, info.w, h)
+        taken = [r for name, r in _layout_rects(self.layout) if name not in ("info", "size")]
+        if above.top > getattr(getattr(self.layout, "top_bar", None), "bottom", 0) and \
+                above.collidelist(taken) < 0:
+            return above
+        return pygame.Rect(info.x, info.top, info.w, h)
+
+    def show_emote(self, msg: Mapping[str, Any]) -> None:
+        """A pushed ``emote {table, seat, name, emote, t_server}``: the badge beside the
+        sender's name for ``client.ui.emotes.SHOW_MS``; an unknown emote is ignored."""
+        from client.ui.emotes import EMOTES
+
+        seat, emote = msg.get("seat"), msg.get("emote")
+        if isinstance(seat, int) and emote in EMOTES:
+            self.emotes.add(seat, str(emote), self.t)
+
+    def send_emote(self, emote: str) -> None:
+        """Send ``emote`` for this screen's seat; it shows when the server pushes it back.
+        Too many in a row (``too_many_emotes``) is said quietly in the message column."""
+        link = self.emote_link
+        if link is None or getattr(link, "conn", None) is None:
+            return
+
+        def failed(f: Any) -> None:
+            code = getattr(f.value, "code", "")
+            if code == "too_many_emotes":
+                self.say(tr("emote.too_many"), NOTE, 2500)
+            elif code != "disconnected":
+                self.say(tr("error.action", reason=getattr(f.value, "message", str(f.value))), BAD, 4000)
+
+        def replied(reply: Any) -> None:
+            if isinstance(reply, Mapping) and reply.get("type") == "emote":
+                self.show_emote(reply)  # a server that answers the sender with the push itself
+
+        link.request("emote", table=self.table_id, emote=emote).addCallbacks(replied, failed)
+
+    def _emote_input(self, event: pygame.event.Event) -> bool:
+        """F5-F8 (``client.input.EMOTE_KEYS``) or a click on the emote bar: an emote
+        is sent; True when the event was that."""
+        from client.input import EMOTE_KEYS
+
+        if self.emote_link is None:
+            return False
+        if event.type == pygame.KEYDOWN and event.key in EMOTE_KEYS:
+            self.send_emote(EMOTE_KEYS[event.key])
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1:
+            r = self.emote_bar_rect()
+            if r is not None and r.collidepoint(event.pos):
+                self.emote_bar.place(r)
+                emote = self.emote_bar.hit(event.pos)
+                if emote is not None:
+                    self.send_emote(emote)
+                return True
+        return False
+
+    def draw_emotes(self, surf: pygame.Surface) -> None:
+        """The emote badges beside the senders' plates, and the emote bar (a seated
+        player's screen); painted over the game's own drawing."""
+        from client.input import EMOTE_KEYS, key_label
+        from client.ui.emotes import draw_badge
+
+        for seat, (emote, age) in self.emotes.active(self.t).items():
+            plate = self.plate_rect(seat)
+            if plate is not None:
+                draw_badge(surf, emote, age, plate)
+        r = self.emote_bar_rect()
+        if r is not None and self.app.scenes and self.app.top is self:
+            self.emote_bar.place(r)
+            keys = {e: key_label(k) for k, e in EMOTE_KEYS.items()}
+            self.emote_bar.draw(surf, self.mouse, keys)
+
+    def emotes_busy(self) -> bool:
+        """An emote badge is up (it pops in and fades out: the app draws at full pace)."""
+        return any(until > self.t for _e, _t0, until in self.emotes.shown.values())
+
+    def _keep_token(self, seat: int, link: Any) -> None:
+        """Note local ``seat``'s reconnect token (the app drops it at ``match_over``;
+        the same seat keeps it in the next match at this table)."""
+        token = (getattr(link, "tokens", None) or {}).get(self.table_id)
+        if isinstance(token, str):
+            self._seat_tokens[seat] = token
+
+    def _tokens_back(self, msg: Mapping[str, Any], link: Any) -> None:
+        """A rematch keeps every seat's token: give them back to the links (and to the
+        player's kept seats) for the new match."""
+        for seat, other in self.links.items():
+            token = self._seat_tokens.get(seat)
+            tokens = getattr(other, "tokens", None)
+            if token is None or not isinstance(tokens, dict) or self.table_id in tokens:
+                continue
+            tokens[self.table_id] = token
+            keep = getattr(other, "keep_seat", None)
+            if keep is not None:
+                keep(self.table_id, seat, msg.get("game"))
+
+    def reopen_results(self) -> bool:
+        """R at a finished match whose results board was closed ("See the table"): the
+        board again, with its "Play again". Each game's table opens its own board;
+        returns True when it did (here: no board, False)."""
+        return False
+
+    # -- moved to the spectators (issue 13, host controls) -------------------------------
+    def _moved(self, msg: Mapping[str, Any], link: Any) -> None:
+        """The host moved a local seat's player to the spectators (``moved {table, seat:
+        null}``): a bot plays the seat for good; this screen watches (the spectator
+        stream's ``match_started`` with seat null follows and shows the public view)."""
+        seat = self.seat_of(link)
+        if msg.get("seat") is not None or seat is None:
+            return
+        self.links.pop(seat, None)
+        self.legal.pop(seat, None)
+        bindings = getattr(self, "bindings", None)
+        if isinstance(bindings, dict):
+            bindings.pop(seat, None)
+        self._drop_choices()
+        if hasattr(link, "forget"):
+            link.forget(self.table_id)
+        if isinstance(getattr(link, "watching", None), set):
+            link.watching.add(self.table_id)
+        if link is self.display:
+            self.public = True  # nothing private on this screen any more
+        self.say(tr("hostctl.moved"), NOTE, 10_000)
+        self.app.notify(tr("hostctl.moved"), 6, error=False)
+        self._buttons_sig = None
+        self._refresh()
+
+    # -- play again (issue 13) ----------------------------------------------------------
+    def _is_next_match(self, msg: Mapping[str, Any]) -> bool:
+        """A ``match_started`` that is a new match at this table (a rematch): the match
+        shown here is over and this is no come-back."""
+        return not self.replay and self.match_result is not None and not msg.get("resumed")
+
+    def _next_match(self, msg: dict[str, Any], link: Any) -> None:
+        """Every player asked to play again: the new match opens in a fresh table scene
+        of the game (the same flow as a first start). Couch play: the local seats'
+        starts wait for the shared screen's, then reach the new scene with their keys."""
+        if link is not self.display:
+            self._rematch_stash.append((link, msg))
+            return
+        bindings = getattr(self, "bindings", {}) or {}
+        self._tokens_back(msg, link)
+        for seat, other in self.links.items():
+            if other is not link and seat in bindings:
+                self.app.pending_bindings[other] = bindings[seat]
+        seat = msg.get("seat")
+        scene = self.app.table_scene(link, msg, binding=bindings.get(seat) if seat is not None else None)
+        if scene is None:
+            return
+        self.app.reset(scene)
+        stash, self._rematch_stash = self._rematch_stash, []
+        for other, started in stash:
+            scene.on_message(started, other)
+
     # -- frame --------------------------------------------------------------------------
+    def animating(self) -> bool:
+        """Something moves: an effect plays, a card glides to its place, a reaction
+        window's time bar runs (the app draws at 60 FPS then, else it idles)."""
+        left = self.timer_left()
+        return bool(getattr(self, "_gliding", True) or getattr(self, "_held", None) or self.anim.busy(self.t)
+                    or getattr(self, "window", None) or (left is not None and 0 < left[1] < 10)
+                    or self.emotes_busy())
+
+    def precise_input(self) -> bool:
+        """A live table with a local seat: key presses are stamped every 2 ms."""
+        return not self.replay and bool(self.links)
+
     def update(self, dt: float) -> None:
         dt_ms = dt * 1000.0
         self.t += dt_ms
         rects = self.card_rects()
+        moving = False
         for key, f in self.pos.items():
             r = rects.get(key)
             if r is not None:
                 f.step(r.x, r.y, dt_ms)
+                moving = moving or f.x != r.x or f.y != r.y
+        self._gliding = moving
         self.anim.prune(self.t)
+
+
+def _layout_rects(layout: Any) -> list[tuple[str, pygame.Rect]]:
+    """Every rect a game layout holds (its fields, their dicts, lists and areas, one
+    level down), by field name: what the emote bar must not cover."""
+    out: list[tuple[str, pygame.Rect]] = []
+
+    def add(name: str, v: Any, depth: int) -> None:
+        if isinstance(v, pygame.Rect):
+            out.append((name, v))
+        elif depth > 0 and isinstance(v, Mapping):
+            for x in v.values():
+                add(name, x, depth - 1)
+        elif depth > 0 and isinstance(v, (list, tuple)):
+            for x in v:
+                add(name, x, depth - 1)
+        elif depth > 0 and hasattr(v, "__dict__"):
+            for k, x in vars(v).items():
+                add(name, x, depth - 1)
+
+    for name, v in (vars(layout).items() if hasattr(layout, "__dict__") else []):
+        add(name, v, 2)
+    return out

@@ -47,10 +47,26 @@ def wrapped(message: str, width: int, size: int) -> tuple[str, ...]:
                  for line in text.wrap(message, width, size))
 
 
+_MESSAGES_CACHE: dict[str, Any] = {"key": None, "img": None}
+
+
 def draw_messages(surf: pygame.Surface, box: pygame.Rect, messages: list[tuple[str, Any, float]],
                   size: int) -> None:
     """``messages`` (text, colour, until) in ``box``, wrapped, newest at the bottom. A
-    message's continuation lines are indented a little."""
+    message's continuation lines are indented a little. The column is rendered once
+    into a transparent surface and reused while the messages and box stay the same
+    (an animating table redraws it 60 times a second)."""
+    key = (tuple((m, tuple(c) if isinstance(c, (list, tuple)) else c) for m, c, _u in messages),
+           box.size, size)
+    if _MESSAGES_CACHE["key"] != key:
+        img = pygame.Surface(box.size, pygame.SRCALPHA)
+        _draw_messages(img, pygame.Rect(0, 0, box.w, box.h), messages, size)
+        _MESSAGES_CACHE.update(key=key, img=img)
+    surf.blit(_MESSAGES_CACHE["img"], box.topleft)
+
+
+def _draw_messages(surf: pygame.Surface, box: pygame.Rect, messages: list[tuple[str, Any, float]],
+                   size: int) -> None:
     y = box.bottom
     indent = max(4, size // 2)
     for message, colour, _until in reversed(messages):

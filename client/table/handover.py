@@ -72,6 +72,10 @@ class HandoverScene(Scene):
     def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
         pass
 
+    def animating(self) -> bool:
+        """Its countdown runs while it is up (a few seconds): full frame rate."""
+        return True
+
     def update(self, dt: float) -> None:
         self.t += dt
         if (self.showing and self.t > SHOW_S) or (not self.showing and self.t > COVER_S):

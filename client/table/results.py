@@ -4,7 +4,22 @@ and a gold-framed box, a main button at the box's bottom right, a way back to th
 (which leaves the table) and a clock in seconds, so keys pressed at the last moment of
 play do not dismiss the board; each player's median snap reaction
 (:meth:`ResultsOverlay.reaction_text`, a column or :meth:`ResultsOverlay.draw_reactions`,
-a line) for the games with reaction windows."""
+a line) for the games with reaction windows.
+
+**Play again and the evening's scoreboard** (issue 13), added by the kit to every
+game's board once the match is over (``match_over`` came: ``table.match_result``):
+
+* a "Play again" button (or R) left of the board's buttons sends ``rematch`` on each
+  local seat's connection; the line above the buttons says who already asked
+  (``Table.rematch``) and who the table waits for. When everyone asked, the server's
+  ``match_started`` opens the new match like a first start
+  (:meth:`client.table.base.TableScene._next_match`);
+* a "Scoreboard" button (or Tab) at the box's top right shows the evening's scoreboard
+  (``match_over.scoreboard``: ``[{name, game, played, won}]``) over the board;
+* F5-F8 send emotes as at the table.
+
+A game's ``build``, ``draw``, ``handle_event`` and ``on_message`` are wrapped (:meth:`ResultsOverlay.__init_subclass__`),
+so a game's results module needs nothing for this."""
 from __future__ import annotations
 
 from typing import Any
@@ -26,10 +41,26 @@ class ResultsOverlay(Scene):
     #: The box's width, a fraction of the window's (its height is 86 %).
     width_frac = 0.86
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Wrap a game board's own ``build``, ``draw``, ``handle_event`` and ``on_message`` with the
+        kit's Play again, scoreboard and emote keys (once, however deep the subclass)."""
+        super().__init_subclass__(**kwargs)
+        for name, extra, after in (("build", "build_rematch", True), ("draw", "draw_rematch", True),
+                                   ("handle_event", "rematch_event", False),
+                                   ("on_message", "rematch_message", True)):
+            own = cls.__dict__.get(name)
+            if own is None or getattr(own, "_rematch_kit", False):
+                continue
+            setattr(cls, name, _wrapped(own, extra, after))
+
     def __init__(self, app: Any, table: Any):
         super().__init__(app)
         self.table = table
         self.t = 0.0  # seconds shown
+        self.show_scoreboard = False
+        self.b_rematch: Any = None
+        self.b_scoreboard: Any = None
+        self._rematch_sig: Any = None
 
     def box(self) -> pygame.Rect:
         return centred(self.app.size, self.width_frac, 0.86)
@@ -44,6 +75,9 @@ class ResultsOverlay(Scene):
 
     def to_menu(self) -> None:
         self.table.leave_table()
+
+    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+        self.rematch_event(event, t_ms)
 
     def update(self, dt: float) -> None:
         self.t += dt
@@ -86,6 +120,241 @@ class ResultsOverlay(Scene):
         pygame.draw.rect(surface, (22, 15, 13), b, border_radius=b.h // 30)
         pygame.draw.rect(surface, GOLD, b, 3, border_radius=b.h // 30)
         return b
+
+
+    # -- play again and the evening's scoreboard (issue 13) ---------------------------
+    @property
+    def match_done(self) -> bool:
+        """The match is over (``match_over`` came) and this is a live table."""
+        return getattr(self.table, "match_result", None) is not None and not getattr(self.table, "replay", False)
+
+    def table_entry(self) -> dict[str, Any]:
+        entry = getattr(self.table, "table_entry", None)
+        return entry() if entry is not None else {}
+
+    def rematch_seats(self) -> list[int]:
+        """The seats that asked to play again (``Table.rematch``)."""
+        return [p for p in self.table_entry().get("rematch") or [] if isinstance(p, int)]
+
+    def my_rematch_links(self) -> dict[int, Any]:
+        """Local seat -> its connection (each asks for itself)."""
+        return dict(getattr(self.table, "links", {}) or {})
+
+    def asked_all(self) -> bool:
+        """Every local seat asked to play again."""
+        mine = self.my_rematch_links()
+        return bool(mine) and set(mine) <= set(self.rematch_seats())
+
+    def waiting_for(self) -> list[int]:
+        """The human seats, connected, that have not asked yet (bots agree; away seats
+        are not needed)."""
+        asked = set(self.rematch_seats())
+        out = []
+        for e in self.table_entry().get("seats") or []:
+            p = e.get("seat")
+            if isinstance(p, int) and e.get("name") and not e.get("bot") and e.get("connected", True) \
+                    and not e.get("away") and p not in asked:
+                out.append(p)
+        return out
+
+    def rematch_line(self) -> str:
+        """"Play again: Alice, Vito · Waiting for Sonny" ("" before anyone asked)."""
+        asked = self.rematch_seats()
+        if not asked:
+            return ""
+        name = self.table.seat_name
+        parts = [tr("rematch.asked", names=", ".join(name(p) for p in asked))]
+        waiting = self.waiting_for()
+        if waiting:
+            parts.append(tr("rematch.waiting", names=", ".join(name(p) for p in waiting)))
+        return " · ".join(parts)
+
+    def scoreboard(self) -> list[dict[str, Any]] | None:
+        board = getattr(self.table, "match_scoreboard", None)
+        return board if isinstance(board, list) else None
+
+    def build_rematch(self, size: tuple[int, int]) -> None:
+        """The Play again button (left of the board's own buttons) and the Scoreboard
+        button (the box's top right), once the match is over."""
+        from client.ui.widgets import button, fitted
+
+        self.b_rematch = self.b_scoreboard = None
+        if not self.match_done:
+            return
+        s = self.app.ui_scale
+        main = self.main_button()
+        row = [e.rect for e in self.ui if abs(e.rect.bottom - main.bottom) < 4]
+        left = min([r.left for r in row] + [main.left])
+        if self.my_rematch_links():
+            r = pygame.Rect(0, 0, int(200 * s), main.h)
+            r.bottomright = (left - int(16 * s), main.bottom)
+            text_, cls = fitted(tr("rematch.play_again"), r.w, s)
+            self.b_rematch = button(self, r, text_, raw=True, class_id=cls, command=self.ask_rematch)
+            if self.asked_all():
+                self.b_rematch.disable()
+        if self.scoreboard() is not None:
+            b = self.box()
+            r = pygame.Rect(0, 0, int(170 * s), int(36 * s))
+            r.topright = (b.right - int(18 * s), b.y + int(14 * s))
+            key = "rematch.hide_scoreboard" if self.show_scoreboard else "rematch.scoreboard"
+            text_, cls = fitted(tr(key), r.w, s)
+            self.b_scoreboard = button(self, r, text_, raw=True, class_id=cls or "@compact",
+                                       command=self.toggle_scoreboard)
+        self._rematch_sig = (tuple(self.rematch_seats()), self.show_scoreboard)
+
+    def ask_rematch(self) -> None:
+        """Send ``rematch`` for every local seat that has not asked yet."""
+        if not self.match_done:
+            return
+        asked = set(self.rematch_seats())
+        for seat, link in self.my_rematch_links().items():
+            if seat in asked or getattr(link, "conn", None) is None:
+                continue
+
+            def replied(reply: Any) -> None:
+                t = reply.get("table") if isinstance(reply, dict) else None
+                if isinstance(t, dict) and isinstance(t.get("id"), int):
+                    self.app.tables[t["id"]] = t
+                    self._rematch_changed()
+
+            def failed(f: Any) -> None:
+                from client.ui.errors import error_text
+
+                self.app.notify(error_text(f.value))
+
+            link.request("rematch", table=self.table.table_id).addCallbacks(replied, failed)
+        if self.b_rematch is not None:
+            self.b_rematch.disable()
+
+    def toggle_scoreboard(self) -> None:
+        self.show_scoreboard = not self.show_scoreboard
+        self._rematch_changed(force=True)
+
+    def _rematch_changed(self, force: bool = False) -> None:
+        sig = (tuple(self.rematch_seats()), self.show_scoreboard)
+        if (force or sig != self._rematch_sig) and self.app.scenes and self.app.top is self:
+            self.rebuild()
+
+    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
+        self.rematch_message(msg, link)
+
+    def rematch_message(self, msg: dict[str, Any], link: Any = None) -> None:
+        """A ``table`` push of this table (who asked to play again) or its
+        ``match_over`` (the Play again button appears)."""
+        kind = msg.get("type")
+        if kind == "table" and isinstance(msg.get("table"), dict) and msg["table"].get("id") == self.table.table_id:
+            self._rematch_changed()
+        elif kind == "match_over" and msg.get("table") == self.table.table_id:
+            self._rematch_changed(force=self.b_rematch is None)
+
+    def rematch_event(self, event: pygame.event.Event, t_ms: float) -> bool:
+        """R asks to play again, Tab shows the scoreboard, F5-F8 send an emote; True
+        when the event was one of them (the board does not see it)."""
+        from client.input import EMOTE_KEYS
+
+        if event.type != pygame.KEYDOWN:
+            return False
+        if event.key in EMOTE_KEYS and hasattr(self.table, "send_emote"):
+            self.table.send_emote(EMOTE_KEYS[event.key])
+            return True
+        if not self.match_done or self.t <= 1.0:
+            return False
+        if event.key == pygame.K_r and self.b_rematch is not None and self.b_rematch.is_enabled:
+            self.ask_rematch()
+            return True
+        if event.key == pygame.K_TAB and self.scoreboard() is not None:
+            self.toggle_scoreboard()
+            return True
+        return False
+
+    def draw_rematch(self, surface: pygame.Surface) -> None:
+        """Who asked to play again (a line over the buttons) and, when open, the
+        scoreboard over the board."""
+        if not self.match_done:
+            return
+        s = self.app.ui_scale
+        b = self.box()
+        if self.show_scoreboard and self.scoreboard() is not None:
+            top = b.y + int(10 * s)  # over the board's title too (the toggle button stays on top)
+            area = pygame.Rect(b.x + int(12 * s), top, b.w - int(24 * s), self.main_button().top - int(40 * s) - top)
+            draw_scoreboard(surface, area, self.scoreboard() or [], max(12, int(20 * s)))
+        line = self.rematch_line()
+        if line:
+            main = self.main_button()
+            size = max(11, int(16 * s))
+            room = b.w - int(48 * s)
+            line = text.elide(line, room, size, bold=True)
+            img = text.render(line, size, GOLD, bold=True)
+            r = img.get_rect(bottomright=(main.right, main.top - int(8 * s)))
+            back = r.inflate(img.get_height(), int(6 * s))
+            pygame.draw.rect(surface, (22, 15, 13), back, border_radius=back.h // 2)
+            pygame.draw.rect(surface, (150, 120, 70), back, 1, border_radius=back.h // 2)
+            surface.blit(img, r)
+
+
+def _wrapped(own: Any, extra: str, after: bool) -> Any:
+    """``own`` (a board's method) followed (``after``) by the kit's ``extra`` method;
+    or, for ``handle_event``, the kit first: the board does not see what the kit used."""
+    def method(self: ResultsOverlay, *a: Any, **kw: Any) -> Any:
+        depth_key = f"_depth_{extra}"
+        depth = getattr(self, depth_key, 0)
+        setattr(self, depth_key, depth + 1)
+        try:
+            if not after:
+                if depth == 0 and getattr(ResultsOverlay, extra)(self, *a, **kw):
+                    return None
+                return own(self, *a, **kw)
+            out = own(self, *a, **kw)
+            if depth == 0:
+                getattr(ResultsOverlay, extra)(self, *a, **kw)
+            return out
+        finally:
+            setattr(self, depth_key, depth)
+
+    method.__name__, method.__qualname__, method.__doc__ = own.__name__, own.__qualname__, own.__doc__
+    method._rematch_kit = True  # type: ignore[attr-defined]
+    return method
+
+
+def draw_scoreboard(surface: pygame.Surface, area: pygame.Rect, board: list[dict[str, Any]], size: int) -> pygame.Rect:
+    """The evening's scoreboard (``[{name, game, played, won}]``, sorted by the server)
+    in a dark framed panel filling ``area``: a title, then player, game, played, won;
+    as many rows as fit. Returns the panel's rect."""
+    from client.gamedef import game_title
+
+    pygame.draw.rect(surface, (16, 11, 9), area, border_radius=max(6, size // 2))
+    pygame.draw.rect(surface, GOLD, area, 2, border_radius=max(6, size // 2))
+    pad = size
+    y = area.y + pad // 2
+    title = text.render(tr("score.title"), int(size * 1.4), GOLD, bold=True, shadow=True)
+    surface.blit(title, title.get_rect(midtop=(area.centerx, y)))
+    y += title.get_height() + pad // 2
+    w = area.w - 2 * pad
+    cols = (area.x + pad, area.x + pad + int(w * 0.40), area.x + pad + int(w * 0.72), area.x + pad + int(w * 0.88))
+    heads = ("score.player", "score.game", "score.played", "score.won")
+    rh = int(size * 1.6)
+    for i, head in enumerate(heads):
+        img = text.render(tr(head), size, DIM, bold=True)
+        surface.blit(img, (cols[i], y) if i < 2 else img.get_rect(midtop=(cols[i], y)))
+    y += rh
+    if not board:
+        img = text.render(tr("score.empty"), size, DIM)
+        surface.blit(img, (cols[0], y))
+    for k, e in enumerate(board):
+        if y + rh > area.bottom - pad // 2:
+            break
+        if not isinstance(e, dict):
+            continue
+        if k % 2 == 0:
+            band(surface, pygame.Rect(area.x + pad // 2, y - rh // 8, area.w - pad, rh))
+        name = text.elide(str(e.get("name") or "?"), cols[1] - cols[0] - pad // 2, size, bold=True)
+        game = text.elide(game_title(e.get("game")), cols[2] - cols[1] - pad, size)
+        for i, (value, bold) in enumerate(((name, True), (game, False), (str(e.get("played", 0)), False),
+                                           (str(e.get("won", 0)), True))):
+            img = text.render(value, size, GOLD if i == 3 else CREAM, bold=bold)
+            surface.blit(img, (cols[i], y) if i < 2 else img.get_rect(midtop=(cols[i], y)))
+        y += rh
+    return area
 
 
 def band(surface: pygame.Surface, rect: pygame.Rect) -> None:

@@ -66,6 +66,17 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         pass
 
+    def animating(self) -> bool:
+        """Whether something on this scene moves by itself now (an animation, a
+        countdown bar): the app then draws at the full frame rate. A still scene returns
+        False and is redrawn a few times a second (and at once on input or a message)."""
+        return False
+
+    def precise_input(self) -> bool:
+        """Whether input must be stamped within ~2 ms even while nothing moves (a local
+        player may press a key against the clock)."""
+        return False
+
     def presented(self, t_ms: float) -> None:
         """Called right after the frame this scene drew reached the screen (client ms)."""
 

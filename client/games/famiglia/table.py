@@ -23,6 +23,8 @@ from client.games.famiglia.layout import FamigliaLayout, famiglia_layout
 from client.games.famiglia.narrate import narrate
 from client.games.famiglia.picker import Chooser
 from client.i18n import tr
+from client.games.famiglia import help as rules_help
+from client.table.tips import hover_card
 from client.table.base import TableScene
 from client.ui.widgets import button, call, fitted
 
@@ -32,6 +34,8 @@ Place = tuple[str, int]
 class FamigliaTableScene(TableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is played on this screen."""
+
+    card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 
     controls = famiglia_controls
     layout: FamigliaLayout
@@ -105,6 +109,11 @@ class FamigliaTableScene(TableScene):
         if not self.results_shown:
             self.results_shown = True
             self.app.push(FamigliaResultsScene(self.app, self))
+
+    def reopen_results(self) -> bool:
+        self.results_shown = False
+        self._maybe_results()
+        return self.results_shown
 
     # -- network ------------------------------------------------------------------------
     def _match_over(self) -> None:
@@ -193,6 +202,12 @@ class FamigliaTableScene(TableScene):
             self._refresh()
 
     # -- frame --------------------------------------------------------------------------
+    def hover_card_at(self, pos: tuple[int, int]) -> Mapping[str, Any] | None:
+        """The face-up card at ``pos`` that has a tip."""
+        return hover_card(self, pos, ("street", "gang", "hand"), {"discard": "discard"})
+
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)
+        if self.app.scenes and self.app.top is self:
+            self.draw_card_tip(surface)
 

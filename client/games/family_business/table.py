@@ -38,6 +38,8 @@ from client.games.family_business.picker import TurnChooser
 from client.i18n import tr, labelled
 from client.input import Binding
 from client.narrate import BAD, NOTE
+from client.games.family_business import help as rules_help
+from client.table.tips import hover_card
 from client.table.reactions import ReactionTableScene
 from client.ui.widgets import button, call, fitted
 
@@ -48,6 +50,8 @@ CHOICES = ("place", "order")
 class FamilyBusinessTableScene(ReactionTableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
+
+    card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 
     controls = fb_controls
     layout: FBLayout
@@ -198,6 +202,11 @@ class FamilyBusinessTableScene(ReactionTableScene):
             self.results_shown = True
             self.app.push(FBResultsScene(self.app, self))
 
+    def reopen_results(self) -> bool:
+        self.results_shown = False
+        self._maybe_results()
+        return self.results_shown
+
     def _drop_choices(self) -> None:
         self.choosers.clear()
 
@@ -341,5 +350,11 @@ class FamilyBusinessTableScene(ReactionTableScene):
             self._cancel_choice()
 
     # -- frame --------------------------------------------------------------------------
+    def hover_card_at(self, pos: tuple[int, int]) -> Mapping[str, Any] | None:
+        """The face-up card at ``pos`` that has a tip."""
+        return hover_card(self, pos, ("card",), {"discard": "discard"})
+
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)
+        if self.app.scenes and self.app.top is self:
+            self.draw_card_tip(surface)

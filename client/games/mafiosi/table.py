@@ -38,6 +38,8 @@ from client.games.mafiosi.narrate import narrate
 from client.i18n import tr, labelled
 from client.input import CONFIRM, PASS, REVEAL, SNAP, Binding
 from client.narrate import BAD, INFO, NOTE
+from client.games.mafiosi import help as rules_help
+from client.table.tips import hover_card
 from client.table.reactions import ReactionTableScene
 from client.ui.widgets import button, call, fitted
 
@@ -47,6 +49,8 @@ Place = tuple[str, int]
 class MafiosiTableScene(ReactionTableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
+
+    card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 
     controls = maf_controls
     layout: MafiosiLayout
@@ -256,6 +260,12 @@ class MafiosiTableScene(ReactionTableScene):
             self.final_shown = True
             self.show_board(None, final=True)
 
+    def reopen_results(self) -> bool:
+        if self.view.get("phase") != "over" or self.replay:
+            return False
+        self.show_board(None, final=True)
+        return True
+
     def show_board(self, round_no: int | None, final: bool) -> None:
         from client.games.mafiosi.results import MafiosiBoard
 
@@ -372,5 +382,11 @@ class MafiosiTableScene(ReactionTableScene):
             self.pick(me, pick)
 
     # -- frame --------------------------------------------------------------------------
+    def hover_card_at(self, pos: tuple[int, int]) -> Mapping[str, Any] | None:
+        """The face-up card at ``pos`` that has a tip."""
+        return hover_card(self, pos, ("hand", "ohand", "trick", "point"), None)
+
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)
+        if self.app.scenes and self.app.top is self:
+            self.draw_card_tip(surface)

@@ -68,6 +68,29 @@ def _bottle_colour(art: CardArt, value: int) -> Colour:
     return palette[(value - 1) % len(palette)]
 
 
+def points_badge(w: int, h: int) -> tuple[tuple[int, int], int]:
+    """Centre and radius (px) of a character's points disc on a ``w`` x ``h`` face."""
+    return (int(w * 0.5), int(h * 0.86)), int(w * 0.14)
+
+
+def value_rects(card: Mapping[str, Any], w: int, h: int) -> list[pygame.Rect]:
+    """Where a ``w`` x ``h`` face shows what the card is worth (face coordinates, px):
+    a bottle's big value and its two corner indices, a character's name band and
+    points disc. Nothing drawn over a face (the slot keys) may cover them."""
+    if card.get("kind") == "bottle":
+        value = str(card.get("value", ""))
+        bw, bh = text.font(int(h * 0.40), True).size(value)
+        big = pygame.Rect(0, 0, bw, bh)
+        big.center = (int(w / 2), int(h * 0.33))
+        iw, ih = text.font(int(h * 0.13), True).size(value)
+        top = pygame.Rect(int(w * 0.09), int(h * 0.035), iw, ih)
+        bottom = pygame.Rect(w - iw - int(w * 0.09), h - ih - int(h * 0.035), iw, ih)
+        return [big, top, bottom]
+    (cx, cy), rad = points_badge(w, h)
+    head = pygame.Rect(int(w * 0.06), int(w * 0.06), int(w * 0.88), int(h * 0.20))
+    return [head, pygame.Rect(cx - rad, cy - rad, 2 * rad, 2 * rad)]
+
+
 def _draw_bottle(art: CardArt, s: pygame.Surface, value: int) -> None:
     w, h = s.get_size()
     col = _bottle_colour(art, value)
@@ -125,8 +148,7 @@ def _draw_character(art: CardArt, s: pygame.Surface, name: str, points: int) -> 
     pygame.draw.ellipse(s, _mix(PAPER, col, 0.16), box.inflate(int(w * 0.08), int(w * 0.08)))
     _emblem(s, name, box, col)
     # points badge
-    rad = int(w * 0.14)
-    centre = (int(w * 0.5), int(h * 0.86))
+    centre, rad = points_badge(w, h)
     pygame.draw.circle(s, GOLD, centre, rad)
     pygame.draw.circle(s, INK, centre, rad, max(2, w // 60))
     pts = text.font(int(rad * 1.25), True).render(str(points), True, INK)

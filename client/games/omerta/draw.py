@@ -225,7 +225,18 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
             tr_ = token_rect(pygame.Rect(x, y, cw, ch))
             surf.blit(token(art, "police_patrol", tr_.w), tr_.topleft)
         if local and i < 9:
-            _number(surf, i + 1, (x + cw // 2, y + ch - max(8, ch // 12)), max(8, ch // 11))
+            centre, radius = slot_badge(pygame.Rect(x, y, cw, ch))
+            _number(surf, i + 1, centre, radius)
+
+
+def slot_badge(card: pygame.Rect) -> tuple[tuple[int, int], int]:
+    """Centre and radius (px) of the key number of a card at ``card``: in its
+    bottom-left corner, clear of the bottle's value and corner indices and of a
+    character's points (``cards.value_rects``; tests/test_client_fit.py checks it)."""
+    cw, ch = card.size
+    radius = max(7, min(ch // 11, int(cw * 0.16)))
+    m = max(1, cw // 30)
+    return (card.x + radius + m, card.bottom - radius - m), radius
 
 
 def _number(surf: pygame.Surface, n: int, centre: tuple[int, int], radius: int) -> None:
