@@ -216,13 +216,11 @@ def _play_out(name, seed=5):
     raise AssertionError(f"{name} did not end")
 
 
-@pytest.mark.parametrize("name", ["famiglia", "family_business", "mafiosi"])
-@pytest.mark.parametrize("lang", ["en", "fr"])
-def test_every_games_final_board_gets_play_again(tmp_path, name, lang):
-    from tests.test_client_fit import overflows
+def _finished_table(app, name):
+    """``name``'s table scene at seat 0 of table 3, shown the last update and the
+    ``match_over`` of a random match; returns ``(scene, link)``."""
+    from shared.rules import events_for
 
-    app = make_app(tmp_path)
-    app.set_language(lang)
     prev, state, events, n = _play_out(name)
     rules = get_game(name)
     seats = [{"seat": i, "name": ["Alice", "Vito", "Sonny", "Connie", "Tom", "Fredo"][i], "bot": i > 0,
@@ -232,12 +230,21 @@ def test_every_games_final_board_gets_play_again(tmp_path, name, lang):
     started = {"type": "match_started", "table": 3, "game": name, "seat": 0, "view": rules.view(prev, 0),
                "legal": [], "t_server": 0.0, "seats": seats}
     scene = app.reset(games.get(name).table_scene(app, link, started))
-    from shared.rules import events_for
-
     scene.on_message({"type": "update", "table": 3, "events": events_for(events, 0), "view": rules.view(state, 0),
                       "legal": []}, link)
     app.route(link, {"type": "match_over", "table": 3, "result": {"game": name, "winners": [0]},
                      "scoreboard": BOARD})
+    return scene, link
+
+
+@pytest.mark.parametrize("name", ["famiglia", "family_business", "mafiosi"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_games_final_board_gets_play_again(tmp_path, name, lang):
+    from tests.test_client_fit import overflows
+
+    app = make_app(tmp_path)
+    app.set_language(lang)
+    scene, link = _finished_table(app, name)
     for _ in range(3):
         app.render(1 / 60, flip=False)
     boards = [s for s in app.scenes if isinstance(s, ResultsOverlay)]
@@ -274,20 +281,7 @@ def test_r_at_the_table_brings_back_the_board_after_see_the_table(tmp_path, name
     """"See the table" closes the final board; R at the finished table opens it again,
     so "Play again" is never out of reach."""
     app = make_app(tmp_path)
-    prev, state, events, n = _play_out(name)
-    rules = get_game(name)
-    seats = [{"seat": i, "name": f"P{i}", "bot": i > 0, "connected": True} for i in range(n)]
-    app.tables[3] = {"id": 3, "name": "Friday", "game": name, "status": "over", "seats": seats, "rematch": []}
-    link = FakeLink()
-    started = {"type": "match_started", "table": 3, "game": name, "seat": 0, "view": rules.view(prev, 0),
-               "legal": [], "t_server": 0.0, "seats": seats}
-    scene = app.reset(games.get(name).table_scene(app, link, started))
-    from shared.rules import events_for
-
-    scene.on_message({"type": "update", "table": 3, "events": events_for(events, 0), "view": rules.view(state, 0),
-                      "legal": []}, link)
-    app.route(link, {"type": "match_over", "table": 3, "result": {"game": name, "winners": [0]},
-                     "scoreboard": BOARD})
+    scene, link = _finished_table(app, name)
     app.render(1 / 60, flip=False)
     while any(isinstance(s, ResultsOverlay) for s in app.scenes):
         board = [s for s in app.scenes if isinstance(s, ResultsOverlay)][-1]

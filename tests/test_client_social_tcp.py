@@ -11,20 +11,17 @@ real connections of their own (:func:`client.net.connect`).
 """
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 
 import pygame
 import pytest
 import pytest_twisted
-from twisted.internet import defer, task
+from twisted.internet import defer
 
 from client.app import App
-from client.input import now_ms
 from client.settings import Settings
 from shared.config import merge
-from tests.test_loopback_processes import ROOT, _command, _free_port
+from tests.test_client_app import until as _until
+from tests.test_loopback_processes import server_process
 
 DECK = ["7", "1", "2", "3", "4", "5", "6", "8", "9", "10", "1", "2", "2", "3", "4", "5", "7"]
 OPTIONS = {"start": "host", "rounds": 1, "deck": DECK, "first_player": 0}
@@ -34,22 +31,8 @@ OPTIONS = {"start": "host", "rounds": 1, "deck": DECK, "first_player": 0}
 def server_port(tmp_path):
     # a busy machine (2 shared cores) may hold this test's process up for seconds: no
     # heartbeat verdict ("declared away") in a test about something else
-    config = tmp_path / "server.yaml"
-    config.write_text("server:\n  heartbeat_timeout_s: 0\n")
-    port = _free_port()
-    proc = subprocess.Popen(
-        _command("mafia-server", "server.main") + ["--host", "127.0.0.1", "--port", str(port), "--no-discovery",
-                                                   "--testing", "--web-port", "-1", "--config", str(config),
-                                                   "--data-dir", str(tmp_path / "data")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=open(tmp_path / "server.log", "wb"),
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
-    try:
-        line = proc.stdout.readline().decode()
-        assert f"listening on 127.0.0.1:{port}" in line, (line, (tmp_path / "server.log").read_text())
+    with server_process(tmp_path, "server:\n  heartbeat_timeout_s: 0\n", "--testing", "--web-port", "-1") as port:
         yield port
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 class Recorder:
@@ -74,16 +57,8 @@ class Recorder:
         return []
 
 
-@defer.inlineCallbacks
 def until(app, cond, timeout=15.0):
-    from twisted.internet import reactor
-
-    end = now_ms() + timeout * 1000
-    while not cond():
-        assert now_ms() < end, "timed out"
-        app.sample()
-        app.render(1 / 60, flip=False)
-        yield task.deferLater(reactor, 0.005, lambda: None)
+    return _until(app, cond, timeout)
 
 
 def click(app, pos):

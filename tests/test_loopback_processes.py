@@ -1,6 +1,7 @@
 """End to end in separate processes: ``mafia-server`` and ``mafia-bot`` over loopback TCP."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -30,18 +31,18 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server_port(tmp_path):
-    # The machine may be busy (2 shared cores): a bot's claim may leave its process
-    # late. A generous claim bound keeps such a claim valid, so that the seed alone
-    # decides the match; the bounds themselves are tested in test_arbiter/test_table.
+@contextlib.contextmanager
+def server_process(tmp_path: Path, config_text: str, *extra: str):
+    """A ``mafia-server`` process on a free loopback port with ``config_text`` (YAML) as
+    its config and its data dir under ``tmp_path``; yields the port once it listens,
+    terminates it after."""
     config = tmp_path / "server.yaml"
-    config.write_text("timing:\n  rtt_bound_floor_ms: 1000\n  rtt_bound_cap_ms: 1000\n  human_floor_ms: 20\n")
+    config.write_text(config_text)
     port = _free_port()
     proc = subprocess.Popen(
         _command("mafia-server", "server.main") + ["--host", "127.0.0.1", "--port", str(port),
                                                    "--no-discovery", "--config", str(config),
-                                                   "--data-dir", str(tmp_path / "data")],
+                                                   "--data-dir", str(tmp_path / "data"), *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=open(tmp_path / "server.log", "wb"),
         env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
@@ -51,6 +52,16 @@ def server_port(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.fixture
+def server_port(tmp_path):
+    # The machine may be busy (2 shared cores): a bot's claim may leave its process
+    # late. A generous claim bound keeps such a claim valid, so that the seed alone
+    # decides the match; the bounds themselves are tested in test_arbiter/test_table.
+    with server_process(tmp_path, "timing:\n  rtt_bound_floor_ms: 1000\n  rtt_bound_cap_ms: 1000\n"
+                                  "  human_floor_ms: 20\n") as port:
+        yield port
 
 
 @pytest.fixture
