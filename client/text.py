@@ -63,8 +63,10 @@ def render(text: str, size: int, colour: Colour = (240, 235, 220), bold: bool = 
     return surf
 
 
+@lru_cache(maxsize=2048)
 def fit_size(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 8) -> int:
-    """The largest size <= ``size`` at which ``text`` is at most ``max_width`` px wide."""
+    """The largest size <= ``size`` at which ``text`` is at most ``max_width`` px wide
+    (remembered: the fonts never change, and tables ask again every frame)."""
     size = int(size)
     while size > min_size and font(size, bold).size(text)[0] > max_width:
         size -= 1

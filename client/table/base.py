@@ -32,10 +32,11 @@ import pygame
 
 from client.animation import Animator
 from client.i18n import tr
-from client.input import now_ms
+from client.input import EMOTE_KEYS, key_label, now_ms
 from client.narrate import BAD, GOOD, NOTE, Line
 from client.ui.scene import Scene
 from client.ui.emotes import EmoteBar, EmoteBoard
+from client.ui import emotes as emote_art
 from client.tween import Follower
 
 MSG_MS = 7000.0
@@ -798,13 +799,10 @@ class TableScene(Scene):
     def draw_emotes(self, surf: pygame.Surface) -> None:
         """The emote badges beside the senders' plates, and the emote bar (a seated
         player's screen); painted over the game's own drawing."""
-        from client.input import EMOTE_KEYS, key_label
-        from client.ui.emotes import draw_badge
-
         for seat, (emote, age) in self.emotes.active(self.t).items():
             plate = self.plate_rect(seat)
             if plate is not None:
-                draw_badge(surf, emote, age, plate)
+                emote_art.draw_badge(surf, emote, age, plate)
         r = self.emote_bar_rect()
         if r is not None and self.app.scenes and self.app.top is self:
             self.emote_bar.place(r)
