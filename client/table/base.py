@@ -738,14 +738,21 @@ class TableScene(Scene):
         if self.emote_link is None or not isinstance(info, pygame.Rect):
             return None
         s = self.app.ui_scale
+        key = (self.layout, s, tuple(info))
+        cached = getattr(self, "_emote_bar_at", None)
+        if cached is not None and cached[0][0] is key[0] and cached[0][1:] == key[1:]:
+            return cached[1]  # asked every frame: the layout's rects are walked once per layout
         h = max(36, int(52 * s))
         gap = max(4, int(8 * s))
         above = pygame.Rect(info.x, info.top - gap - h, info.w, h)
         taken = [r for name, r in _layout_rects(self.layout) if name not in ("info", "size")]
         if above.top > getattr(getattr(self.layout, "top_bar", None), "bottom", 0) and \
                 above.collidelist(taken) < 0:
-            return above
-        return pygame.Rect(info.x, info.top, info.w, h)
+            rect = above
+        else:
+            rect = pygame.Rect(info.x, info.top, info.w, h)
+        self._emote_bar_at = (key, rect)
+        return rect
 
     def show_emote(self, msg: Mapping[str, Any]) -> None:
         """A pushed ``emote {table, seat, name, emote, t_server}``: the badge beside the
