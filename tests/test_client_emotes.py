@@ -14,17 +14,9 @@ from client.settings import Settings
 from client.ui import emotes
 from shared.config import merge
 from shared.games import famiglia, omerta
+from tests.test_client_famiglia import FakeConn
 
 DECK = ["7", "1", "2", "3", "4", "5", "6", "8", "9", "10", "1", "2", "2", "3", "4", "5", "7"]
-
-
-class FakeConn:
-    def __init__(self):
-        self.sent = []
-
-    def send_action(self, table, action, t_press=None, t_shown=None):
-        self.sent.append(action)
-        return defer.Deferred()
 
 
 class FakeLink:

@@ -30,6 +30,16 @@ def host_table(lobby, seats=3, **options):
     return ann, tid, joined["token"]
 
 
+def full_table(lobby):
+    """ann's table of 3 (see :func:`host_table`) with bob at seat 1 and a bot at seat 2;
+    returns ``(ann, bob, table id)``."""
+    ann, tid, _ = host_table(lobby)
+    bob = Client(lobby, "bob")
+    bob.request("join", table=tid)
+    ann.request("add_bot", table=tid)
+    return ann, bob, tid
+
+
 def last_table(client):
     return client.of("table")[-1]["table"]
 
@@ -120,10 +130,7 @@ def test_the_seed_is_not_shown_unless_it_is_a_fixed_deal():
 
 def test_move_to_spectators_before_the_match_frees_the_seat():
     lobby = make_lobby()
-    ann, tid, _ = host_table(lobby)
-    bob = Client(lobby, "bob")
-    bob.request("join", table=tid)
-    ann.request("add_bot", table=tid)
+    ann, bob, tid = full_table(lobby)
     assert bob.request("move_to_spectators", table=tid, seat=0)["code"] == "not_allowed"
     assert ann.request("move_to_spectators", table=tid, seat=0)["code"] == "not_allowed"  # himself
     assert ann.request("move_to_spectators", table=tid, seat=2)["code"] == "no_such_seat"  # a bot
@@ -186,10 +193,7 @@ def test_a_locked_table_refuses_new_players_not_spectators_nor_reconnects():
 
 def test_pass_host_to_a_connected_player():
     lobby = make_lobby()
-    ann, tid, _ = host_table(lobby)
-    bob = Client(lobby, "bob")
-    bob.request("join", table=tid)
-    ann.request("add_bot", table=tid)
+    ann, bob, tid = full_table(lobby)
     assert bob.request("pass_host", table=tid, seat=1)["code"] == "not_allowed"
     assert ann.request("pass_host", table=tid, seat=2)["code"] == "no_such_seat"  # a bot
     assert ann.request("pass_host", table=tid, seat=5)["code"] == "no_such_seat"
