@@ -46,6 +46,20 @@ class Effect:
     def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
         pass
 
+    def bounds(self, t: float, art: CardArt) -> list[pygame.Rect] | None:
+        """The screen rects (px) :meth:`draw` paints at scene time ``t`` (ms), shadows
+        and glows included, for redrawing only what changed (``[]``: nothing painted);
+        None when unknown (the whole frame is then repainted). An effect that changes
+        the table itself (hides, moves or turns one of its places) changes the table's
+        base frame, which is repainted anyway."""
+        return None
+
+
+def _around(cx: float, cy: float, w: float, h: float) -> pygame.Rect:
+    r = pygame.Rect(0, 0, int(w) + 2, int(h) + 2)
+    r.center = (int(cx), int(cy))
+    return r
+
 
 @dataclass
 class Flight(Effect):
@@ -105,6 +119,18 @@ class Flight(Effect):
             surf.blit(g, g.get_rect(center=(int(cx), int(cy))))
         surf.blit(img, img.get_rect(center=(int(cx), int(cy))))
 
+    def bounds(self, t: float, art: CardArt) -> list[pygame.Rect] | None:
+        if t < self.t0:
+            return [pygame.Rect(self.src)] if self.early else []
+        e = self.easing(tween.progress(t, self.t0, self.t1 - self.t0))
+        cx, cy = tween.arc_point(self.src.center, self.dst.center, e, self.lift)
+        w, h = max(self.src.w, self.dst.w), max(self.src.h, self.dst.h)
+        if self.spin:
+            w = h = math.hypot(w, h)
+        sw, sh = art.shadow(self.dst.w, self.dst.h).get_size()
+        margin = max(sw - self.dst.w, sh - self.dst.h, self.dst.w // 4) + 24  # shadow + its lift, glow
+        return [_around(cx, cy, w + 2 * margin, h + 2 * margin)]
+
 
 @dataclass
 class Nudge(Effect):
@@ -121,6 +147,9 @@ class Nudge(Effect):
 
     def shift(self, p: float) -> tuple[float, float]:
         return (0.0, 0.0)
+
+    def bounds(self, t: float, art: CardArt) -> list[pygame.Rect] | None:
+        return []  # the table draws the displaced place (its base frame changes)
 
 
 @dataclass
@@ -167,6 +196,9 @@ class Reveal(Effect):
             return (None if up else self.card, scale)
         return (self.card, 1.0)
 
+    def bounds(self, t: float, art: CardArt) -> list[pygame.Rect] | None:
+        return []  # the table draws the turning card (its base frame changes)
+
 
 @dataclass
 class Shuffle(Effect):
@@ -193,6 +225,12 @@ class Shuffle(Effect):
             img = art.back(r.w, r.h)
             surf.blit(img, img.get_rect(center=(int(cx), int(cy))))
 
+    def bounds(self, t: float, art: CardArt) -> list[pygame.Rect] | None:
+        if not self.active(t) or not self.rects:
+            return []
+        box = pygame.Rect(self.rects[0]).unionall([pygame.Rect(r) for r in self.rects[1:]])
+        return [box.union(_around(*self.centre, box.w, box.h)).inflate(8, 8)]
+
 
 @dataclass
 class Banner(Effect):
@@ -215,6 +253,13 @@ class Banner(Effect):
             img = pygame.transform.smoothscale_by(img, max(0.05, scale))
         img.set_alpha(alpha)
         surf.blit(img, img.get_rect(center=(int(self.centre[0]), int(self.centre[1]))))
+
+    def bounds(self, t: float, art: CardArt) -> list[pygame.Rect] | None:
+        if not self.active(t):
+            return []
+        from client import text as txt
+        w, h = txt.render(self.text, self.size, self.colour, bold=True, shadow=True).get_size()
+        return [_around(self.centre[0], self.centre[1], w * 1.2, h * 1.2)]  # ease_out_back overshoots ~10 %
 
 
 class Animator:
@@ -271,6 +316,19 @@ class Animator:
         start = max(t, min(self.cursor, t + max_backlog))
         self.cursor = start + duration
         return start
+
+    def bounds(self, t: float, art: CardArt) -> list[pygame.Rect] | None:
+        """Every rect (px) :meth:`draw` paints at ``t`` (ms); None when an effect does
+        not know its own (:meth:`Effect.bounds`)."""
+        rects: list[pygame.Rect] = []
+        for e in self.effects:
+            if not e.pending(t):
+                continue
+            b = e.bounds(t, art)
+            if b is None:
+                return None
+            rects += b
+        return rects
 
     def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
         waiting: set[tuple] = set()  # cards waiting on the same pile: draw one

@@ -11,7 +11,7 @@ When nothing moves (no scene :meth:`~client.ui.scene.Scene.animating`, no input 
 network message for :data:`ACTIVE_S`) the client idles: it draws :data:`IDLE_FPS` frames a
 second and polls input every :data:`IDLE_POLL_MS` ms, so a still menu or TV view costs a
 few % of a core (``benchmarks/idle_cpu.py``). The first input event or message wakes it
-at once: full frame rate, input every :data:`BUSY_POLL_MS` ms. A table with a local seat
+at once: full frame rate, and after input, input every :data:`BUSY_POLL_MS` ms. A table with a local seat
 (:meth:`~client.ui.scene.Scene.precise_input`) keeps the 2 ms polling even when idle, so
 a snap press is always stamped within ~2 ms.
 
@@ -48,14 +48,20 @@ THEME_BASE_WIDTH = 1280
 #: Idle pace: frames drawn per second and input poll period (ms) while nothing moves.
 IDLE_FPS = 2
 IDLE_POLL_MS = 20
-#: Input poll period (ms) while frames run at full pace on a screen without a local
-#: seat (menus, the TV view, replays): no press there is timed against a clock.
+#: Input poll period (ms) for :data:`ACTIVE_S` after an input event on a screen without
+#: a local seat (menus, the TV view, replays): no press there is timed against a clock.
+#: Frames at full pace poll input themselves (between their phases), so an animation
+#: that nobody touches (the TV view) needs no poll loop of its own.
 BUSY_POLL_MS = 8
 #: pygame_gui's update rate (Hz) while no input came for ACTIVE_S (else every frame).
 GUI_IDLE_HZ = 10
 #: Full pace lasts this long (s) after an input event or a pushed message (pygame_gui
 #: hover and press states, a notice appearing).
 ACTIVE_S = 0.6
+#: While frames are partial (:meth:`~client.ui.scene.Scene.draw_partial`: only what
+#: moved is repainted), a whole frame is still drawn at least this often (s): nothing
+#: painted outside what a scene reports stays on screen longer.
+WHOLE_FRAME_S = 0.5
 
 
 def direct_framebuffer() -> None:
@@ -210,6 +216,12 @@ class App:
         self._frame_s = 1.0 / 60
         self._poll_s = 0.002
         self._active_until = 0.0  # perf_counter s until which the full pace holds
+        self._whole_at = 0.0  # perf_counter s of the last whole frame shown
+        self._whole_of: Scene | None = None  # the scene alone on it (None: several, or a change since)
+        self._still: tuple | None = None  # (key, picture, scenes, overlay) of _draw_still
+        #: Frames shown so far: drawn whole, or partly (only what moved: ``draw_partial``).
+        self.frames_whole = 0
+        self.frames_partial = 0
         self.fast = True  # the pace of the last scheduled frame: full (True) or idle
         self._gui_dt = 0.0  # seconds not yet given to pygame_gui's update
         self._gui_at = 0.0  # perf_counter s of its last update
@@ -245,6 +257,7 @@ class App:
         self._make_manager(lang)
 
     def _set_mode(self) -> None:
+        self._whole_of = None  # a new screen: the next frame is drawn whole
         if self.fullscreen:
             self.screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
@@ -377,7 +390,11 @@ class App:
         starting now starts from now) and the next frame is drawn at once."""
         now = time.perf_counter()
         self._active_until = max(self._active_until, now + seconds)
-        if self.fast or not self.running:
+        if not self.running:
+            return
+        if self.fast:
+            if seconds > 0 and "sample" not in self._calls:  # input: poll between frames again
+                self._reschedule("sample", max(self._poll_s, BUSY_POLL_MS / 1000.0))
             return
         self.fast = True
         self._advance(min(1.0, now - self._last_frame))
@@ -405,7 +422,7 @@ class App:
         message came less than :data:`ACTIVE_S` ago, or the player types in a text box."""
         if time.perf_counter() < self._active_until:
             return True
-        if self.scenes and any(s.animating() for s in self.visible()):
+        if self.scenes and any(s.animating() for s in self._live(self.visible())):
             return True
         return self.manager is not None and self._typing()
 
@@ -488,17 +505,71 @@ class App:
             self.manager.update(self._gui_dt)
             self._gui_dt = 0.0
         self.sample_mid_frame()
-        for s in visible:
-            s.draw(self.screen)
-        self.sample_mid_frame()
-        if self.manager is not None:
-            self.manager.draw_ui(self.screen)
-        self._draw_notice(self.screen)
-        if flip:
-            pygame.display.flip()
+        partial = self._draw_partial(visible) if flip else None
+        if partial is None:
+            live = self._live(visible)
+            if len(live) < len(visible):
+                self._draw_still(visible[:len(visible) - len(live)], live[0])
+            else:
+                self._still = None
+            for s in live:
+                s.draw(self.screen)
+            self.sample_mid_frame()
+            if self.manager is not None:
+                self.manager.draw_ui(self.screen)
+            self._draw_notice(self.screen)
+            if flip:
+                pygame.display.flip()
+                self.frames_whole += 1
+                self._whole_at = time.perf_counter()
+                self._whole_of = visible[0] if len(visible) == 1 and self.notice is None else None
+        elif partial:  # a short frame: the poll before it is enough
+            if self.manager is not None:
+                for r in partial:  # the widgets over the regions repainted
+                    self.screen.set_clip(r)
+                    self.manager.draw_ui(self.screen)
+                self.screen.set_clip(None)
+            pygame.display.update(partial)
+        if partial is not None:
+            self.frames_partial += 1
         t = now_ms()
         for s in visible:
             s.presented(t)
+
+    @staticmethod
+    def _live(visible: list[Scene]) -> list[Scene]:
+        """The visible scenes drawn afresh each frame: from the topmost overlay that
+        :meth:`~client.ui.scene.Scene.freezes_below` up (all of them without one)."""
+        for i in range(len(visible) - 1, 0, -1):
+            if visible[i].freezes_below():
+                return visible[i:]
+        return visible
+
+    def _draw_still(self, below: list[Scene], over: Scene) -> None:
+        """Show ``below`` (the scenes under ``over``, bottom first) as a still picture,
+        drawn once while ``over`` freezes them (again for a new window size)."""
+        key = (tuple(map(id, below)), id(over), self.size)
+        if self._still is None or self._still[0] != key or self._still[1].get_size() != self.screen.get_size():
+            surf = pygame.Surface(self.screen.get_size(), 0, self.screen)
+            for s in below:
+                s.draw(surf)
+            self._still = (key, surf, below, over)  # the scenes kept: their ids stay theirs
+        self.screen.blit(self._still[1], (0, 0))
+
+    def _draw_partial(self, visible: list[Scene]) -> list[pygame.Rect] | None:
+        """Let the scene repaint only what moved (:meth:`Scene.draw_partial`) when the
+        last frame shown was a whole one of that scene alone or its partial successor,
+        with no notice, no input for :data:`ACTIVE_S` (hovered and pressed widgets), no
+        text being typed, and a whole frame less than :data:`WHOLE_FRAME_S` ago.
+        Returns the regions repainted (px), or None: draw the frame whole."""
+        now = time.perf_counter()
+        if (len(visible) != 1 or visible[0] is not self._whole_of or self.notice is not None
+                or now < self._active_until or now - self._whole_at >= WHOLE_FRAME_S or self._typing()):
+            return None
+        partial = visible[0].draw_partial(self.screen)
+        if partial is None:
+            self._whole_of = None
+        return partial
 
     def sample_mid_frame(self) -> None:
         """Poll input between the phases of a frame, so a key press is stamped within
@@ -561,6 +632,8 @@ class App:
         if not self.running:
             return
         self.fast = self.busy()
+        if "sample" not in self._calls and (not self.fast or self.precise()):
+            self._reschedule("sample", self._poll_s if self.precise() else IDLE_POLL_MS / 1000.0)
         period = self._frame_s if self.fast else 1.0 / IDLE_FPS
         self._reschedule("frame", period - (time.perf_counter() - start))
 
@@ -577,8 +650,10 @@ class App:
             return  # stopped, or a wake already planned the next poll
         if self.precise():
             period = self._poll_s
-        elif self.fast:
+        elif time.perf_counter() < self._active_until:
             period = max(self._poll_s, BUSY_POLL_MS / 1000.0)
+        elif self.fast:
+            return  # frames at full pace poll input themselves; the loop resumes when they slow
         else:
             period = IDLE_POLL_MS / 1000.0
         self._reschedule("sample", period)
@@ -793,6 +868,9 @@ class App:
     def route(self, link: Link, msg: dict[str, Any]) -> None:
         """A pushed message from ``link``'s server."""
         self.wake(0.0)  # drawn at once; the scene's animating() says how long to keep on
+        self._whole_of = None  # drawn whole: a message may change widgets as well as the table
+        self._still = None  # ... and the table under an overlay
+        self._gui_at = 0.0  # ... and pygame_gui redraws them in that frame
         kind = msg.get("type")
         tokens = getattr(link, "tokens", None) or {}  # the seats this link holds (none: a test's stand-in)
         if kind == "table" and isinstance(msg.get("table"), dict):

@@ -3,6 +3,8 @@ animates or input just came, a few frames a second when nothing moves, and an in
 event or a pushed message wakes it at once. Driven on a ``task.Clock`` reactor."""
 from __future__ import annotations
 
+import time
+
 import pygame
 from twisted.internet import task
 
@@ -83,8 +85,22 @@ def test_animating_scene_gets_60_fps(tmp_path):
         scene.draws, polls[:] = 0, []
         run(clock, 1.0)
         assert 57 <= scene.draws <= 61
-        assert len(polls) >= 1000 / app_mod.BUSY_POLL_MS  # no local seat: every 8 ms (+2 per frame)
+        # nobody touches it (the TV view): two polls in each frame, and the poll loop
+        # keeps its idle pace (every 20 ms) instead of adding one every 8 ms
+        assert 2 * scene.draws <= len(polls) <= 2 * scene.draws + 1000 / app_mod.IDLE_POLL_MS + 2
         assert app.fast
+    finally:
+        app.quit()
+
+
+def test_animating_scene_polls_every_8_ms_after_input(tmp_path):
+    app, clock, scene, polls = make(tmp_path, moving=True)
+    try:
+        run(clock, 0.1)
+        scene.draws, polls[:] = 0, []
+        app.wake(60.0)  # a key was just pressed (menus, TV view)
+        run(clock, 1.0)
+        assert len(polls) >= 2 * scene.draws + 1000 / app_mod.BUSY_POLL_MS - 5  # every 8 ms + 2 per frame
     finally:
         app.quit()
 

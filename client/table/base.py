@@ -106,6 +106,9 @@ class TableScene(Scene):
         self.match_reactions: list[Any] | None = None
         #: ``match_over.scoreboard``: the evening's ``[{name, game, played, won}]`` or None.
         self.match_scoreboard: list[Any] | None = None
+        #: The rects (px) painted over the base frame in the last frame drawn, for
+        #: :meth:`draw_partial` (None: unknown, the next frame is drawn whole).
+        self.top_rects: list[pygame.Rect] | None = None
         self._buttons_sig: tuple | None = None
         self._prompt: tuple[str, str, bool] = ("", "", False)
         self._esc_until = 0.0
@@ -906,6 +909,23 @@ class TableScene(Scene):
         return bool(getattr(self, "_gliding", True) or getattr(self, "_held", None) or self.anim.busy(self.t)
                     or getattr(self, "window", None) or (left is not None and 0 < left[1] < 10)
                     or self.emotes_busy())
+
+    def draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
+        """Repaint only the cards in flight, the time bars and the turn light over the
+        cached base frame (the game's :meth:`_draw_partial`), on a screen nobody plays
+        on here (a spectator, the TV view, a replay) with nothing over the table: no
+        reconnection veil, no emote badge, no card tip. None otherwise (drawn whole)."""
+        tip_possible = self.mouse is not None and self.card_help is not None  # a card may glide under it
+        if (self.links or self.reconnecting is not None or self.emotes_busy() or tip_possible
+                or getattr(self, "_held", None) or self.app.top is not self):
+            self.top_rects = None
+            return None
+        return self._draw_partial(surface)
+
+    def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
+        """The game's partial redraw (``client.games.<game>.draw.draw_partial``); None:
+        the game draws whole frames only."""
+        return None
 
     def precise_input(self) -> bool:
         """A live table with a local seat: key presses are stamped every 2 ms."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 import pygame
 
@@ -293,6 +293,130 @@ def refill(surf: pygame.Surface | None, src: pygame.Surface) -> pygame.Surface:
         return src.copy()
     surf.blit(src, (0, 0))
     return surf
+
+
+class Same:
+    """A part of a :class:`BaseFrame` key equal only to the very same object (``is``):
+    cheap to compare whatever the object's size, and -- holding it -- no other object
+    can take its ``id`` while the key lives."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any):
+        self.obj = obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.obj is self.obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+
+class BaseFrame:
+    """The part of a table's frame that changes only with the match's state -- felt,
+    plates, the cards lying on the table, piles, the message column: everything under
+    the cards in flight, the time bars and the breathing turn light -- painted once into
+    an off-screen surface and reused while its *key* stays the same. An animating table
+    (60 FPS while cards fly) then blits one surface a frame instead of repainting every
+    card (issue 13 "Idle cost": the TV view).
+
+    The key is the caller's: every input of the painting that may change (identities of
+    the view and layout, the effects index, selections, messages...). ``None`` means "do
+    not cache" (something in it moves or breathes: paint straight onto the screen).
+    :attr:`REFRESH_MS` bounds how long a surface is reused whatever the key says."""
+
+    #: The cached surface is repainted at least this often (scene ms), a safety net for
+    #: an input of the painting missing from a key.
+    REFRESH_MS = 1000.0
+
+    def __init__(self) -> None:
+        self.key: Any = None
+        self.surf: pygame.Surface | None = None
+        self.t = 0.0
+        #: How many times the surface was (re)painted and reused (tests, benchmarks).
+        self.painted = 0
+        self.reused = 0
+
+    def fresh(self, key: Any, t_ms: float, size: tuple[int, int]) -> bool:
+        """Whether the cached painting is the one :meth:`draw` would blit now for
+        ``key`` at ``t_ms`` on a ``size`` (w, h px) screen (no repainting needed)."""
+        return (key is not None and self.surf is not None and self.surf.get_size() == size and key == self.key
+                and abs(t_ms - self.t) < self.REFRESH_MS)
+
+    def draw(self, surf: pygame.Surface, key: Any, t_ms: float, paint: Any) -> None:
+        """Blit the cached painting onto ``surf`` at (0, 0), repainting it first with
+        ``paint(target)`` when ``key`` changed, the size changed, or :attr:`REFRESH_MS`
+        passed since ``t_ms`` (scene ms) of the last painting. ``key`` None: ``paint(surf)``
+        straight away, nothing cached."""
+        if key is None:
+            self.key = None
+            paint(surf)
+            return
+        size = surf.get_size()
+        if self.surf is None or self.surf.get_size() != size:
+            self.surf = pygame.Surface(size, 0, surf)  # the screen's pixel format: a plain copy blit
+            self.key = None
+        if key != self.key or abs(t_ms - self.t) >= self.REFRESH_MS:
+            paint(self.surf)
+            self.key, self.t = key, t_ms
+            self.painted += 1
+        else:
+            self.reused += 1
+        surf.blit(self.surf, (0, 0))
+
+
+#: What is painted over a table's base frame, one entry per thing: the rects (px) it
+#: paints this frame and how to paint it (``paint(surface)``, clipped by the caller).
+TopItems = list[tuple[list[pygame.Rect], Callable[[pygame.Surface], Any]]]
+
+
+#: Two overlapping regions are repainted as one when their union is at most this much
+#: bigger than the two together (px²): a long thin strip (the turn light's side) crossed
+#: by a flying card stays two regions rather than one big box.
+MERGE_SLACK = 1.25
+
+
+def merge_rects(rects: list[pygame.Rect], bounds: pygame.Rect) -> list[pygame.Rect]:
+    """``rects`` clipped to ``bounds`` (px), empty ones dropped, overlapping ones merged
+    into their union when it is not much bigger (:data:`MERGE_SLACK`): the regions a
+    partial redraw repaints. Regions may still overlap (each is repainted whole, in
+    turn, so the result is the same)."""
+    out: list[pygame.Rect] = []
+    for rect in rects:
+        r = rect.clip(bounds)
+        if r.w <= 0 or r.h <= 0:
+            continue
+        merged = True
+        while merged:
+            merged = False
+            for k, o in enumerate(out):
+                if r.colliderect(o):
+                    u = r.union(o)
+                    if u.w * u.h <= MERGE_SLACK * (r.w * r.h + o.w * o.h):
+                        r = u
+                        del out[k]
+                        merged = True
+                        break
+        out.append(r)
+    return out
+
+
+def redraw_over_base(surf: pygame.Surface, base: pygame.Surface, previous: list[pygame.Rect],
+                     items: TopItems) -> list[pygame.Rect]:
+    """Repaint only what moved since the last frame: where the ``previous`` frame's top
+    items were and where ``items`` are now, ``base`` (the cached base frame, same size
+    as ``surf``) is copied back and every item touching the region painted again,
+    clipped to it. Returns the regions repainted (px), for ``pygame.display.update``."""
+    current = [r for rects, _paint in items for r in rects]
+    damage = merge_rects(previous + current, surf.get_rect())
+    for r in damage:
+        surf.set_clip(r)
+        surf.blit(base, r, r)
+        for rects, paint in items:
+            if r.collidelist(rects) != -1:
+                paint(surf)
+    surf.set_clip(None)
+    return damage
 
 
 class Frame:

@@ -66,6 +66,20 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         pass
 
+    def freezes_below(self) -> bool:
+        """An overlay that hides the scenes under it well enough (a dark veil, a big box)
+        that they need not move: while True, the app draws them once into a still
+        picture and shows that, and their animations no longer keep the frame rate up
+        (they still advance in time)."""
+        return False
+
+    def draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
+        """Repaint only what changed since the frame this scene drew last (the app asks
+        only when that frame is still on screen, untouched by anything else) and return
+        the regions repainted (px; ``[]``: nothing), or None to be drawn whole by
+        :meth:`draw`. The default: always whole."""
+        return None
+
     def animating(self) -> bool:
         """Whether something on this scene moves by itself now (an animation, a
         countdown bar): the app then draws at the full frame rate. A still scene returns

@@ -51,6 +51,12 @@ class Still(Effect):
             img, m = art.shadowed(self.card, self.rect.w, self.rect.h)
             surf.blit(img, (self.rect.x - m, self.rect.y - m))
 
+    def bounds(self, t: float, art: CardArt) -> list[pygame.Rect] | None:
+        if not self.active(t):
+            return []
+        _img, m = art.shadowed(self.card, self.rect.w, self.rect.h)
+        return [pygame.Rect(self.rect).inflate(2 * m + 2, 2 * m + 2)]
+
 
 class FxContext:
     """What :func:`animate` needs: ``anim``, the clock ``t`` (ms), ``me`` the seat whose

@@ -13,7 +13,7 @@ indexed once per frame (``Animator.index``) rather than searched per card.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import pygame
@@ -23,9 +23,9 @@ from client.table import draw as table_draw
 from client.games.omerta.cards import token
 from client.i18n import tr
 from client.games.omerta.fx import token_rect
-from client.table.draw import (draw_hint, CREAM, GOLD, OFFERED, PICKED, TURN, banner, count_badge, discard_pile,
-                               draw_messages, draw_reconnecting, fade, label_under, panel, pill, refill,
-                               seat_panel, stack, turn_timer, window_bar)
+from client.table.draw import (BaseFrame, CREAM, GOLD, OFFERED, PICKED, TURN, Same, TopItems, banner, count_badge,
+                               discard_pile, draw_hint, draw_messages, draw_reconnecting, fade, label_under, panel,
+                               pill, redraw_over_base, refill, seat_panel, stack, turn_timer, window_bar)
 
 DIM = (180, 170, 150)  # a little darker than the shared one: the Omerta felt's labels
 RED = (255, 120, 100)
@@ -38,42 +38,158 @@ class Frame(table_draw.Frame):
     def __init__(self, sc: Any):
         super().__init__(sc)
         self.marked = self.picked | self.offered | self.cursor
-        # cards the view gives face up (a finished match's replay: full_view slots carry "card")
-        self.faces: dict[int, dict] = {s["slot"]: s["card"] for p in self.view.get("players", [])
-                                       for s in p.get("slots", []) if s.get("card")}
-        # face-down cards lying still at their place: painted once into the static layer
-        self.resting: dict[int, tuple[int, int]] = {}
+
+    @cached_property
+    def faces(self) -> dict[int, dict]:
+        """Cards the view gives face up (a finished match's replay: full_view slots carry
+        ``card``), by slot id."""
+        return {s["slot"]: s["card"] for p in self.view.get("players", []) for s in p.get("slots", []) if s.get("card")}
+
+    @cached_property
+    def gliding(self) -> frozenset[int]:
+        """Slot ids of the cards moving: on their way to a new place (their follower is
+        not at their rect yet) or displaced by an effect (a peek lifts a card, a wrong
+        snap shakes it). They are drawn over the base frame, which then need not change
+        while they move."""
+        card_pos = self.sc.card_pos
+        moving = {sid for area in self.layout.seats.values() for sid, rect in area.slots.items()
+                  if card_pos(sid, rect) != (rect.x, rect.y)}
+        moving.update(place[1] for place in self.offsets if place[0] == "slot")
+        return frozenset(moving)
+
+    @cached_property
+    def resting(self) -> dict[int, tuple[int, int]]:
+        """Face-down cards lying still at their place (slot id -> top-left px): painted
+        once into the static layer."""
+        resting: dict[int, tuple[int, int]] = {}
+        faces = self.faces
         for area in self.layout.seats.values():
             for sid, rect in area.slots.items():
                 place = ("slot", sid)
-                if self.hidden[place] or place in self.offsets or place in self.reveals or sid in self.faces:
+                if self.hidden[place] or place in self.offsets or place in self.reveals or sid in faces:
                     continue
-                pos = sc.card_pos(sid, rect)
+                pos = self.sc.card_pos(sid, rect)
                 if pos[0] == rect.x and pos[1] == rect.y:
-                    self.resting[sid] = (rect.x, rect.y)
+                    resting[sid] = (rect.x, rect.y)
+        return resting
 
 
 def draw_table(surf: pygame.Surface, sc: Any) -> None:
     f = Frame(sc)
-    surf.blit(_static_layer(sc, f), (0, 0))
-    for area in f.layout.seats.values():
-        _seat(surf, f, area)
-    _safe(surf, f)
-    _piles(surf, f)
-    _hand(surf, f)
+    layer = _static_layer(sc, f, lazy_ok=not _base.fresh(_base_key(sc, f), f.t, surf.get_size()))
+    _base.draw(surf, _base_key(sc, f), f.t, lambda target: _paint_base(target, f, layer))
+    _turn_glow(surf, f)
+    _gliders(surf, f)
     sc.anim.draw(surf, f.art, f.t)
     _timer(surf, sc)
     _banner(surf, sc)
-    draw_messages(surf, f.layout.info, sc.visible_messages(), max(11, int(f.layout.font * 0.82)))
     attempt = sc.reconnecting
     if attempt is not None:
         draw_reconnecting(surf, attempt, attempt.clock_s())
+    items = _top_items(sc, f) if _base.key is not None else None
+    sc.top_rects = None if items is None else [r for rects, _paint in items for r in rects]
+
+
+def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
+    """Repaint only what moved since the last frame (the cards in flight, the time bars,
+    the turn light) over the cached base frame; returns the regions repainted (px), or
+    None when the whole frame must be drawn (:func:`draw_table`): the base frame changed,
+    or something on screen does not know its rects."""
+    f = Frame(sc)  # the static layer stays: its chrome changes with a message, its cards with
+    previous = sc.top_rects  # the effects index or the moving cards (the key then: a whole frame)
+    items = _top_items(sc, f)
+    if previous is None or items is None or not _base.fresh(_base_key(sc, f), f.t, surf.get_size()):
+        sc.top_rects = None
+        return None
+    damage = redraw_over_base(surf, _base.surf, previous, items)
+    sc.top_rects = [r for rects, _paint in items for r in rects]
+    return damage
+
+
+def _top_items(sc: Any, f: Frame) -> TopItems | None:
+    """What :func:`draw_table` paints over the base frame, with its rects (px): the turn
+    light, the effects, the turn timer, the banner with its time bar, the photo finish.
+    None when one of them does not know its rects."""
+    items: TopItems = []
+    turn = f.view.get("turn")
+    area = f.layout.seats.get(turn) if _active(f.view, turn) else None
+    if area is not None:
+        z = area.zone
+        th = max(2, z.h // 90) + max(6, area.card[0] // 6) // 3 + 2  # the line and its rounded corners
+        items.append(([pygame.Rect(z.x, z.y, z.w, th), pygame.Rect(z.x, z.bottom - th, z.w, th),
+                       pygame.Rect(z.x, z.y, th, z.h), pygame.Rect(z.right - th, z.y, th, z.h)],
+                      lambda s: _turn_glow(s, f)))
+    if f.gliding:
+        items.append((_glider_rects(f), lambda s: _gliders(s, f)))
+    fx = sc.anim.bounds(f.t, f.art)
+    if fx is None:
+        return None
+    if fx:
+        items.append((fx, lambda s: sc.anim.draw(s, f.art, f.t)))
+    left = sc.timer_left()
+    if left is not None and left[0] in sc.layout.seats:
+        pr = sc.layout.seats[left[0]].plate
+        items.append(([pygame.Rect(pr.x - pr.h, pr.top - pr.h, pr.w + 2 * pr.h, 2 * pr.h)], lambda s: _timer(s, sc)))
+    if sc.prompt[0]:
+        items.append(([sc.layout.banner.inflate(6, 6)], lambda s: _banner(s, sc)))
+    race = getattr(sc, "race", None)
+    if race is not None and getattr(sc, "race_overlay", False) and race.alpha(sc.t) > 0.0:
+        if race.panel is None:
+            return None
+        items.append(([pygame.Rect(race.panel[2])], sc.draw_race))
+    return items
+
+
+# -- the base frame: everything that changes only with the match's state ---------------
+
+#: The static layer, the cards lying on the table, the piles, the card in hand and the
+#: message column, cached while :func:`_base_key` stays the same.
+_base = BaseFrame()
+
+
+def _base_key(sc: Any, f: Frame) -> tuple | None:
+    """Every input of :func:`_paint_base` that may change between two frames; None (no
+    caching) while offered places breathe (a local player choosing). The moving cards
+    (:attr:`Frame.gliding`) are not in the base frame: only which ones move is."""
+    if f.offered:
+        return None
+    reveals = []
+    for place, rev in f.reveals.items():
+        shown = rev.face_at(f.t)
+        reveals.append((place, Same(shown[0]) if shown else None, round(shown[1], 3) if shown else None,
+                        rev.private))
+    hidden = tuple(sorted((place, n) for place, n in f.hidden.items() if n))
+    offsets = tuple(sorted((place, o) for place, o in f.offsets.items() if place[0] != "slot"))
+    return (Same(sc.view), Same(sc.layout), _layer["version"], hidden, offsets, tuple(sorted(reveals, key=repr)),
+            frozenset(f.picked), frozenset(f.cursor), f.hover, frozenset(sc.local_seats), sc.show_slot_numbers,
+            tuple(map(Same, sc.visible_messages())), f.gliding)
+
+
+def _paint_base(target: pygame.Surface, f: Frame, layer: pygame.Surface) -> None:
+    target.blit(layer, (0, 0))
+    for area in f.layout.seats.values():
+        _seat(target, f, area)
+    _safe(target, f)
+    _piles(target, f)
+    _hand(target, f)
+    draw_messages(target, f.layout.info, f.sc.visible_messages(), max(11, int(f.layout.font * 0.82)))
+
+
+def _turn_glow(surf: pygame.Surface, f: Frame) -> None:
+    """The breathing outline of the seat whose turn it is (drawn every frame, over the
+    base frame)."""
+    turn = f.view.get("turn")
+    area = f.layout.seats.get(turn) if _active(f.view, turn) else None
+    if area is not None:
+        radius = max(6, area.card[0] // 6)
+        pygame.draw.rect(surf, fade(TURN, 0.5 + 0.5 * f.pulse), area.zone, max(2, area.zone.h // 90),
+                         border_radius=radius)
 
 
 # -- the static layer ------------------------------------------------------------------
 
 _chrome: dict[str, Any] = {"key": None, "surf": None}
-_layer: dict[str, Any] = {"key": None, "surf": None, "baked": {}, "t": 0.0}
+_layer: dict[str, Any] = {"key": None, "surf": None, "baked": {}, "t": 0.0, "version": 0}
 #: New resting cards wait at most this long (ms) before being painted into the layer:
 #: during a deal the layer is not rebuilt for every card that lands.
 BAKE_DELAY_MS = 300.0
@@ -109,14 +225,16 @@ def _chrome_layer(sc: Any) -> pygame.Surface:
     return _chrome["surf"]
 
 
-def _static_layer(sc: Any, f: Frame) -> pygame.Surface:
+def _static_layer(sc: Any, f: Frame, lazy_ok: bool = True) -> pygame.Surface:
     """The chrome plus the face-down cards lying still. Rebuilt at once when the chrome
-    changes or a card painted into it stops resting; lazily to add newly resting cards."""
+    changes or a card painted into it stops resting; lazily to add newly resting cards
+    (``lazy_ok``: when the base frame is repainted anyway -- a card painted into the
+    layer rather than over it may differ by a few shadow pixels where cards overlap)."""
     chrome = _chrome_layer(sc)
     baked = _layer["baked"]
     stale = _layer["key"] is not _chrome["key"] or _layer.get("slots") != sc.layout.slot_owner or \
         any(f.resting.get(sid) != pos for sid, pos in baked.items())
-    lazy = len(f.resting) != len(baked) and f.t - _layer["t"] >= BAKE_DELAY_MS
+    lazy = lazy_ok and len(f.resting) != len(baked) and f.t - _layer["t"] >= BAKE_DELAY_MS
     if stale or lazy or _layer["surf"] is None:
         surf = refill(_layer["surf"], chrome)
         for area in sc.layout.seats.values():
@@ -127,7 +245,8 @@ def _static_layer(sc: Any, f: Frame) -> pygame.Surface:
                 if sid in f.resting:
                     x, y = f.resting[sid]
                     surf.blit(back, (x - m, y - m))
-        _layer.update(key=_chrome["key"], surf=surf, baked=dict(f.resting), t=f.t, slots=dict(sc.layout.slot_owner))
+        _layer.update(key=_chrome["key"], surf=surf, baked=dict(f.resting), t=f.t, slots=dict(sc.layout.slot_owner),
+                      version=_layer["version"] + 1)
     return _layer["surf"]
 
 
@@ -173,13 +292,9 @@ def _seat_static(surf: pygame.Surface, sc: Any, area: Any) -> None:
 # -- per frame ---------------------------------------------------------------------------
 
 def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
-    sc, view, art, t = f.sc, f.view, f.art, f.t
+    view, art = f.view, f.art
     p = area.seat
     player = view["players"][p]
-    if _active(view, p):
-        radius = max(6, area.card[0] // 6)
-        pygame.draw.rect(surf, fade(TURN, 0.5 + 0.5 * f.pulse), area.zone, max(2, area.zone.h // 90),
-                         border_radius=radius)
     if player.get("mamma") is not None and not f.hidden[("mamma", p)]:
         surf.blit(token(art, "mamma", area.mamma.w), area.mamma.topleft)
     who = ("player", p)
@@ -187,46 +302,80 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
         plate = area.plate
         colour = PICKED if who in f.picked else fade(OFFERED, 0.35 + 0.65 * f.pulse)
         pygame.draw.rect(surf, colour, plate.inflate(6, 6), max(2, plate.h // 9), border_radius=plate.h // 2 + 3)
+    gliding = f.gliding
+    for i, s in enumerate(player.get("slots", [])):
+        if s["slot"] not in gliding:
+            _card(surf, f, area, i, s)
+
+
+def _gliders(surf: pygame.Surface, f: Frame) -> None:
+    """The cards gliding to new places, over the base frame (seat by seat, in order)."""
+    gliding = f.gliding
+    if not gliding:
+        return
+    for area in f.layout.seats.values():
+        for i, s in enumerate(f.view["players"][area.seat].get("slots", [])):
+            if s["slot"] in gliding:
+                _card(surf, f, area, i, s)
+
+
+def _glider_rects(f: Frame) -> list[pygame.Rect]:
+    """Where the gliding cards are drawn now (px), with their shadows, outlines and tokens."""
+    rects = []
+    for area in f.layout.seats.values():
+        cw, ch = area.card
+        pad = max(8, cw // 3)
+        for sid, rect in area.slots.items():
+            if sid in f.gliding:
+                x, y = f.sc.card_pos(sid, rect)
+                ox, oy = f.offsets.get(("slot", sid), (0.0, 0.0))
+                rects.append(pygame.Rect(int(x + ox) - pad, int(y + oy) - pad, cw + 2 * pad, ch + 2 * pad))
+    return rects
+
+
+def _card(surf: pygame.Surface, f: Frame, area: Any, i: int, s: dict) -> None:
+    """Card ``s`` (a view slot, the ``i``-th of its seat) where it is drawn now: face down
+    (unless it lies still in the static layer), face up, turning (a reveal), with its
+    marks, Police Patrol token and key number."""
+    sc, art, t = f.sc, f.art, f.t
     cw, ch = area.card
-    local = p in sc.local_seats and sc.show_slot_numbers
+    sid = s["slot"]
+    rect = area.slots.get(sid)
+    if rect is None:
+        return
+    local = area.seat in sc.local_seats and sc.show_slot_numbers
     back, bm = art.shadowed(None, cw, ch)
     baked = _layer["baked"]
-    card_pos = sc.card_pos
-    for i, s in enumerate(player.get("slots", [])):
-        sid = s["slot"]
-        rect = area.slots.get(sid)
-        if rect is None:
-            continue
-        place = ("slot", sid)
-        if f.hidden[place]:
-            continue  # its outline is in the static layer
-        x, y = card_pos(sid, rect)
-        ox, oy = f.offsets.get(place, (0.0, 0.0))
-        x, y = int(x + ox), int(y + oy)
-        rev = f.reveals.get(place)
-        if rev is not None:
-            face, scale = rev.face_at(t)
-            sh = art.shadow(cw, ch)
-            m = (sh.get_width() - cw) // 2
-            surf.blit(sh, (x - m + 2, y - m + 4))
-            img = art.squashed(face, cw, ch, scale)
-            surf.blit(img, (x + (cw - img.get_width()) // 2, y))
-            if rev.private and face is not None:
-                g = art.outline(cw, ch, GOLD, max(3, cw // 18))
-                surf.blit(g, g.get_rect(center=(x + cw // 2, y + ch // 2)))
-        elif sid in f.faces:
-            img, m = art.shadowed(f.faces[sid], cw, ch)
-            surf.blit(img, (x - m, y - m))
-        elif sid not in baked:
-            surf.blit(back, (x - bm, y - bm))
-        if place in f.marked:
-            f.marks(surf, place, pygame.Rect(x, y, cw, ch))
-        if s.get("patrol") is not None and not f.hidden[("patrol", sid)]:
-            tr_ = token_rect(pygame.Rect(x, y, cw, ch))
-            surf.blit(token(art, "police_patrol", tr_.w), tr_.topleft)
-        if local and i < 9:
-            centre, radius = slot_badge(pygame.Rect(x, y, cw, ch))
-            _number(surf, i + 1, centre, radius)
+    place = ("slot", sid)
+    if f.hidden[place]:
+        return  # its outline is in the static layer
+    x, y = sc.card_pos(sid, rect)
+    ox, oy = f.offsets.get(place, (0.0, 0.0))
+    x, y = int(x + ox), int(y + oy)
+    rev = f.reveals.get(place)
+    if rev is not None:
+        face, scale = rev.face_at(t)
+        sh = art.shadow(cw, ch)
+        m = (sh.get_width() - cw) // 2
+        surf.blit(sh, (x - m + 2, y - m + 4))
+        img = art.squashed(face, cw, ch, scale)
+        surf.blit(img, (x + (cw - img.get_width()) // 2, y))
+        if rev.private and face is not None:
+            g = art.outline(cw, ch, GOLD, max(3, cw // 18))
+            surf.blit(g, g.get_rect(center=(x + cw // 2, y + ch // 2)))
+    elif sid in f.faces:
+        img, m = art.shadowed(f.faces[sid], cw, ch)
+        surf.blit(img, (x - m, y - m))
+    elif sid not in baked:
+        surf.blit(back, (x - bm, y - bm))
+    if place in f.marked:
+        f.marks(surf, place, pygame.Rect(x, y, cw, ch))
+    if s.get("patrol") is not None and not f.hidden[("patrol", sid)]:
+        tr_ = token_rect(pygame.Rect(x, y, cw, ch))
+        surf.blit(token(art, "police_patrol", tr_.w), tr_.topleft)
+    if local and i < 9:
+        centre, radius = slot_badge(pygame.Rect(x, y, cw, ch))
+        _number(surf, i + 1, centre, radius)
 
 
 def slot_badge(card: pygame.Rect) -> tuple[tuple[int, int], int]:

@@ -66,6 +66,16 @@ class TokenFlight(Effect):
         img = token(art, self.kind, d)
         surf.blit(img, img.get_rect(center=(int(x), int(y))))
 
+    def bounds(self, t: float, art: Any) -> list[pygame.Rect] | None:
+        if t < self.t0:
+            return []
+        e = tween.ease_in_out_cubic(tween.progress(t, self.t0, self.t1 - self.t0))
+        x, y = tween.arc_point(self.src, self.dst, e, self.d * 1.5)
+        side = int(self.d * 1.6) + 4
+        r = pygame.Rect(0, 0, side, side)
+        r.center = (int(x), int(y))
+        return [r]
+
 
 class FxContext:
     """What :func:`animate` needs from the scene: ``anim``, the clock ``t`` (ms), the

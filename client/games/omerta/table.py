@@ -29,7 +29,7 @@ import pygame
 
 from client.games.omerta import controls as omerta_controls, fx as omerta_fx
 from client.games.omerta.controls import CLAIMS, PASSES
-from client.games.omerta.draw import draw_table
+from client.games.omerta.draw import draw_partial, draw_table
 from client.games.omerta.help import card_help
 from client.games.omerta.layout import TableLayout, table_layout
 from client.games.omerta.narrate import NOTE, narrate
@@ -438,6 +438,9 @@ class OmertaTableScene(ReactionTableScene):
                     if sl.get("slot") == pick[1] and sl.get("card"):
                         return sl["card"]
         return None
+
+    def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
+        return draw_partial(surface, self)
 
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)
