@@ -22,6 +22,8 @@ A game's ``build``, ``draw``, ``handle_event`` and ``on_message`` are wrapped (:
 so a game's results module needs nothing for this."""
 from __future__ import annotations
 
+import math
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -36,10 +38,30 @@ GOLD = (240, 207, 121)
 DIM = (190, 178, 156)
 
 
+#: The veil over the table darkens over this long (s), up to this alpha (0-255).
+VEIL_S = 0.25
+VEIL_ALPHA = 170
+
+
+def _veil(size: tuple[int, int], alpha: int) -> pygame.Surface:
+    """Black at ``alpha`` over the whole window (one surface per size, its alpha set)."""
+    veil = _black(size)
+    veil.set_alpha(alpha)
+    return veil
+
+
+@lru_cache(maxsize=2)
+def _black(size: tuple[int, int]) -> pygame.Surface:
+    return pygame.Surface(size)  # black; a plain surface blended by its alpha
+
+
 class ResultsOverlay(Scene):
     overlay = True
     #: The box's width, a fraction of the window's (its height is 86 %).
     width_frac = 0.86
+    #: A round's results close by themselves after this long (s) on a screen nobody plays
+    #: on (:meth:`auto_close_left`); None: never (a board without a next round).
+    spectator_close_s: float | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Wrap a game board's own ``build``, ``draw``, ``handle_event`` and ``on_message`` with the
@@ -81,6 +103,27 @@ class ResultsOverlay(Scene):
 
     def update(self, dt: float) -> None:
         self.t += dt
+        if self.auto_close_left() == 0.0 and self.app.top is self:
+            self.close()
+
+    def close(self) -> None:
+        """Back to the table (a board with a next round says how)."""
+        self.app.pop()
+
+    def auto_close_left(self) -> float | None:
+        """Seconds (>= 0) before these results close by themselves -- on a screen nobody
+        plays on (a spectator, the TV view) the couch then sees the next round -- or None
+        when they stay (a player's screen, a replay, the final results)."""
+        if (self.spectator_close_s is None or getattr(self, "final", False) or self.table.links
+                or getattr(self.table, "replay", False)):
+            return None
+        return max(0.0, self.spectator_close_s - self.t)
+
+    def freezes_below(self) -> bool:
+        """Once its veil is dark (a quarter second) the table under it is shown still,
+        unless an emote badge or the reconnection veil is up on it."""
+        table = self.table
+        return (self.t >= VEIL_S and not table.emotes_busy() and getattr(table, "reconnecting", None) is None)
 
     # -- reactions (games with reaction windows) ------------------------------------------
     def reaction_of(self, seat: int) -> float | None:
@@ -113,9 +156,7 @@ class ResultsOverlay(Scene):
     def draw_box(self, surface: pygame.Surface) -> pygame.Rect:
         """The veil over the table and the empty box; returns the box."""
         w, h = surface.get_size()
-        veil = pygame.Surface((w, h), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, int(min(1.0, self.t * 4) * 170)))
-        surface.blit(veil, (0, 0))
+        surface.blit(_veil((w, h), int(min(1.0, self.t / VEIL_S) * VEIL_ALPHA)), (0, 0))
         b = self.box()
         pygame.draw.rect(surface, (22, 15, 13), b, border_radius=b.h // 30)
         pygame.draw.rect(surface, GOLD, b, 3, border_radius=b.h // 30)
@@ -269,7 +310,14 @@ class ResultsOverlay(Scene):
 
     def draw_rematch(self, surface: pygame.Surface) -> None:
         """Who asked to play again (a line over the buttons) and, when open, the
-        scoreboard over the board."""
+        scoreboard over the board; on a spectator's screen, when the round's results
+        close by themselves."""
+        left = self.auto_close_left()
+        if left is not None:
+            s = self.app.ui_scale
+            main = self.main_button()
+            img = text.render(tr("results.auto_next", s=str(math.ceil(left))), max(11, int(15 * s)), DIM)
+            surface.blit(img, img.get_rect(bottomright=(main.right, main.top - int(8 * s))))
         if not self.match_done:
             return
         s = self.app.ui_scale

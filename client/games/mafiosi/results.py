@@ -82,6 +82,8 @@ class MafiosiBoard(ResultsOverlay):
     while one is shown wait in :attr:`queue`."""
 
     width_frac = 0.90
+    #: Round results on a spectator's screen (the TV view) close by themselves.
+    spectator_close_s = 12.0
 
     def __init__(self, app: Any, table: Any, round_no: int | None, final: bool = False):
         super().__init__(app, table)

@@ -20,6 +20,8 @@ from client.ui.widgets import button
 
 class ResultsScene(ResultsOverlay):
     width_frac = 0.84
+    #: Round results on a spectator's screen (the TV view) close by themselves.
+    spectator_close_s = 12.0
 
     def __init__(self, app: Any, table: Any, last_round: dict[str, Any] | None, final: bool = False,
                  result: dict[str, Any] | None = None):
