@@ -92,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=float, default=6.0, help="time to let each view settle first (s)")
     p.add_argument("--port", type=int, default=24110, help="TCP port of the bots' server")
     p.add_argument("--game", default="omerta", help="game the bots play for the TV view")
+    p.add_argument("--players", type=int, default=None, help="bots at the table (default 4; Famiglia 2)")
     p.add_argument("--seed", type=int, default=1, help="the bots' match seed (the same match each run)")
     args = p.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped: still clean up (finally)
@@ -114,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
         procs.append(server)
         time.sleep(1.5)
         bots = subprocess.Popen([sys.executable, "-m", "botclient.main", "--connect", f"127.0.0.1:{args.port}",
-                                 "--create", args.game, "--players", "4", "--think-ms", "700",
+                                 "--create", args.game, "--players",
+                                 str(args.players or (2 if args.game == "famiglia" else 4)), "--think-ms", "700",
                                  "--seed", str(args.seed),
                                  "--timeout", str(int(args.warmup + args.seconds + 60))],
                                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
