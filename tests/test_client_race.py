@@ -137,3 +137,18 @@ def test_results_show_each_players_median_snap_reaction(tmp_path, monkeypatch):
     assert r is not None
     assert spy.texts == ["Median snap reaction: Ann — · Lena (you) 241 ms · Marc 262 ms"] or \
         spy.texts == ["Median snap reaction: Ann (you) — · Lena 241 ms · Marc 262 ms"]
+
+
+def test_photo_finish_keeps_its_rounded_corners_frame_after_frame(tmp_path):
+    """The panel is painted once per race and reused: shown at full strength its
+    transparent corners must stay transparent (``set_alpha(None)`` on a per-pixel-alpha
+    surface would paint them black from the second frame on)."""
+    make_app(tmp_path)
+    race = PhotoFinish.from_message(RACE, lambda seat: f"P{seat}", 0.0)
+    surf = pygame.Surface((800, 450))
+    area = pygame.Rect(200, 100, 400, 200)
+    for t in (1000.0, race.until - 50.0, 1100.0):  # full, fading, full again
+        surf.fill((10, 120, 40))
+        box = race_mod.draw_photo_finish(surf, area, race, t, 30)
+        assert surf.get_at(box.topleft)[:3] == (10, 120, 40)
+        assert surf.get_at(box.center)[:3] != (10, 120, 40)

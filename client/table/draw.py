@@ -458,4 +458,4 @@ class Frame:
             base, swing = self.offered_alpha
             g.set_alpha(int(base + swing * self.pulse))
             surf.blit(g, g.get_rect(center=rect.center))
-            g.set_alpha(None)
+            g.set_alpha(255)  # (None would make the cached outline opaque: per-pixel alpha lost)

@@ -136,7 +136,7 @@ def draw_photo_finish(surf: pygame.Surface, area: pygame.Rect, race: PhotoFinish
     if cached is None or cached[0] != key:
         cached = race.panel = (key, *_photo_finish_panel(surf, area, race, size))
     _key, layer, box = cached
-    layer.set_alpha(int(255 * a) if a < 1.0 else None)
+    layer.set_alpha(int(255 * a) if a < 1.0 else 255)  # (None would drop its per-pixel alpha)
     surf.blit(layer, box.topleft)
     return box
 

@@ -115,7 +115,7 @@ def draw_badge(surf: pygame.Surface, emote: str, age_ms: float, plate: pygame.Re
                                                        max(1, int(r.h * (0.6 + 0.4 * k)))))
     bubble.set_alpha(alpha)
     surf.blit(bubble, bubble.get_rect(center=r.center))
-    bubble.set_alpha(None)
+    bubble.set_alpha(255)  # (None would drop its per-pixel alpha)
     return r
 
 
