@@ -260,7 +260,11 @@ class SeatBot:
         self.say(f"sitting at table {self.table} again (seat {joined.get('seat')})")
 
     def _resume(self, msg: dict[str, Any]) -> None:
-        """Back in the match: the missed events and the new view, as one update."""
+        """Back in the match: the missed events and the new view, as one update (too
+        many missed -- ``missed_truncated`` -- a fresh bot starts from the view)."""
+        if msg.get("missed_truncated"):
+            self.say(f"back at step {msg['step']} after step {self.step}: too much missed, starting afresh")
+            return self._start(msg)
         missed = msg.get("missed", [])
         self.say(f"back at step {msg['step']} after step {self.step} ({len(missed)} missed events)")
         self._in_flight, self._wait_step, self._buffered = False, None, []

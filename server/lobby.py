@@ -8,6 +8,7 @@ unfinished ones back when the server starts (docs/MATCHLOG.md).
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import itertools
 import secrets
@@ -19,7 +20,7 @@ from twisted.logger import Logger
 
 from shared import matchlog
 from shared.games import DEFS, GAMES, get_game
-from shared.protocol import VERSION, ProtocolError
+from shared.protocol import VERSION, ProtocolError, encode
 from server import persist
 from server.scoreboard import Scoreboard
 from server.table import Table, parse_options
@@ -58,6 +59,13 @@ class Lobby:
         self._table_ids = itertools.count(1)
         self._conn_ids = itertools.count(1)
         self._created_by: dict[int, Any] = {}
+        #: connection -> ids of the tables it created, joined, reconnected to or asked about:
+        #: a lost connection is looked for only there (not in every table: a storm of 800
+        #: drops at 200 tables would cost 160,000 table scans)
+        self._tables_of: dict[Any, set[int]] = {}
+        #: sha256 of a seat's token -> its table id, so that ``reconnect`` finds the seat
+        #: without comparing the token with every seat of every table
+        self._tokens: dict[bytes, int] = {}
         #: the evening's scoreboard: finished logs of the last 12 h, then every match that ends
         self.scoreboard = Scoreboard()
         self.scoreboard.load(data_dir)
@@ -85,13 +93,19 @@ class Lobby:
         its spectator places, and the still-empty tables it created."""
         self.connections.discard(conn)
         self.names.pop(conn, None)
-        for table in list(self.tables.values()):
-            if conn in table.connections():
+        ids = self._tables_of.pop(conn, None)
+        if ids is None:  # never at a table through this lobby: look everywhere
+            ids = set(self.tables) | set(self._created_by)
+        for tid in sorted(ids):
+            table = self.tables.get(tid)
+            if table is not None and conn in table.connections():
                 table.drop(conn)
-        for table in list(self.tables.values()):
-            if table.host_conn is conn:
+        for tid in sorted(ids):
+            table = self.tables.get(tid)
+            if table is not None and table.host_conn is conn:
                 table.host_lost(conn)
-        for tid, creator in list(self._created_by.items()):
+        for tid in sorted(ids):
+            creator = self._created_by.get(tid)
             if creator is conn:
                 del self._created_by[tid]
                 table = self.tables.get(tid)
@@ -113,6 +127,7 @@ class Lobby:
         table.close()
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self._tokens = {k: t for k, t in self._tokens.items() if t != table.id}
             log.info("table {id} closed", id=table.id)
 
     def create_table(self, conn: Any, game_name: str, seats: int, name: str | None,
@@ -125,8 +140,11 @@ class Lobby:
         except KeyError:
             raise ProtocolError("unknown_game", f"this server has no game {game_name!r}; "
                                                 f"it has {', '.join(sorted(GAMES))}") from None
-        if len(self.tables) >= int(self.config["server"]["max_tables"]):
-            raise ProtocolError("server_full", "the server has as many tables open as it allows; join one or try later")
+        limit = int(self.config["server"]["max_tables"])
+        if len(self.tables) >= limit:
+            raise ProtocolError("server_full", f"the server already has its {limit} tables open "
+                                               "(server.max_tables): join one of them, try again "
+                                               "later, or ask the host to raise server.max_tables")
         engine, settings = parse_options(game, seats, options or {}, self.config, self.testing)
         tid = next(self._table_ids)
         label = " ".join((name or "").split())[:60] or f"{self.names.get(conn, 'Table')}'s table"
@@ -137,6 +155,7 @@ class Lobby:
         self._adopt(table)
         self.tables[tid] = table
         self._created_by[tid] = conn
+        self._at(conn, tid)
         log.info("table {id} created: {game} for {n}", id=tid, game=game.NAME, n=seats)
         return table
 
@@ -176,6 +195,8 @@ class Lobby:
                 continue
             self.tables[tid] = table
             restored.append(table)
+            for seat in table.seats:
+                self._index_token(seat.token, tid)
         self._table_ids = itertools.count(max(self.tables, default=0) + 1)
         if restored:
             log.info("restored {n} unfinished match(es) from {dir}", n=len(restored), dir=str(self.data_dir))
@@ -187,13 +208,25 @@ class Lobby:
         non-negative integer), ``already_seated``."""
         if step is not None and (not isinstance(step, int) or isinstance(step, bool) or step < 0):
             raise ProtocolError("bad_message", "reconnect: 'step' must be a non-negative integer")
-        for table in self.tables.values():
+        wanted = token.encode()
+        known = self.tables.get(self._tokens.get(hashlib.sha256(wanted).digest(), -1))
+        for table in ([known] if known is not None else []) + list(self.tables.values()):
             if table.closed:
                 continue
             for seat in table.seats:
-                if seat.token is not None and hmac.compare_digest(seat.token.encode(), token.encode()):
+                if seat.token is not None and hmac.compare_digest(seat.token.encode(), wanted):
+                    self._index_token(seat.token, table.id)
+                    self._at(conn, table.id)
                     return table.reconnect(conn, seat.index, step)
         raise ProtocolError("bad_token", "this seat is no longer held for you (unknown or expired token)")
+
+    def _at(self, conn: Any, table_id: int) -> None:
+        """``conn`` may be at table ``table_id`` (see ``_tables_of``)."""
+        self._tables_of.setdefault(conn, set()).add(table_id)
+
+    def _index_token(self, token: str | None, table_id: int) -> None:
+        if token is not None:
+            self._tokens[hashlib.sha256(token.encode()).digest()] = table_id
 
     def _adopt(self, table: Table) -> None:
         """Hook ``table`` to this lobby: its scoreboard, and the table that takes its
@@ -228,8 +261,11 @@ class Lobby:
         if kind == "hello":
             raise ProtocolError("bad_message", "hello was already done on this connection")
         table = self._table(msg["table"])
+        self._at(conn, table.id)
         if kind == "join":
-            return "joined", table.join(conn, msg.get("seat"), bool(msg.get("spectate")))
+            joined = table.join(conn, msg.get("seat"), bool(msg.get("spectate")))
+            self._index_token(joined.get("token"), table.id)
+            return "joined", joined
         if kind == "leave":
             if conn not in table.connections():
                 raise ProtocolError("not_seated", "you are not at this table")
@@ -269,6 +305,41 @@ class Lobby:
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}")  # pragma: no cover
 
 
+def full_message(limit: int) -> str:
+    """The ``error server_full`` sentence for a connection refused at accept."""
+    return (f"the server is full: it already serves {limit} connections "
+            "(server.max_connections). Try again in a moment, or ask the host to raise "
+            "server.max_connections in config.yaml")
+
+
+class Refused(protocol.Protocol):
+    """A connection the server has no room for (``server.max_connections``): it is told
+    why in one ``error`` line (``code``, ``message``), then closed -- aborted after
+    :attr:`ABORT_S` if the peer does not read. It never counts as a connection and reads
+    nothing."""
+
+    #: A refused peer that does not read its error is cut off after this long (s).
+    ABORT_S = 1.0
+
+    def __init__(self, clock: Any, code: str, message: str):
+        self.clock = clock
+        self.line = encode("error", code=code, message=message)
+        self._abort: Any = None
+
+    def connectionMade(self) -> None:
+        self.transport.write(self.line)
+        self.transport.loseConnection()
+        self._abort = self.clock.callLater(self.ABORT_S, self.transport.abortConnection)
+
+    def dataReceived(self, data: bytes) -> None:
+        """Ignored: the connection is closing."""
+
+    def connectionLost(self, reason: Any = None) -> None:
+        if self._abort is not None and self._abort.active():
+            self._abort.cancel()
+        self._abort = None
+
+
 class LobbyFactory(protocol.ServerFactory):
     """Holds the :class:`Lobby` and guards the door (docs/PROTOCOL.md "Transport and
     framing"):
@@ -278,8 +349,9 @@ class LobbyFactory(protocol.ServerFactory):
       so idle sockets, however many, never keep a player of the same machine out;
     * at most ``server.max_connections`` connections at once: when full, the oldest
       connection still waiting for its hello (for :data:`EVICT_MIN_AGE_S` at least) is
-      closed to make room, else the newcomer is refused. Greeted connections are never
-      closed for a newcomer.
+      closed to make room, else the newcomer is refused: it gets one ``error
+      server_full`` line saying what to do (:class:`Refused`), then is closed. Greeted
+      connections are never closed for a newcomer.
     """
 
     #: A connection waiting for its hello is closed for a newcomer (when the server is
@@ -314,7 +386,7 @@ class LobbyFactory(protocol.ServerFactory):
             victim = self._oldest_waiting()
             if victim is None:
                 log.warn("refusing connection from {addr}: too many connections", addr=addr)
-                return None
+                return Refused(self.lobby.clock, "server_full", full_message(int(server["max_connections"])))
             self._evict(victim, "the server is full and this connection said no hello; closing it")
         proto = ServerProtocol(self.lobby, addr)
         proto.factory = self

@@ -16,18 +16,25 @@ player to the spectators (:meth:`server.host.HostMixin.move_to_spectators`) give
 seat to a bot for good (the token expires).
 
 Every bot that takes a seat during a match first learns the whole match so far, as its
-seat saw it (the match is replayed: each step's events and view, :meth:`SeatsMixin._teach`),
-so its memory is what it would be had it played from the start -- and since the bots
-decide by the situation, it plays as that seat's bot would have.
+seat saw it (the match is replayed: each step's events and view), so its memory is what it
+would be had it played from the start -- and since the bots decide by the situation, it
+plays as that seat's bot would have. The replay never blocks the reactor (issue 14): it
+runs in slices of at most :data:`TEACH_SLICE_S` on one :class:`twisted.internet.task.Cooperator`
+per reactor, shared by every table (:class:`Lesson`); meanwhile the seat's ``driver`` is a
+:class:`Learner` and the match waits for the seat, as it waits for a held seat. The bot
+starts playing once it has seen every action whose outcome went out.
 
 :class:`SeatsMixin` is part of :class:`server.table.Table`.
 """
 from __future__ import annotations
 
 import secrets
+import time
+import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, Iterator
 
+from twisted.internet import defer, task
 from twisted.logger import Logger
 
 from shared.bots import make_bot
@@ -36,6 +43,54 @@ from shared.protocol import ProtocolError
 from shared.rules import events_for
 
 log = Logger()
+
+#: Longest slice (s) of replay a reactor turn gives to the bots learning a match, all
+#: tables together; the reactor serves connections between slices.
+TEACH_SLICE_S = 0.004
+#: At most this many events go in a resumed ``match_started``'s ``missed``; beyond, it
+#: has none and ``missed_truncated: true`` (the view alone brings the seat up to date).
+MAX_MISSED_EVENTS = 200
+
+#: A reactor turn sends resumed ``match_started`` messages inline until they have taken
+#: this long (s of the turn); later reconnections of the same turn (a storm: hundreds of
+#: players back at once) get theirs from the cooperator, a slice at a time.
+RESUME_TURN_S = 0.004
+
+_cooperators: "weakref.WeakKeyDictionary[Any, task.Cooperator]" = weakref.WeakKeyDictionary()
+_resume_spent: "weakref.WeakKeyDictionary[Any, list[float]]" = weakref.WeakKeyDictionary()
+
+
+def _resume_budget_left(clock: Any) -> bool:
+    """True while the resumes of the current reactor turn of ``clock`` took less than
+    :data:`RESUME_TURN_S` (always on a ``task.Clock``: tests see every resume at once)."""
+    reactor = getattr(clock, "_reactor", None)
+    if reactor is None or not hasattr(reactor, "callInThread"):
+        return True
+    spent = _resume_spent.get(clock)
+    if spent is None:  # the first resume of this turn: the count ends with the turn
+        spent = _resume_spent[clock] = [0.0]
+        clock.callLater(0, _resume_spent.pop, clock, None)
+    return spent[0] < RESUME_TURN_S
+
+
+def _slice() -> Callable[[], bool]:
+    end = time.perf_counter() + TEACH_SLICE_S
+    return lambda: time.perf_counter() >= end
+
+
+def teaching_cooperator(clock: Any) -> task.Cooperator:
+    """The :class:`twisted.internet.task.Cooperator` that runs every table's bot lessons
+    (and the resumes a busy reactor turn puts off) on ``clock`` (one per reactor):
+    round-robin between them, at most
+    :data:`TEACH_SLICE_S` per reactor turn, the next slice scheduled with
+    ``clock.callLater(0)`` (so connections are read and written between slices; on a
+    ``task.Clock`` any ``advance`` runs every slice due)."""
+    try:
+        return _cooperators[clock]
+    except KeyError:
+        coop = _cooperators[clock] = task.Cooperator(
+            terminationPredicateFactory=_slice, scheduler=lambda f: clock.callLater(0, f))
+        return coop
 
 
 @dataclass
@@ -53,7 +108,7 @@ class Seat:
     token: str | None = None  # the player's reconnect token, while it is valid
     away: bool = False  # held for its player, who lost the connection
     left: bool = False  # its player is gone: a bot plays it, the token still gives it back
-    driver: BotDriver | None = None
+    driver: "BotDriver | Learner | None" = None  # a Learner while its bot learns the match
     stand_in: str | None = None
     grace_call: Any = None
 
@@ -77,8 +132,128 @@ class Seat:
         return rec
 
 
+class Learner:
+    """What plays a seat while its bot learns the match (:class:`Lesson`): nothing. It
+    stands in ``Seat.driver`` (so the seat has its stand-in and none other is started),
+    ignores the updates (the replay covers every action whose outcome went out) and
+    :meth:`stop` takes the seat out of the lesson (the player came back, the turn or the
+    match ended, the table closed)."""
+
+    def __init__(self, lesson: "Lesson", seat: int):
+        self.lesson = lesson
+        self.seat = seat
+
+    def on_update(self, events: Any, view: Any, legal: Any, anchor: Any = None) -> None:
+        """Ignored: the bot learns every released action from the replay."""
+
+    def stop(self) -> None:
+        self.lesson.forget(self.seat)
+
+
+class Lesson:
+    """Bots of one table learning the match so far before they play (issue 14): a replay
+    of ``table.actions`` from a new match with ``table.seed`` (or from where a spare bot
+    stopped: ``start`` = ``(state, actions replayed)``), each bot observing every step's
+    events and view as its seat got them (a bot given as None is made when the lesson
+    begins), run as a generator on
+    :func:`teaching_cooperator` (one action per work unit). It replays the actions whose
+    outcome went out (``table._released_step``; the group commit may hold back the last
+    ones), waits while outcomes are held back (:meth:`SeatsMixin._when_saved`), and when
+    it has seen every action of the match, gives each seat still learning a
+    :class:`shared.bots.driver.BotDriver` fed the current view
+    (:meth:`SeatsMixin._lesson_learnt`). ``bots``: seat -> bot; the seats in ``spares``
+    need no stand-in yet (held seats the match does not wait for): their bots learn in
+    the same pass and are kept, with the replay's state, for when they do -- so a table
+    whose four players dropped replays its match once, not once per seat."""
+
+    def __init__(self, table: "SeatsMixin", bots: dict[int, Any], spares: set[int] = frozenset(),
+                 start: tuple[Any, int] | None = None):
+        self.table = table
+        self.bots = bots
+        self.spares = set(spares)
+        self.start = start
+        self.replayed = start[1] if start is not None else 0  # actions replayed so far
+        self.state: Any = None
+        self.task: Any = None
+        self.over = False  # learnt, stopped or given up
+        self.begun = False  # bots join it (as spares) only before it begins
+
+    def learner(self, seat: int) -> Learner:
+        self.spares.discard(seat)
+        return Learner(self, seat)
+
+    def forget(self, seat: int) -> None:
+        """``seat`` needs no bot any more; the lesson stops when only spares are left."""
+        self.bots.pop(seat, None)
+        self.spares.discard(seat)
+        if set(self.bots) <= self.spares and self.task is not None:
+            self.bots.clear()
+            self.over = True
+            try:
+                self.task.stop()
+            except (task.TaskDone, task.TaskFinished):
+                pass
+
+    def steps(self) -> Iterator[Any]:
+        """The replay, one action per ``next`` (a Deferred while it waits for outcomes
+        held back for the disk)."""
+        try:
+            yield from self._replay()
+        finally:
+            self.over = True
+
+    def _replay(self) -> Iterator[Any]:
+        self.begun = True
+        t = self.table
+        game = t.game
+        for seat, bot in list(self.bots.items()):
+            if bot is None:  # made here, not on the reactor turn that asked for it
+                self.bots[seat] = t._make_bot(seat)
+        if self.start is not None:
+            state = self.start[0]
+        else:
+            state = game.new_match(t.engine_config, t.seed)
+            for seat, bot in list(self.bots.items()):
+                bot.observe([], game.view(state, seat))
+        while True:
+            if t.closed or not self.bots or t.status != "playing":
+                return
+            k = self.replayed
+            if k < t._released_step:
+                seat_acting, action = t.actions[k]
+                state, events = game.apply(state, seat_acting, action)
+                for seat, bot in list(self.bots.items()):
+                    bot.observe(events_for(events, seat), game.view(state, seat))
+                self.replayed = k + 1
+                yield None
+                continue
+            if k >= len(t.actions) and not t.paused:
+                self.state = state
+                t._lesson_learnt(self)
+                return
+            yield self._wait(t)
+
+    def _wait(self, t: "SeatsMixin") -> defer.Deferred:
+        """A Deferred fired once the outcomes held back now went out (or the table
+        resumed), and at the latest after 1 s (a call the table drops when it pauses
+        again must not leave the seat without its bot: the lesson simply looks again)."""
+        waiting: defer.Deferred = defer.Deferred()
+
+        def fire() -> None:
+            if not waiting.called:
+                waiting.callback(None)
+
+        poll = t.clock.callLater(1.0 if t._when_saved(fire) else 0.01, fire)
+        waiting.addBoth(lambda r: (poll.cancel() if poll.active() else None, r)[1])
+        return waiting
+
+
 class SeatsMixin:
     """Joining, leaving, losing and getting back a seat; bots and stand-ins."""
+
+    #: how many of ``actions`` have had their outcome sent (the group commit holds the
+    #: latest back until they are on disk); set by the table's updates and restore
+    _released_step = 0
 
     seats: list[Seat]
     status: str
@@ -203,6 +378,8 @@ class SeatsMixin:
         seat.grace_call = self.clock.callLater(grace, self._grace_over, seat.index)
         log.info("table {id}: seat {seat} ({name}) held for {grace:.0f} s", id=self.id,
                  seat=seat.index, name=seat.name, grace=grace)
+        if self.status == "playing" and self.bot_takeover == "after_miss":
+            self._spare_for(seat)
         self._refresh_arbiter()
         self._after_change()
 
@@ -291,21 +468,88 @@ class SeatsMixin:
         if self.status == "waiting":  # the same player from another connection
             self._push_summary()
             return {"table": self.id, "seat": index, "token": seat.token}
-        missed: list[dict[str, Any]] = []
-        if step is not None and step >= 0:
-            for events in self.history[step:]:
-                missed += events_for(events, index)
         rewound = step if step is not None and step > len(self.log) else None
         if rewound is not None:
             log.warn("table {id}: seat {seat} had seen step {step}, the log restored step {n}",
                      id=self.id, seat=index, step=step, n=len(self.log))
-        self._send_start(conn, index, resumed=True, missed=missed, rewound_from=rewound)
-        if self.status == "over":
-            conn.push("match_over", table=self.id, result=self.result,
-                      scoreboard=self.scoreboard_rows())
+        self._resume(conn, index, step, rewound, over=self.status == "over")
         self._refresh_arbiter()
         self._push_summary()
         return {"table": self.id, "seat": index, "token": seat.token}
+
+    def _resume(self, conn: Any, index: int, step: int | None, rewound_from: int | None = None,
+                over: bool = False, now: bool = False, told: bool = False) -> None:
+        """Push ``conn`` (seat ``index``) its resumed ``match_started``: the view, and in
+        ``missed`` the events after ``step`` (:meth:`_missed`); then ``match_over`` when
+        ``over``. While outcomes of actions are held back for the disk (group commit),
+        it waits for them without blocking the reactor (``_when_saved``; while the table
+        is paused, ``table_paused`` goes out at once and the rest once it resumes): the
+        view and ``missed`` then cover exactly the steps whose updates went out, and
+        ``conn`` gets none of the held-back updates itself (``_resuming``), so no step
+        reaches it twice nor is lost. When this reactor turn already spent
+        :data:`RESUME_TURN_S` on resumes, it is sent from the cooperator instead (a
+        storm of reconnections never blocks the reactor; ``now``: that call; ``told``:
+        ``conn`` already had ``table_paused``)."""
+        resuming = self.__dict__.setdefault("_resuming", {})
+        if not now and not _resume_budget_left(self.clock):
+            resuming[index] = conn
+
+            def later() -> Iterator[None]:
+                yield None
+                self._resume(conn, index, step, rewound_from, over, now=True)
+
+            teaching_cooperator(self.clock).cooperate(later())
+            return
+        if self.__dict__.get("_commit_waiting") or self.paused:
+            resuming[index] = conn
+            if self.paused and not told:
+                conn.push("table_paused", table=self.id, message=self._pause_reason)
+            told = told or self.paused
+            done: list[Any] = []
+
+            def again() -> None:  # once: when the outcomes went out, or every second
+                if not done:
+                    done.append(True)
+                    if poll and poll[0].active():
+                        poll[0].cancel()
+                    self._resume(conn, index, step, rewound_from, over, now=True, told=told)
+
+            poll: list[Any] = []
+            if self._when_saved(again):
+                poll.append(self.clock.callLater(1.0, again))
+                return
+        if resuming.get(index) is conn:
+            del resuming[index]
+        if self.closed or self.seats[index].conn is not conn:
+            return  # gone meanwhile (or another connection took the seat)
+        start = time.perf_counter()
+        missed, truncated = self._missed(index, step)
+        self._send_start(conn, index, resumed=True, missed=missed, rewound_from=rewound_from,
+                         missed_truncated=truncated)
+        if over:
+            conn.push("match_over", table=self.id, result=self.result,
+                      scoreboard=self.scoreboard_rows())
+        spent = _resume_spent.get(self.clock)
+        if spent is not None:
+            spent[0] += time.perf_counter() - start
+
+    def _missed(self, index: int, step: int | None) -> tuple[list[dict[str, Any]], bool]:
+        """``(missed, truncated)``: the events seat ``index`` was sent in the updates after
+        ``step`` (steps ``step + 1`` ... now, from ``history``, filtered for the seat), or
+        ``([], True)`` when that is more than :data:`MAX_MISSED_EVENTS` events or steps
+        (the view alone brings the seat up to date); ``([], False)`` without ``step``.
+        Costs at most :data:`MAX_MISSED_EVENTS` steps' filtering, never a replay."""
+        history = self.history
+        if step is None or step >= len(history):
+            return [], False
+        if len(history) - step > MAX_MISSED_EVENTS:
+            return [], True
+        missed: list[dict[str, Any]] = []
+        for k in range(step, len(history)):
+            missed += events_for(history[k], index)
+            if len(missed) > MAX_MISSED_EVENTS:
+                return [], True
+        return missed, False
 
     # -- bots -------------------------------------------------------------------------
     def _refresh_stand_ins(self) -> None:
@@ -327,16 +571,104 @@ class SeatsMixin:
             self._push_summary()
 
     def _start_drivers(self, seats: list[Seat], stand_in: str | None) -> None:
-        """Give each of ``seats`` a bot that has learnt the match so far, and let it
-        decide on the current view. In an open window it reacts from the moment the
-        window was shown, as it would have had it been there."""
-        bots = {seat.index: self._make_bot(seat.index) for seat in seats}
-        self._teach(bots)
-        anchor = self.window_shown if self.window is not None else self.now_ms()
+        """Give each of ``seats`` a bot that learns the match so far (a :class:`Lesson`:
+        at once before the first action, else in slices that never block the reactor;
+        meanwhile the seat's ``driver`` is a :class:`Learner` and the match waits for
+        it), then decides on the current view. In an open window it reacts from the
+        moment the window was shown, as it would have had it been there. A seat whose
+        spare bot exists (or is being taught) continues from it instead of replaying
+        the match again; the other held and left seats without a bot get spares in the
+        same pass."""
+        if not seats:
+            return
         for seat in seats:
-            seat.driver = self._driver(seat.index, bots[seat.index])
             seat.stand_in = stand_in
+        if not self.actions and not self.paused:  # nothing to learn yet (the match starts)
+            lesson = Lesson(self, {seat.index: self._make_bot(seat.index) for seat in seats})
+            for seat in seats:
+                seat.driver = lesson.learner(seat.index)
+            for _ in lesson.steps():
+                pass
+            return
+        spares: dict[int, Any] = self.__dict__.setdefault("_spares", {})
+        fresh = []
+        for seat in seats:
+            spare = spares.get(seat.index)
+            if isinstance(spare, Lesson) and not spare.over:
+                seat.driver = spare.learner(seat.index)  # it is learning already
+                continue
+            spares.pop(seat.index, None)
+            if isinstance(spare, tuple):  # learnt up to some step: go on from there
+                bot, state, replayed = spare
+                self._teach(Lesson(self, {seat.index: bot}, start=(state, replayed)), [seat])
+            else:
+                fresh.append(seat)
+        if not fresh:
+            return
+        others = [s for s in self.seats if s not in seats and s.driver is None and (s.away or s.left)
+                  and self._spare_of(s.index) is None]
+        bots: dict[int, Any] = {seat.index: None for seat in fresh + others}  # made as it begins
+        lesson = Lesson(self, bots, spares={s.index for s in others})
+        for s in others:
+            spares[s.index] = lesson
+        self._teach(lesson, fresh)
+        self._new_lesson = lesson
+
+    def _spare_for(self, seat: Seat) -> None:
+        """``seat`` is held: if a lesson of this table has not begun yet (the seats of a
+        table usually drop together), its bot learns there too, as a spare."""
+        lesson = self.__dict__.get("_new_lesson")
+        if (lesson is None or lesson.begun or lesson.over or seat.driver is not None
+                or seat.index in lesson.bots or self._spare_of(seat.index) is not None):
+            return
+        lesson.bots[seat.index] = None  # made as the lesson begins
+        lesson.spares.add(seat.index)
+        self._spares[seat.index] = lesson
+
+    def _spare_of(self, index: int) -> Any:
+        """Seat ``index``'s spare: a :class:`Lesson` teaching it, ``(bot, state,
+        actions replayed)`` once taught, or None."""
+        spare = self.__dict__.setdefault("_spares", {}).get(index)
+        return None if isinstance(spare, Lesson) and spare.over else spare
+
+    def _teach(self, lesson: Lesson, seats: list[Seat]) -> None:
+        """Run ``lesson`` on the teaching cooperator; ``seats`` wait for it (Learner)."""
+        for seat in seats:
+            seat.driver = lesson.learner(seat.index)
+        lesson.task = teaching_cooperator(self.clock).cooperate(lesson.steps())
+        lesson.task.whenDone().addErrback(self._lesson_failed, lesson)
+
+    def _lesson_failed(self, failure: Any, lesson: Lesson) -> None:
+        """The replay failed (a bug): logged, and each seat that waited for it gets a
+        bot that knows only the current view, rather than the match waiting forever."""
+        if failure.check(task.TaskStopped):
+            return
+        log.failure("table {id}: a bot could not learn the match", failure, id=self.id)
+        if self.closed or self.status != "playing":
+            return
+        anchor = self.window_shown if self.window is not None else self.now_ms()
+        for seat in self.seats:
+            if isinstance(seat.driver, Learner) and seat.driver.lesson is lesson:
+                seat.driver = self._driver(seat.index, self._make_bot(seat.index))
+                self._feed_bot(seat, [], anchor)
+
+    def _lesson_learnt(self, lesson: Lesson) -> None:
+        """``lesson``'s bots have seen every action: each seat still learning gets its
+        :class:`BotDriver` and decides on the current view; spare bots are kept with
+        the replay's state for later."""
+        anchor = self.window_shown if self.window is not None else self.now_ms()
+        spares: dict[int, Any] = self.__dict__.setdefault("_spares", {})
+        for index, bot in list(lesson.bots.items()):
+            seat = self.seats[index]
+            if index in lesson.spares:
+                if spares.get(index) is lesson:
+                    spares[index] = (bot, lesson.state, lesson.replayed)
+                continue
+            if not isinstance(seat.driver, Learner) or seat.driver.lesson is not lesson:
+                continue
+            seat.driver = self._driver(index, bot)
             self._feed_bot(seat, [], anchor)
+        lesson.bots.clear()
 
     def _stop_driver(self, seat: Seat) -> None:
         if seat.driver is not None:
@@ -356,21 +688,8 @@ class SeatsMixin:
         driver = BotDriver(bot, self.clock.callLater, lambda d, anchor: self._bot_send(seat, driver, d, anchor))
         return driver
 
-    def _teach(self, bots: dict[int, Any]) -> None:
-        """Replay the match so far into ``bots`` (seat -> bot): each observes every
-        step's events and view as its seat received them."""
-        if not bots:
-            return
-        state = self.game.new_match(self.engine_config, self.seed)
-        for seat, bot in bots.items():
-            bot.observe([], self.game.view(state, seat))
-        for seat_acting, action in self.actions:
-            state, events = self.game.apply(state, seat_acting, action)
-            for seat, bot in bots.items():
-                bot.observe(events_for(events, seat), self.game.view(state, seat))
-
     def _feed_bot(self, seat: Seat, events: list[dict[str, Any]], anchor: float) -> None:
-        if seat.driver is None:
+        if seat.driver is None or isinstance(seat.driver, Learner):
             return
         seat.driver.on_update(events, self.game.view(self.state, seat.index),
                               self._legal(seat.index), anchor)

@@ -184,13 +184,14 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
 
     def _send_start(self, conn: Any, seat: int, resumed: bool = False,
                     missed: list[dict[str, Any]] | None = None,
-                    rewound_from: int | None = None) -> None:
+                    rewound_from: int | None = None, missed_truncated: bool = False) -> None:
         """``match_started`` for a seated connection: its view, legal actions, the seats,
         the timer and, in a window, when the window was shown (bots stamp their claims
-        from it); with ``resumed`` the events it missed, and ``rewound_from`` when the
-        client had seen a later step than the server could restore (a crash lost them:
-        the client must show it, never step back silently)."""
-        self._flush_commits()  # the updates held for the disk go first
+        from it); with ``resumed`` the events it missed (or ``missed_truncated``: too
+        many, none sent), and ``rewound_from`` when the client had seen a later step
+        than the server could restore (a crash lost them: the client must show it,
+        never step back silently). A resumed seat's is sent by
+        :meth:`server.seats.SeatsMixin._resume`, once no outcome is held for the disk."""
         fields: dict[str, Any] = dict(
             table=self.id, game=self.game.NAME, seat=seat, view=self.game.view(self.state, seat),
             legal=self._legal_dicts(seat), t_server=self.now_ms(), step=len(self.log),
@@ -199,6 +200,8 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         if resumed:
             fields["resumed"] = True
             fields["missed"] = missed or []
+            if missed_truncated:
+                fields["missed_truncated"] = True
             if rewound_from is not None:
                 fields["rewound_from"] = rewound_from
         self._remember_sent(seat, conn, fields["view"], fields["legal"])
@@ -217,12 +220,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             raise ProtocolError("not_started", "the match has not started yet")
         if step is not None and step < 0:
             raise ProtocolError("bad_message", "resync: 'step' must be a non-negative integer")
-        self._flush_commits()  # the updates held for the disk go out before the resync
-        missed: list[dict[str, Any]] = []
-        if step is not None:
-            for events in self.history[step:]:
-                missed += events_for(events, seat)
-        self._send_start(conn, seat, resumed=True, missed=missed)
+        self._resume(conn, seat, step)  # after the updates held for the disk, if any
         return {"table": self.id, "step": len(self.log)}
 
     def _remember_sent(self, seat: int, conn: Any, view: dict[str, Any], legal: list[Any]) -> None:
@@ -380,22 +378,6 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         finally:
             self._releasing = releasing
 
-    def _flush_commits(self) -> None:
-        """Sync this table's written records now, on the reactor, and release what
-        waited for them: a seat about to get the whole match state (``match_started``
-        after ``reconnect`` or ``resync``) must not see an action before the others, nor
-        before it is on disk. Rare; the group commit's thread may still be syncing (its
-        result then changes nothing)."""
-        mf = self.matchfile
-        if mf is None or not mf.dirty or self.paused:
-            return
-        try:
-            mf.sync()
-        except OSError as e:
-            self._commit_failed(e)
-            return
-        self._committed()
-
     def _commit_failed(self, error: OSError) -> None:
         """Writing or syncing failed: the records not yet synced wait in memory, and
         what they held back waits for the retry; the table pauses."""
@@ -530,12 +512,14 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         top-level keys of its view that changed (``view_set``/``view_unset``) and
         ``legal`` only when it changed (docs/PROTOCOL.md ``update``)."""
         step = len(self.log) if step is None else step
+        self._released_step = max(self._released_step, step)  # bots learn up to here (server.seats)
         timer = self.turn_timer.field()
         sent = self.__dict__.setdefault("_sent_views", {})
+        resuming = self.__dict__.get("_resuming") or {}  # their match_started follows (server.seats)
         for seat in self.seats:
             mine = events_for(events, seat.index)
             conn = seat.conn
-            if conn is not None:
+            if conn is not None and resuming.get(seat.index) is not conn:
                 view = self.game.view(self.state, seat.index)
                 legal = self._legal_dicts(seat.index)
                 base = sent.get(seat.index)
@@ -680,6 +664,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             mlog.cut(len(self.actions), str(e))
             log.warn("table {id}: {w}", id=self.id, w=mlog.warnings[-1])
         self.state = state
+        self._released_step = len(self.actions)  # restored: nothing held back
         self.log = [{"seat": r["seat"], "action": r["action"], "t": float(r["t"])} for r in mlog.actions]
         now = self.now_ms()
         self.started_at = now - (self.log[-1]["t"] if self.log else 0.0)

@@ -19,7 +19,7 @@ from twisted.internet import defer, task
 from twisted.internet.address import IPv4Address
 from twisted.internet.testing import StringTransport
 
-from server.lobby import Lobby, LobbyFactory
+from server.lobby import Lobby, LobbyFactory, Refused
 from shared.config import merge
 
 
@@ -137,7 +137,10 @@ def test_a_full_server_closes_its_oldest_idle_connection_for_a_newcomer():
     for p in players:
         p.request("hello", name="p")
     assert factory.open_connections == 40
-    assert Peer(factory, "10.2.0.1").proto is None  # all of them younger than 1 s: refused
+    refused = Peer(factory, "10.2.0.1")  # all of them younger than 1 s: refused, and told why
+    assert isinstance(refused.proto, Refused) and refused.closed and factory.open_connections == 40
+    (error,) = refused.read()
+    assert error["code"] == "server_full" and "server.max_connections" in error["message"]
     clock.advance(1.5)
     bob = Peer(factory, "10.2.0.1")
     assert bob.proto is not None and idle[0].closed and not any(p.closed for p in idle[1:])
@@ -145,7 +148,9 @@ def test_a_full_server_closes_its_oldest_idle_connection_for_a_newcomer():
     assert not any(p.closed for p in players)  # greeted connections are never closed for room
     for p in idle[1:]:
         p.request("hello", name="late")
-    assert Peer(factory, "10.3.0.1").proto is None  # full of greeted connections: refused
+    refused = Peer(factory, "10.3.0.1")  # full of greeted connections: refused
+    assert isinstance(refused.proto, Refused) and refused.closed
+    assert [m["code"] for m in refused.read()] == ["server_full"]
 
 
 @pytest_twisted.inlineCallbacks

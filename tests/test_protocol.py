@@ -302,9 +302,14 @@ def test_max_connections():
     factory = LobbyFactory(lobby)
     first = factory.buildProtocol(None)
     first.makeConnection(StringTransport())
-    assert factory.buildProtocol(None) is None
+    refused = factory.buildProtocol(None)  # full: told so in one error line, then closed
+    transport = StringTransport()
+    refused.makeConnection(transport)
+    (line,) = transport.value().splitlines()
+    assert json.loads(line)["code"] == "server_full" and transport.disconnecting
+    assert factory.open_connections == 1
     first.connectionLost(None)
-    assert factory.buildProtocol(None) is not None
+    assert isinstance(factory.buildProtocol(None), ServerProtocol)
 
 
 def test_pings_are_faster_while_a_match_runs(lobby):
