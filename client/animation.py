@@ -120,16 +120,23 @@ class Flight(Effect):
         surf.blit(img, img.get_rect(center=(int(cx), int(cy))))
 
     def bounds(self, t: float, art: CardArt) -> list[pygame.Rect] | None:
+        """What :meth:`draw` covers at ``t``: the card at its size of the moment (turned:
+        its diagonal), its shadow offset by the lift, its glow."""
         if t < self.t0:
             return [pygame.Rect(self.src)] if self.early else []
-        e = self.easing(tween.progress(t, self.t0, self.t1 - self.t0))
+        p = tween.progress(t, self.t0, self.t1 - self.t0)
+        e = self.easing(p)
         cx, cy = tween.arc_point(self.src.center, self.dst.center, e, self.lift)
-        w, h = max(self.src.w, self.dst.w), max(self.src.h, self.dst.h)
+        dw, dh = self.dst.w, self.dst.h
+        w, h = tween.lerp(self.src.w, dw, e), tween.lerp(self.src.h, dh, e)
         if self.spin:
-            w = h = math.hypot(w, h)
-        sw, sh = art.shadow(self.dst.w, self.dst.h).get_size()
-        margin = max(sw - self.dst.w, sh - self.dst.h, self.dst.w // 4) + 24  # shadow + its lift, glow
-        return [_around(cx, cy, w + 2 * margin, h + 2 * margin)]
+            w = h = math.hypot(max(w, dw), max(h, dh))
+        box = _around(cx, cy, w, h)
+        lift_px = 6 + 14 * math.sin(math.pi * p)
+        box.union_ip(art.shadow(dw, dh).get_rect(center=(int(cx + lift_px * 0.5), int(cy + lift_px))))
+        if self.glow is not None:
+            box.union_ip(art.outline(dw, dh, self.glow, max(3, dw // 16)).get_rect(center=(int(cx), int(cy))))
+        return [box.inflate(4, 4)]
 
 
 @dataclass

@@ -61,7 +61,7 @@ ACTIVE_S = 0.6
 #: While frames are partial (:meth:`~client.ui.scene.Scene.draw_partial`: only what
 #: moved is repainted), a whole frame is still drawn at least this often (s): nothing
 #: painted outside what a scene reports stays on screen longer.
-WHOLE_FRAME_S = 0.5
+WHOLE_FRAME_S = 1.0
 
 
 def direct_framebuffer() -> None:

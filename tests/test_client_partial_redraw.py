@@ -33,8 +33,17 @@ def _spectator_table(app, state):
 
 
 def _whole(app, scene) -> bytes:
+    """The frame drawn whole over a freshly painted base frame (so an input missing from
+    the base frame's key shows as a difference too)."""
     ref = pygame.Surface(app.size, 0, app.screen)
-    scene.draw(ref)
+    kept, delay = omerta_draw._base, omerta_draw.BAKE_DELAY_MS
+    # a fresh base frame; the static layer is left as the app's frame had it (the lazy
+    # bake of cards come to rest is for the app's own whole frames)
+    omerta_draw._base, omerta_draw.BAKE_DELAY_MS = BaseFrame(), float("inf")
+    try:
+        scene.draw(ref)
+    finally:
+        omerta_draw._base, omerta_draw.BAKE_DELAY_MS = kept, delay
     if app.manager is not None:
         app.manager.draw_ui(ref)
     return pygame.image.tobytes(ref, "RGB")
