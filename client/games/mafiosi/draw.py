@@ -1,61 +1,227 @@
 """Painting the Mafiosi table from the scene's state (drawing only: nothing changes).
 
-:func:`draw_table` paints, in order: the *static layer* (felt, top bar with the round and
+:func:`draw_table` paints, in order, the *base frame* (cached while none of it changes,
+:class:`client.table.draw.BaseFrame`): the static layer (felt, top bar with the round and
 the trick, seat panels, name plates with each player's clan, won and point cards and
-status -- rendered once and reused while none of it changes), the turn glow, every
-seat's bouncer (an outlined place, face down once chosen, face up once revealed; your
-own face up for you alone, marked "hidden"), won piles with their counts, the hands
-(yours face up with the playable cards raised, the others face down with a count), the
-trick in the middle in play order with who played each card, the duty strip, your
-point-card choice, the running effects, the turn timer, the prompt banner, the reason
-of the hovered card you may not use, the message column and the reconnection overlay.
-Sizes come from the layout (pixels), so it works at any resolution.
+status), every seat's bouncer (an outlined place, face down once chosen, face up once
+revealed; your own face up for you alone, marked "hidden"), won piles with their counts,
+the hands (yours face up with the playable cards raised, the others face down with a
+count), the trick in the middle in play order with who played each card, the duty
+strip, your point-card choice, a calm prompt banner and the message column; then, over
+it, what moves or breathes (:func:`_top_items`): your hand while a card of it glides to
+a new place, the breathing turn light, an urgent (breathing) prompt banner, the running
+effects, the turn timer; last the reason of the hovered card you may not use and the
+reconnection overlay. Sizes come from the layout (pixels), so it works at any resolution.
+
+:func:`draw_partial` (issue 13 "Idle cost": the TV view) repaints only the regions of
+what moves over the cached base frame; it draws exactly what :func:`draw_table` would
+(tests/test_client_partial_mafiosi.py compares every frame of a played match).
 
 Frame budget (ARCHITECTURE §6): the static layer is one opaque blit; every card is one
 alpha blit of a cached surface with its shadow baked in (``CardArt.shadowed``).
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import pygame
 
 from client import felt, text
+from client.animation import Animator
 from client.games.mafiosi.cards import four_colour, suit_badge
 from client.games.mafiosi.controls import duty_line
+from client.games.mafiosi.fx import Still
 from client.games.mafiosi.narrate import clan_name
 from client.i18n import tr
 from client.table import draw as table_draw
-from client.table.draw import (draw_hint, CREAM, DIM, GOLD, TURN, banner, count_badge, draw_messages, draw_reconnecting,
-                               fade, label_under, panel, pill, refill, seat_panel, stack, turn_timer, wrapped)
+from client.table.draw import (BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge, draw_hint,
+                               draw_messages, draw_reconnecting, fade, label_under, panel, pill, redraw_over_base,
+                               refill, seat_panel, stack, timer_text, turn_timer, wrapped)
 
 RED = (255, 130, 110)
 
 
 class Frame(table_draw.Frame):
+    """What one frame needs, computed once (:class:`client.table.draw.Frame`): whether
+    your hand is gliding, the trick cards lying still (base frame) and the effects
+    that move (painted over it)."""
+
     offered_alpha = (70, 110)
+
+    @cached_property
+    def known(self) -> dict[int, dict]:
+        """The bottom seat's hand cards this screen shows face up, by card id."""
+        v, persp = self.view, self.layout.perspective
+        if v.get("seat") == persp and v.get("hand") is not None:
+            return {int(c["id"]): c for c in v["hand"]}
+        return {int(c["id"]): c for c in (v["players"][persp].get("hand") or [])}
+
+    @cached_property
+    def hand_gliding(self) -> bool:
+        """A card of your hand is on its way to a new place (its follower is not at its
+        rect yet): the whole hand is then painted over the base frame, in order, so the
+        base frame need not change while it moves."""
+        lay, card_pos = self.layout, self.sc.card_pos
+        for place in lay.order:
+            rect = lay.cards[place]
+            if place[1] in self.known and not self.hidden[place] and card_pos(place, rect) != rect.topleft:
+                return True
+        return False
+
+    @cached_property
+    def stills(self) -> tuple[Still, ...]:
+        """The cards of a full trick lying still in the middle before they leave
+        (:class:`client.games.mafiosi.fx.Still`): painted into the base frame, not
+        repainted every frame while the trick waits."""
+        return tuple(e for e in self.sc.anim.effects if isinstance(e, Still) and e.active(self.t))
+
+    @cached_property
+    def moving(self) -> "_Effects":
+        """The other running effects, painted over the base frame."""
+        return _Effects([e for e in self.sc.anim.effects if not isinstance(e, Still)])
+
+    @cached_property
+    def urgent_banner(self) -> bool:
+        """The prompt banner breathes (gold frame): painted over the base frame."""
+        prompt = self.sc.prompt
+        return bool(prompt[0]) and bool(prompt[2])
+
+
+class _Effects:
+    """Some of an :class:`~client.animation.Animator`'s effects, painted and bounded by
+    its own ``draw`` and ``bounds`` (the same order, the same cards waiting)."""
+
+    __slots__ = ("effects",)
+
+    def __init__(self, effects: list[Any]):
+        self.effects = effects
+
+    def draw(self, surf: pygame.Surface, art: Any, t: float) -> None:
+        Animator.draw(self, surf, art, t)  # type: ignore[arg-type]
+
+    def bounds(self, t: float, art: Any) -> list[pygame.Rect] | None:
+        return Animator.bounds(self, t, art)  # type: ignore[arg-type]
 
 
 def draw_table(surf: pygame.Surface, sc: Any) -> None:
-    """Paint the Mafiosi table scene ``sc`` on ``surf`` (its layout's size)."""
+    """Paint the Mafiosi table scene ``sc`` on ``surf`` (its layout's size) and record
+    in ``sc.top_rects`` the rects (px) painted over the base frame (None: not cached),
+    for :func:`draw_partial`."""
     f = Frame(sc)
-    surf.blit(_chrome_layer(sc), (0, 0))
-    _turn_glow(surf, f)
-    for seat, area in f.layout.seats.items():
-        _bouncer(surf, f, seat, area)
-        _pile(surf, f, seat, area)
-    _hands(surf, f)
-    _trick(surf, f)
-    _points(surf, f)
-    sc.anim.draw(surf, f.art, f.t)
-    _timer(surf, sc)
-    b = f.layout.banner
-    banner(surf, b, sc.prompt, sc.t, size=max(14, int(b.h * 0.40)), sub_size=max(12, int(b.h * 0.28)), sub_y=0.74)
-    draw_messages(surf, f.layout.info, sc.visible_messages(), max(12, int(f.layout.font * 0.82)))
-    _tooltip(surf, f)
+    chrome_key = _chrome_key(sc)
+    _base.draw(surf, _base_key(sc, f, chrome_key), f.t, lambda target: _paint_base(target, f, chrome_key))
+    _paint_top(surf, sc, f)
+    tip = _tooltip(surf, f)
     attempt = sc.reconnecting
     if attempt is not None:
         draw_reconnecting(surf, attempt, attempt.clock_s())
+    items = _top_items(sc, f) if _base.key is not None and not tip else None
+    sc.top_rects = None if items is None else [r for rects, _paint in items for r in rects]
+
+
+def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
+    """Repaint only what moved since the last frame (the cards in flight, your gliding
+    hand, the turn light, the turn timer, an urgent banner) over the cached base frame;
+    returns the regions repainted (px), or None when the whole frame must be drawn
+    (:func:`draw_table`): the base frame changed, the last frame showed a tooltip, or
+    something on screen does not know its rects."""
+    f = Frame(sc)
+    previous = sc.top_rects
+    items = _top_items(sc, f)
+    if previous is None or items is None or not _base.fresh(_base_key(sc, f, _chrome_key(sc)), f.t, surf.get_size()):
+        sc.top_rects = None
+        return None
+    damage = redraw_over_base(surf, _base.surf, previous, items)
+    sc.top_rects = [r for rects, _paint in items for r in rects]
+    return damage
+
+
+def _paint_top(surf: pygame.Surface, sc: Any, f: Frame) -> None:
+    """What moves or breathes, over the base frame, in the order of :func:`_top_items`."""
+    if f.hand_gliding:
+        _own_hand(surf, f)
+    _turn_glow(surf, f)
+    if f.urgent_banner:
+        _banner(surf, sc)
+    f.moving.draw(surf, f.art, f.t)
+    _timer(surf, sc)
+
+
+def _top_items(sc: Any, f: Frame) -> TopItems | None:
+    """What :func:`draw_table` paints over the base frame, with its rects (px), in
+    painting order: your gliding hand, the turn light, an urgent banner, the effects,
+    the turn timer. None when one of them does not know its rects."""
+    items: TopItems = []
+    if f.hand_gliding:
+        items.append((_own_hand_rects(f), lambda s: _own_hand(s, f)))
+    zone = _turn_zone(f)
+    if zone is not None:
+        lw, radius = _glow_size(zone)
+        th = lw + radius // 3 + 2  # the line and its rounded corners
+        items.append(([pygame.Rect(zone.x, zone.y, zone.w, th), pygame.Rect(zone.x, zone.bottom - th, zone.w, th),
+                       pygame.Rect(zone.x, zone.y, th, zone.h), pygame.Rect(zone.right - th, zone.y, th, zone.h)],
+                      lambda s: _turn_glow(s, f)))
+    if f.urgent_banner:
+        items.append(([sc.layout.banner.inflate(6, 6)], lambda s: _banner(s, sc)))
+    fx = f.moving.bounds(f.t, f.art)
+    if fx is None:
+        return None
+    if fx:
+        items.append((fx, lambda s: f.moving.draw(s, f.art, f.t)))
+    left = sc.timer_left()
+    if left is not None and left[0] in sc.layout.seats:
+        items.append(([_timer_rect(sc.layout.seats[left[0]].plate, left[1])], lambda s: _timer(s, sc)))
+    return items
+
+
+# -- the base frame: everything that changes only with the match's state ---------------
+
+#: The static layer, bouncers, piles, hands, trick, point cards, a calm banner and the
+#: message column, cached while :func:`_base_key` stays the same.
+_base = BaseFrame()
+
+
+def _base_key(sc: Any, f: Frame, chrome_key: tuple) -> tuple | None:
+    """Every input of :func:`_paint_base` that may change between two frames; None (no
+    caching) while offered places breathe (a local player choosing)."""
+    if f.offered:
+        return None
+    reveals = []
+    for place, rev in f.reveals.items():
+        shown = rev.face_at(f.t)
+        reveals.append((place, Same(shown[0]) if shown else None, round(shown[1], 3) if shown else None,
+                        rev.private))
+    hidden = tuple(sorted((place, n) for place, n in f.hidden.items() if n))
+    offsets = tuple(sorted(f.offsets.items()))
+    return (Same(sc.view), Same(sc.layout), Same(sc.art), chrome_key, hidden, offsets,
+            tuple(sorted(reveals, key=repr)), frozenset(f.picked), frozenset(f.cursor), f.hover, sc.single,
+            f.hand_gliding, tuple(map(Same, f.stills)), None if f.urgent_banner else sc.prompt,
+            tuple(map(Same, sc.visible_messages())))
+
+
+def _paint_base(target: pygame.Surface, f: Frame, chrome_key: tuple) -> None:
+    sc = f.sc
+    target.blit(_chrome_layer(sc, chrome_key), (0, 0))
+    for seat, area in f.layout.seats.items():
+        _bouncer(target, f, seat, area)
+        _pile(target, f, seat, area)
+    if not f.hand_gliding:
+        _own_hand(target, f)
+    _other_hands(target, f)
+    _trick(target, f)
+    _points(target, f)
+    for still in f.stills:
+        still.draw(target, f.art, f.t)
+    if not f.urgent_banner:
+        _banner(target, sc)
+    draw_messages(target, f.layout.info, sc.visible_messages(), max(12, int(f.layout.font * 0.82)))
+
+
+def _banner(surf: pygame.Surface, sc: Any) -> None:
+    """The prompt strip above your zone."""
+    b = sc.layout.banner
+    banner(surf, b, sc.prompt, sc.t, size=max(14, int(b.h * 0.40)), sub_size=max(12, int(b.h * 0.28)), sub_y=0.74)
 
 
 # -- the static layer ------------------------------------------------------------------
@@ -73,8 +239,9 @@ def _chrome_key(sc: Any) -> tuple:
             text.cache_epoch(), four_colour(sc.art), sc.art.colour_blind, tuple(sc.local_seats))
 
 
-def _chrome_layer(sc: Any) -> pygame.Surface:
-    key = _chrome_key(sc)
+def _chrome_layer(sc: Any, key: tuple) -> pygame.Surface:
+    """Felt, top bar, seat panels and plates (``key``: :func:`_chrome_key`), rebuilt when
+    their text changes."""
     if _chrome["key"] != key:
         surf = refill(_chrome["surf"], felt.table_surface(*sc.layout.size))
         _top_bar(surf, sc)
@@ -153,13 +320,26 @@ def _seat_static(surf: pygame.Surface, sc: Any, seat: int, area: Any) -> None:
 
 # -- per frame ---------------------------------------------------------------------------
 
-def _turn_glow(surf: pygame.Surface, f: Frame) -> None:
+def _turn_zone(f: Frame) -> pygame.Rect | None:
+    """The zone of the seat whose turn it is in trick play (None: nobody's)."""
     v = f.view
     turn = v.get("turn")
     if v.get("phase") == "play" and turn in f.layout.seats:
-        zone = f.layout.seats[turn].zone
-        pygame.draw.rect(surf, fade(TURN, 0.5 + 0.5 * f.pulse), zone, max(2, zone.h // 70),
-                         border_radius=max(6, zone.h // 14))
+        return f.layout.seats[turn].zone
+    return None
+
+
+def _glow_size(zone: pygame.Rect) -> tuple[int, int]:
+    """The turn light's line width and corner radius (px) around ``zone``."""
+    return max(2, zone.h // 70), max(6, zone.h // 14)
+
+
+def _turn_glow(surf: pygame.Surface, f: Frame) -> None:
+    """The breathing outline of the seat whose turn it is (over the base frame)."""
+    zone = _turn_zone(f)
+    if zone is not None:
+        lw, radius = _glow_size(zone)
+        pygame.draw.rect(surf, fade(TURN, 0.5 + 0.5 * f.pulse), zone, lw, border_radius=radius)
 
 
 def _caption(surf: pygame.Surface, r: pygame.Rect, label: str, size: int, colour=DIM) -> None:
@@ -168,7 +348,7 @@ def _caption(surf: pygame.Surface, r: pygame.Rect, label: str, size: int, colour
 
 
 def _bouncer(surf: pygame.Surface, f: Frame, seat: int, area: Any) -> None:
-    sc, v, art = f.sc, f.view, f.art
+    v, art = f.view, f.art
     player = v["players"][seat]
     r = area.bouncer
     surf.blit(art.slot_outline(r.w, r.h), r.topleft)
@@ -204,14 +384,11 @@ def _pile(surf: pygame.Surface, f: Frame, seat: int, area: Any) -> None:
         _caption(surf, r, tr("maf.pile"), fs)
 
 
-def _hands(surf: pygame.Surface, f: Frame) -> None:
-    sc, v, lay, art = f.sc, f.view, f.layout, f.art
-    persp = lay.perspective
-    known = {}
-    if v.get("seat") == persp and v.get("hand") is not None:
-        known = {int(c["id"]): c for c in v["hand"]}
-    else:
-        known = {int(c["id"]): c for c in (v["players"][persp].get("hand") or [])}
+def _own_hand(surf: pygame.Surface, f: Frame) -> None:
+    """The bottom seat's hand face up (when this screen may see it), each card where it
+    is drawn now, left to right."""
+    sc, lay, art = f.sc, f.layout, f.art
+    known = f.known
     for place in lay.order:
         card = known.get(place[1])
         rect = lay.cards[place]
@@ -225,7 +402,26 @@ def _hands(surf: pygame.Surface, f: Frame) -> None:
             veil = _veil(rect.w, rect.h)
             surf.blit(veil, shown.topleft)
         f.marks(surf, place, shown)
-    # the others' hands: face down (or face up in a finished match's replay)
+
+
+def _own_hand_rects(f: Frame) -> list[pygame.Rect]:
+    """Where :func:`_own_hand` paints now (px): every card with its shadow and marks."""
+    lay, card_pos = f.layout, f.sc.card_pos
+    rects = []
+    for place in lay.order:
+        rect = lay.cards[place]
+        if place[1] not in f.known or f.hidden[place]:
+            continue
+        x, y = card_pos(place, rect)
+        pad = max(8, rect.w // 3)
+        rects.append(pygame.Rect(int(x) - pad, int(y) - pad, rect.w + 2 * pad, rect.h + 2 * pad))
+    return rects
+
+
+def _other_hands(surf: pygame.Surface, f: Frame) -> None:
+    """The others' hands: face down (or face up in a finished match's replay)."""
+    v, lay, art = f.view, f.layout, f.art
+    persp = lay.perspective
     for p in v.get("players", []):
         seat = p["seat"]
         for r in lay.backs.get(seat, []):
@@ -323,12 +519,13 @@ def _points(surf: pygame.Surface, f: Frame) -> None:
         label_under(surf, r, tr("maf.worth", n=str(c.get("value", 0))), max(10, int(lay.font * 0.7)))
 
 
-def _tooltip(surf: pygame.Surface, f: Frame) -> None:
-    """The reason the hovered hand card may not be used now, in a box above it."""
+def _tooltip(surf: pygame.Surface, f: Frame) -> bool:
+    """The reason the hovered hand card may not be used now, in a box above it (True:
+    shown)."""
     sc = f.sc
     reason = sc.card_reason(f.hover)
     if not reason or f.hover not in f.layout.cards:
-        return
+        return False
     r = f.layout.cards[f.hover]
     w, h = f.layout.size
     fs = max(13, int(f.layout.font * 0.80))
@@ -346,6 +543,17 @@ def _tooltip(surf: pygame.Surface, f: Frame) -> None:
     for img in imgs:
         surf.blit(img, (box.x + fs // 2, y))
         y += img.get_height()
+    return True
+
+
+def _timer_rect(pr: pygame.Rect, seconds: float) -> pygame.Rect:
+    """Where :func:`client.table.draw.turn_timer` paints the pill of ``seconds`` on plate
+    ``pr`` (px), with room for the next second's wider digits."""
+    size = max(10, int(pr.h * 0.5))
+    w, h = text.font(size).size(tr("table.timer", time=timer_text(seconds)))
+    r = pygame.Rect(0, 0, w + h + 4 + pr.h, h + 6)
+    r.center = (pr.centerx, pr.top)
+    return r
 
 
 def _timer(surf: pygame.Surface, sc: Any) -> None:

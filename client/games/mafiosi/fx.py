@@ -54,8 +54,8 @@ class Still(Effect):
     def bounds(self, t: float, art: CardArt) -> list[pygame.Rect] | None:
         if not self.active(t):
             return []
-        _img, m = art.shadowed(self.card, self.rect.w, self.rect.h)
-        return [pygame.Rect(self.rect).inflate(2 * m + 2, 2 * m + 2)]
+        img, m = art.shadowed(self.card, self.rect.w, self.rect.h)  # its shadow falls right and down
+        return [pygame.Rect(self.rect.x - m, self.rect.y - m, img.get_width(), img.get_height())]
 
 
 class FxContext:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client.games.mafiosi import controls as maf_controls, fx as maf_fx, picker
-from client.games.mafiosi.draw import draw_table
+from client.games.mafiosi.draw import draw_partial, draw_table
 from client.games.mafiosi.layout import MafiosiLayout, mafiosi_layout
 from client.games.mafiosi.narrate import narrate
 from client.i18n import tr, labelled
@@ -385,6 +385,9 @@ class MafiosiTableScene(ReactionTableScene):
     def hover_card_at(self, pos: tuple[int, int]) -> Mapping[str, Any] | None:
         """The face-up card at ``pos`` that has a tip."""
         return hover_card(self, pos, ("hand", "ohand", "trick", "point"), None)
+
+    def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
+        return draw_partial(surface, self)
 
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)
