@@ -4,9 +4,17 @@
     .venv/bin/python benchmarks/server_load.py --quick    # the same keys, smaller, < 1 min
 
 A real ``mafia-server`` runs in its own process (own temporary data directory on the
-real disk, so every fsync is real; loopback only; its own config allowing 1000 tables).
-This process is the load generator: N Omerta tables of 4 TCP seats each, every seat a
-plain JSON-lines connection that answers pings and plays random legal moves:
+real disk, so every fsync is real; loopback only; its own config allowing 1000 tables,
+``reconnect_grace_s`` 0 so that a table closes when its seats leave). The load
+generator drives N Omerta tables of 4 TCP seats each, every seat a plain JSON-lines
+connection that answers pings and plays random legal moves. For the 1-200 table phases
+the seats are shared among ``--workers`` processes (default 4, ``multiprocessing``): one
+Python process driving 800 seats measured its own queueing as well as the server's.
+Each worker stamps a round trip when the reply's bytes arrive (``dataReceived``),
+answers pings without decoding them, keeps its own collector pauses short, and reports
+how late its own 20 ms timer ran (``gen_lag_p99_ms``: what it may have added to a round
+trip) and its CPU (``gen_core_percent``, all workers together); the coordinating process
+merges the samples. Every seat:
 
 * turn actions: at once (*saturated*) or after a think time of 700 ms on average
   (*paced*, uniform 500-900 ms);
@@ -31,14 +39,18 @@ must be measured). Every ``clock`` message a seat gets is an offset error sample
 server's clock and the seats' are the same ``time.monotonic``, so the true offset is 0):
 ``offset_err_p99_ms``. Between phases every seat leaves its table and the server is
 left to settle, so that one phase's leftovers do not count in the next.
-``--profile FILE`` runs the server under cProfile.
+``--profile FILE`` runs the server under cProfile; ``--sizes 200`` runs only the 200-table
+phases (then stops); ``--workers 1`` keeps every seat in this process (as before);
+``--tmp-dir /dev/shm`` puts the match logs on tmpfs (what the disk costs).
 
 The last line is one JSON object.
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import multiprocessing
 import os
 import random
 import shutil
@@ -61,6 +73,7 @@ from twisted.internet import defer, protocol, reactor, task  # noqa: E402
 from twisted.protocols.basic import LineReceiver  # noqa: E402
 
 _dec = msgspec.json.Decoder()
+_PING = b'{"v":1,"type":"ping","id":'
 _enc = msgspec.json.Encoder()
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -74,6 +87,14 @@ def proc_cpu_s(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
+
+
+def machine_cpu_s() -> float:
+    """CPU seconds every core of the machine spent busy (``/proc/stat``): minus the
+    server's and the generator's, what the other programs of a shared machine took."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    return (sum(fields) - fields[3] - fields[4]) / TICK  # all but idle and iowait
 
 
 def proc_rss_mb(pid: int) -> float:
@@ -100,8 +121,12 @@ def start_process(args: list[str]) -> tuple[subprocess.Popen, int]:
 def start_server(workdir: Path, profile: str | None = None) -> tuple[subprocess.Popen, int]:
     with open(ROOT / "config.yaml", encoding="utf-8") as f:
         config = yaml.safe_load(f)
+    # reconnect_grace_s 0: a seat that leaves does not keep its table open (with bots
+    # playing on for two minutes, costing CPU in the next phase): the table closes when
+    # its last seat leaves (server/seats.py)
     config["server"].update(host="127.0.0.1", port=0, max_tables=1000, max_connections=4000,
-                            max_unauthenticated_per_address=0, data_dir=str(workdir / "data"))
+                            max_unauthenticated_per_address=0, reconnect_grace_s=0,
+                            data_dir=str(workdir / "data"))
     path = workdir / "config.yaml"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
     run = ["-m", "cProfile", "-o", profile] if profile else []
@@ -160,12 +185,14 @@ class Stats:
         self.rtts: list[float] = []
         self.errors: dict[str, int] = {}
         self.refused_honest = 0
-        self.late_candidates: list[tuple[Any, int, float]] = []  # (table, window, sent - shown)
+        self.late_candidates: list[tuple[Any, int, float]] = []  # (closed windows, window, sent - shown)
         self.claims = 0
         self.update_bytes = 0
         self.updates = 0
         self.offset_errors: list[float] = []  # |clock offset| (ms) pushed: both ends share one clock
         self.pings = 0
+        self.lags: list[float] = []  # how late this generator's own 20 ms timer ran (ms)
+        self.cpu0 = time.process_time()
 
 
 class Client(LineReceiver):
@@ -189,10 +216,15 @@ class Client(LineReceiver):
         self.step = 0  # the step of the last update seen
         self.wait_step = 0  # do not decide before the update of this step (ack.step)
         self.ready = defer.Deferred()
+        self.arrived = 0.0  # now_ms() when the last bytes arrived
 
     def connectionMade(self) -> None:
         self.transport.setTcpNoDelay(True)
         self.ready.callback(self)
+
+    def dataReceived(self, data: bytes) -> None:
+        self.arrived = now_ms()  # round trips end when the bytes arrive, not when decoded
+        LineReceiver.dataReceived(self, data)
 
     def request(self, kind: str, **fields: Any) -> defer.Deferred:
         self.seq += 1
@@ -202,6 +234,11 @@ class Client(LineReceiver):
         return d
 
     def lineReceived(self, line: bytes) -> None:
+        if line.startswith(_PING):  # the server's own ping bytes: no JSON decoding
+            pid = line[len(_PING):line.index(b",", len(_PING))]
+            self.sendLine(b'{"v":1,"type":"pong","id":%s,"tc":%r}' % (pid, now_ms()))
+            self.load.stats.pings += 1
+            return
         msg = _dec.decode(line)
         kind = msg["type"]
         if kind == "ping":
@@ -256,7 +293,7 @@ class Client(LineReceiver):
             self.inflight = False
             if msg["type"] == "ack":
                 st.actions += 1
-                st.rtts.append(now_ms() - sent)
+                st.rtts.append(self.arrived - sent)
                 self.wait_step = msg.get("step", 0)  # PROTOCOL.md: decide again from that update
             else:
                 code = msg.get("code", "?")
@@ -274,7 +311,8 @@ class Client(LineReceiver):
         if window is None or window not in self.window_seen:
             return
         shown = self.window_seen[window]
-        self.load.stats.late_candidates.append((self.run, window, (sent or now_ms()) - shown))
+        # the match's own record of closed windows (a new match starts a new one)
+        self.load.stats.late_candidates.append((self.run.closed, window, (sent or now_ms()) - shown))
 
     # -- playing --------------------------------------------------------------------
     def decide(self) -> None:
@@ -429,29 +467,174 @@ def pct(values: list[float], p: float) -> float | None:
     return round(v[min(len(v) - 1, int(len(v) * p / 100))], 2)
 
 
-@defer.inlineCallbacks
-def measure(load: Load, pid: int, seconds: float) -> Any:
-    load.stats.reset()
-    cpu0, t0 = proc_cpu_s(pid), time.monotonic()
-    yield sleep(seconds)
-    cpu1, t1 = proc_cpu_s(pid), time.monotonic()
+def raw_stats(load: Load) -> dict[str, Any]:
+    """What this process's seats saw since ``load.stats.reset()`` (merged over the
+    worker processes by :func:`summarize`)."""
     st = load.stats
-    wall = t1 - t0
-    out = {"actions_per_s": round(st.actions / wall, 1), "rtt_p50_ms": pct(st.rtts, 50),
-           "rtt_p99_ms": pct(st.rtts, 99), "cpu_core_percent": round(100 * (cpu1 - cpu0) / wall, 1),
-           "cpu_us_per_action": round(1e6 * (cpu1 - cpu0) / st.actions, 1) if st.actions else None,
-           "rss_mb": round(proc_rss_mb(pid), 1), "claims": st.claims, "refused_honest": st.refused_honest,
-           "errors": dict(st.errors), "update_bytes": round(st.update_bytes / st.updates) if st.updates else None,
-           "pings_per_s": round(st.pings / wall, 1),
-           "offset_err_p99_ms": pct(st.offset_errors, 99),
-           "_cpu_s": cpu1 - cpu0, "_actions": st.actions}
     late = 0
-    for run, window, elapsed in st.late_candidates:
-        reason = run.closed.get(window, "")
+    for closed, window, elapsed in st.late_candidates:
+        reason = closed.get(window, "")
         if "timeout" in reason and elapsed < 3000 - 150:
             late += 1
-    out["late_answers"] = late
-    return out
+    return {"actions": st.actions, "rtts": st.rtts, "errors": st.errors, "refused_honest": st.refused_honest,
+            "claims": st.claims, "update_bytes": st.update_bytes, "updates": st.updates,
+            "offset_errors": st.offset_errors, "pings": st.pings, "late": late, "lags": st.lags,
+            "gen_cpu_s": time.process_time() - st.cpu0}
+
+
+def summarize(parts: list[dict[str, Any]], pid: int, cpu_s: float, wall: float,
+              machine_s: float = 0.0) -> dict[str, Any]:
+    """One phase's figures from the server's CPU seconds ``cpu_s`` over ``wall`` seconds
+    and the :func:`raw_stats` of every generator process."""
+    def total(key: str) -> Any:
+        return sum(p[key] for p in parts)
+
+    def joined(key: str) -> list[float]:
+        return [x for p in parts for x in p[key]]
+
+    errors: dict[str, int] = {}
+    for p in parts:
+        for code, n in p["errors"].items():
+            errors[code] = errors.get(code, 0) + n
+    actions, updates = total("actions"), total("updates")
+    rtts = joined("rtts")
+    return {"actions_per_s": round(actions / wall, 1), "rtt_p50_ms": pct(rtts, 50),
+            "rtt_p99_ms": pct(rtts, 99), "cpu_core_percent": round(100 * cpu_s / wall, 1),
+            "cpu_us_per_action": round(1e6 * cpu_s / actions, 1) if actions else None,
+            "rss_mb": round(proc_rss_mb(pid), 1), "claims": total("claims"),
+            "refused_honest": total("refused_honest"), "errors": errors,
+            "update_bytes": round(total("update_bytes") / updates) if updates else None,
+            "pings_per_s": round(total("pings") / wall, 1),
+            "offset_err_p99_ms": pct(joined("offset_errors"), 99),
+            "gen_core_percent": round(100 * total("gen_cpu_s") / wall, 1),
+            "gen_lag_p99_ms": pct(joined("lags"), 99), "late_answers": total("late"),
+            "others_core_percent": round(100 * max(0.0, machine_s - cpu_s - total("gen_cpu_s")) / wall, 1),
+            "_cpu_s": cpu_s, "_actions": actions}
+
+
+@defer.inlineCallbacks
+def measure(load: Load, pid: int, seconds: float) -> Any:
+    """One phase measured with the seats of this process."""
+    load.stats.reset()
+    cpu0, t0, m0 = proc_cpu_s(pid), time.monotonic(), machine_cpu_s()
+    yield sleep(seconds)
+    cpu1, t1, m1 = proc_cpu_s(pid), time.monotonic(), machine_cpu_s()
+    return summarize([raw_stats(load)], pid, cpu1 - cpu0, t1 - t0, m1 - m0)
+
+
+def measure_sharded(shards: "Shards", pid: int, seconds: float) -> dict[str, Any]:
+    """One phase measured with the seats of the worker processes (blocking)."""
+    shards.call("reset")
+    cpu0, t0, m0 = proc_cpu_s(pid), time.monotonic(), machine_cpu_s()
+    time.sleep(seconds)
+    cpu1, t1, m1 = proc_cpu_s(pid), time.monotonic(), machine_cpu_s()
+    return summarize(shards.call("stats"), pid, cpu1 - cpu0, t1 - t0, m1 - m0)
+
+
+# -- the load generator's worker processes -------------------------------------------
+LAG_PERIOD_S = 0.02
+
+
+def _lag_probe(load: Load) -> None:
+    """A timer every :data:`LAG_PERIOD_S`: how late it runs is how long a reply that
+    arrived meanwhile may have waited in this generator before it was stamped."""
+    due = [time.monotonic() + LAG_PERIOD_S]
+
+    def tick() -> None:
+        now = time.monotonic()
+        load.stats.lags.append(max(0.0, (now - due[0]) * 1000.0))
+        due[0] = now + LAG_PERIOD_S
+        reactor.callLater(LAG_PERIOD_S, tick)
+
+    reactor.callLater(LAG_PERIOD_S, tick)
+
+
+def worker_main(conn: Any, port: int, delta: bool, seed: int) -> None:
+    """One generator process: its share of the tables, driven by the commands of the
+    coordinating process over ``conn`` (a ``multiprocessing`` pipe): ``("open", n,
+    mode)``, ``("mode", mode)``, ``("reset",)``, ``("stats",)`` (-> :func:`raw_stats`),
+    ``("close",)``, ``("quit",)``; every command is answered once done."""
+    random.seed(seed)
+    gc.set_threshold(10_000, 10, 10)  # this generator's own collector pauses stay short
+    load = Load()
+    load.delta = delta
+
+    @defer.inlineCallbacks
+    def handle(cmd: tuple[Any, ...]) -> Any:
+        kind = cmd[0]
+        result: Any = "ok"
+        if kind == "open":
+            load.mode = cmd[2]
+            if cmd[1]:
+                yield open_tables(load, port, cmd[1])
+            gc.collect()
+            gc.freeze()
+        elif kind == "mode":
+            load.mode = cmd[1]
+        elif kind == "reset":
+            load.stats.reset()
+        elif kind == "stats":
+            result = raw_stats(load)
+        elif kind == "close":
+            yield close_tables(load)
+            gc.unfreeze()
+        elif kind == "quit":
+            reactor.callLater(0, reactor.stop)
+        conn.send(result)
+
+    def reader() -> None:
+        while True:
+            try:
+                cmd = conn.recv()
+            except EOFError:
+                cmd = ("quit",)
+            reactor.callFromThread(handle, cmd)
+            if cmd[0] == "quit":
+                return
+
+    _lag_probe(load)
+    reactor.callInThread(reader)
+    reactor.run()
+
+
+class Shards:
+    """The generator's worker processes (``multiprocessing``, spawned fresh): each drives
+    its share of the seats on its own reactor, stamps its own round trips and sends its
+    samples back; the coordinator only merges them. One Python process driving 800
+    seats measured its own queueing as well as the server's."""
+
+    def __init__(self, n: int, port: int, delta: bool):
+        ctx = multiprocessing.get_context("spawn")
+        self.conns = []
+        self.procs = []
+        for i in range(n):
+            here, there = ctx.Pipe()
+            proc = ctx.Process(target=worker_main, args=(there, port, delta, 1000 + i), daemon=True)
+            proc.start()
+            self.conns.append(here)
+            self.procs.append(proc)
+
+    def call(self, *cmd: Any) -> list[Any]:
+        for c in self.conns:
+            c.send(cmd)
+        return [c.recv() for c in self.conns]
+
+    def open(self, n: int, mode: str) -> None:
+        k = len(self.conns)
+        for i, c in enumerate(self.conns):
+            c.send(("open", n // k + (1 if i < n % k else 0), mode))
+        for c in self.conns:
+            c.recv()
+
+    def quit(self) -> None:
+        try:
+            self.call("quit")
+        except (EOFError, OSError):
+            pass
+        for p in self.procs:
+            p.join(10)
+            if p.is_alive():
+                p.terminate()
 
 
 @defer.inlineCallbacks
@@ -509,28 +692,51 @@ def show(label: str, r: dict[str, Any]) -> None:
 def main_run(args: argparse.Namespace) -> Any:
     quick = args.quick
     sizes = [1, 10, 20] if quick else [1, 10, 100, 200]
-    seconds = 3.5 if quick else 12.0
+    if args.sizes:
+        sizes = [int(x) for x in args.sizes.split(",")]
+    seconds = 3.0 if quick else 12.0
+    warm = 1.0 if quick else 1.5  # s between a change of load and its measurement
     idle_tables = 50 if quick else 400
-    work = Path(tempfile.mkdtemp(prefix="server-load-", dir="/var/tmp"))
+    work = Path(tempfile.mkdtemp(prefix="server-load-", dir=args.tmp_dir))
     results: dict[str, Any] = {"levels": {}}
     server, port = start_server(work, args.profile)
     load = Load()
     load.delta = not args.no_delta
     try:
         print(f"mafia-server pid {server.pid} on 127.0.0.1:{port}, data in {work} (real disk)", flush=True)
-        for n in sizes:
-            load.mode = "saturated"
-            yield open_tables(load, port, n)
-            yield sleep(1.5)
-            sat = yield measure(load, server.pid, seconds)
-            show(f"{n:>3} tables saturated", sat)
-            load.mode = "paced"
-            yield sleep(1.5)
-            paced = yield measure(load, server.pid, seconds * (1.5 if n >= 100 else 1))
-            show(f"{n:>3} tables paced (700 ms think)", paced)
-            results["levels"][n] = {"saturated": sat, "paced": paced}
-            yield close_tables(load)
-            yield settle(server.pid)
+        _lag_probe(load)
+        shards = Shards(args.workers, port, load.delta) if args.workers > 1 else None
+        try:
+            for n in sizes:
+                if shards is not None:  # blocking: the seats are in the worker processes
+                    shards.open(n, "saturated")
+                    time.sleep(warm)
+                    sat = measure_sharded(shards, server.pid, seconds)
+                else:
+                    load.mode = "saturated"
+                    yield open_tables(load, port, n)
+                    yield sleep(warm)
+                    sat = yield measure(load, server.pid, seconds)
+                show(f"{n:>3} tables saturated", sat)
+                paced_s = seconds * (1.5 if n >= 100 else 1)
+                if shards is not None:
+                    shards.call("mode", "paced")
+                    time.sleep(warm)
+                    paced = measure_sharded(shards, server.pid, paced_s)
+                    shards.call("close")
+                else:
+                    load.mode = "paced"
+                    yield sleep(warm)
+                    paced = yield measure(load, server.pid, paced_s)
+                    yield close_tables(load)
+                show(f"{n:>3} tables paced (700 ms think)", paced)
+                results["levels"][n] = {"saturated": sat, "paced": paced}
+                yield settle(server.pid)
+        finally:
+            if shards is not None:
+                shards.quit()
+        if args.sizes:
+            return
         # spectators: one saturated table, 100 spectators
         load.mode = "saturated"
         runs = yield open_tables(load, port, 1)
@@ -554,13 +760,15 @@ def main_run(args: argparse.Namespace) -> Any:
         # idle seated tables
         load.mode = "idle"
         yield open_tables(load, port, idle_tables)
-        yield sleep(3.0)
+        yield sleep(2 * warm)
         idle = yield measure(load, server.pid, seconds)
         show(f"{idle_tables} idle seated tables", idle)
         yield close_tables(load)
     finally:
         server.terminate()
         server.wait(10)
+        if args.sizes:  # no echo phase after: its data directory goes now
+            shutil.rmtree(work, ignore_errors=True)
     # the bare echo on the same connections and message pattern
     top = sizes[2]
     sat_top = results["levels"][top]["saturated"]
@@ -601,6 +809,8 @@ def main_run(args: argparse.Namespace) -> Any:
         "p99_ms_saturated": {n: results["levels"][n]["saturated"]["rtt_p99_ms"] for n in sizes},
         "p99_ms_paced": {n: results["levels"][n]["paced"]["rtt_p99_ms"] for n in sizes},
         "p99_ms_paced_200": paced_last["rtt_p99_ms"],
+        "gen_lag_p99_ms_paced_200": paced_last["gen_lag_p99_ms"],
+        "others_core_percent_paced_200": paced_last["others_core_percent"],
         "offset_err_p99_ms": {n: results["levels"][n]["paced"]["offset_err_p99_ms"] for n in sizes},
         "offset_err_p99_ms_saturated": {n: results["levels"][n]["saturated"]["offset_err_p99_ms"] for n in sizes},
         "pings_per_s_idle": idle["pings_per_s"],
@@ -622,6 +832,13 @@ def main() -> None:
                    help="seats do not ask for delta updates (whole views, as old clients)")
     p.add_argument("--profile", metavar="FILE",
                    help="run the server under cProfile, its stats written to FILE at the end")
+    p.add_argument("--sizes", help="only these table counts (comma-separated), then stop")
+    p.add_argument("--tmp-dir", default="/var/tmp",
+                   help="where the server's data directory goes (default /var/tmp: a real disk, every "
+                        "fsync real; /dev/shm shows what the disk costs)")
+    p.add_argument("--workers", type=int, default=4,
+                   help="generator processes sharing the seats of the 1-200 table phases (default 4; "
+                        "1 = all seats in this process)")
     p.add_argument("--echo-server", type=int, metavar="BYTES", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.echo_server is not None:

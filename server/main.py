@@ -88,6 +88,9 @@ def run(reactor: Any, args: argparse.Namespace):
         print(f"mafia-server: cannot listen on port {config['server']['port']}: {e.socketError}",
               file=sys.stderr)
         raise SystemExit(1)
+    from server.arbiter import CollectorPacing
+
+    CollectorPacing(running.lobby.clock).start()  # short GC pauses (issue 14)
     print(f"mafia-server listening on {config['server']['host']}:{running.port}", flush=True)
     if running.web_port is not None:
         print(f"mafia-server phones on http://{config['server']['host']}:{running.web_port}/", flush=True)

@@ -9,6 +9,7 @@ it closes.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable
 
 TurnKey = tuple[int, Any]
@@ -29,12 +30,16 @@ def turn_key(awaiting: frozenset[int], window: Any, turn_id: Any,
 
 class TurnTimer:
     """Times turns on ``clock`` (an ``IReactorTime``); ``seconds`` 0 = off.
-    ``on_expire(key)`` is called when a turn's time is up."""
+    ``on_expire(key)`` is called when a turn's time is up (a bound method is held
+    weakly: its table, gone, is not called)."""
 
     def __init__(self, clock: Any, seconds: float, on_expire: Callable[[TurnKey], None]):
         self.clock = clock
         self.seconds = float(seconds)
-        self.on_expire = on_expire
+        # a table's own method is held weakly: no reference cycle keeps a closed
+        # table in memory until the garbage collector runs (issue 14)
+        self._on_expire: Callable[[], Callable[[TurnKey], None] | None] = (
+            weakref.WeakMethod(on_expire) if hasattr(on_expire, "__self__") else lambda: on_expire)
         self.key: TurnKey | None = None
         self.deadline: float | None = None  # server ms
         self.expired = False  # the time is up, the bot has not taken the turn yet
@@ -55,8 +60,9 @@ class TurnTimer:
     def _fire(self) -> None:
         self._call = None
         self.expired = True
-        if self.key is not None:
-            self.on_expire(self.key)
+        on_expire = self._on_expire()
+        if self.key is not None and on_expire is not None:
+            on_expire(self.key)
 
     def field(self) -> dict[str, Any] | None:
         """The protocol's ``timer`` field: ``{"seat", "deadline"}`` or None."""
