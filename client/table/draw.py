@@ -401,12 +401,41 @@ def merge_rects(rects: list[pygame.Rect], bounds: pygame.Rect) -> list[pygame.Re
     return out
 
 
+def disjoint(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """``rects`` cut into pieces that do not overlap and cover the same pixels (px).
+    The app paints the widgets over each region it is given (``manager.draw_ui``
+    clipped to it): a pixel in two regions would get a translucent widget edge (the
+    Rules button's) blended twice."""
+    out: list[pygame.Rect] = []
+    for rect in rects:
+        pieces = [pygame.Rect(rect)]
+        for o in out:
+            rest = []
+            for p in pieces:
+                c = p.clip(o)
+                if c.w <= 0 or c.h <= 0:
+                    rest.append(p)
+                    continue
+                if c.top > p.top:
+                    rest.append(pygame.Rect(p.x, p.y, p.w, c.top - p.top))
+                if c.bottom < p.bottom:
+                    rest.append(pygame.Rect(p.x, c.bottom, p.w, p.bottom - c.bottom))
+                if c.left > p.left:
+                    rest.append(pygame.Rect(p.x, c.top, c.left - p.x, c.h))
+                if c.right < p.right:
+                    rest.append(pygame.Rect(c.right, c.top, p.right - c.right, c.h))
+            pieces = rest
+        out += pieces
+    return out
+
+
 def redraw_over_base(surf: pygame.Surface, base: pygame.Surface, previous: list[pygame.Rect],
                      items: TopItems) -> list[pygame.Rect]:
     """Repaint only what moved since the last frame: where the ``previous`` frame's top
     items were and where ``items`` are now, ``base`` (the cached base frame, same size
     as ``surf``) is copied back and every item touching the region painted again,
-    clipped to it. Returns the regions repainted (px), for ``pygame.display.update``."""
+    clipped to it. Returns the regions repainted (px), cut so that none overlap (for the
+    widgets painted over them and ``pygame.display.update``)."""
     current = [r for rects, _paint in items for r in rects]
     damage = merge_rects(previous + current, surf.get_rect())
     for r in damage:
@@ -416,7 +445,7 @@ def redraw_over_base(surf: pygame.Surface, base: pygame.Surface, previous: list[
             if r.collidelist(rects) != -1:
                 paint(surf)
     surf.set_clip(None)
-    return damage
+    return disjoint(damage)
 
 
 class Frame:

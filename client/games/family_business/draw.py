@@ -1,17 +1,25 @@
 """Painting the Family Business table from the scene's state (drawing only: nothing
 changes).
 
-:func:`draw_table` paints, in order: the felt and the top bar (whose turn, the table,
-the keys), every seat (panel, name plate with the gang's emblem, living mobsters and
-cards in hand, the turn light and pills, the nine places of its front and the mobsters
-in them), the piles, the cemetery (R.I.P., the dead of each gang), the war strip (the
-rate, the executions to come), the wall (the hit list in order, its first in line marked
-NEXT, the ones the war executes next marked in red, each with its owner's name), your
-hand (each card with its effect) or the choice strip, the running effects, the prompt
-banner with the counter window's time bar, and the message column.
+:func:`draw_table` paints, in order: the *base frame* -- everything that changes only with
+the match's state, cached (:class:`~client.table.draw.BaseFrame`) and repainted when
+:func:`_base_key` changes: the felt and the top bar (whose turn, the table, the keys),
+every seat (panel, name plate with the gang's emblem, living mobsters and cards in hand,
+the pills, the nine places of its front and the mobsters lying in them), the piles, the
+cemetery (R.I.P., the dead of each gang), the war strip while no war runs, the wall (the
+hit list in order, its first in line marked NEXT, the ones the war executes next marked
+in red, each with its owner's name), your hand (each card with its effect) or the choice
+strip, and the message column -- then, over it, what moves by itself (:func:`_top_items`):
+the war strip while a war runs (it breathes), the turn light, the mobsters and cards
+gliding to new places, the running effects, the turn timer, the prompt banner with the
+counter window's time bar, the photo finish.
+
+:func:`draw_partial` (the TV view, a spectator: issue 13 "Idle cost") repaints only the
+regions of those top items, this frame's and the last one's, over the cached base frame.
 """
 from __future__ import annotations
 
+from functools import cached_property, lru_cache
 from typing import Any
 
 import pygame
@@ -21,46 +29,238 @@ from client.games.family_business.cards import draw_emblem, emblem_badge, gang_c
 from client.games.family_business.narrate import ordinal
 from client.i18n import tr
 from client.table import draw as kit
-from client.table.draw import (draw_hint, CREAM, DIM, GOLD, TURN, banner, count_badge, discard_pile, draw_messages,
-                               draw_reconnecting, fade, label_under, panel, pill, seat_panel, stack,
-                               turn_timer, window_bar)
+from client.table.draw import (draw_hint, BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge,
+                               discard_pile, draw_messages, draw_reconnecting, fade, label_under, panel, pill,
+                               redraw_over_base, seat_panel, stack, turn_timer, window_bar)
 
 RED = (235, 70, 60)
 SOFT_RED = (255, 130, 110)
 BRICK = (92, 46, 36)
 BRICK_EDGE = (140, 80, 60)
 OUT_GREY = (120, 110, 100)
+#: Places whose card is drawn where its follower is (``sc.card_pos``): they glide.
+GLIDING_KINDS = ("mob", "card")
 
 
 class Frame(kit.Frame):
-    """What one frame needs, computed once (see :class:`client.table.draw.Frame`)."""
+    """What one frame needs, computed once (see :class:`client.table.draw.Frame`): the
+    selection sets, the mobsters by id, the cards gliding to new places and the mobsters
+    the war executes next."""
 
     def __init__(self, sc: Any):
         super().__init__(sc)
         self.marked = self.picked | self.offered | self.cursor
-        self.mobs = sc.mobsters()
+
+    @cached_property
+    def mobs(self) -> dict[int, dict]:
+        """Every mobster dict the view shows, by id (painting only: a partial frame
+        without gliding mobsters never needs it)."""
+        return self.sc.mobsters()
+
+    @cached_property
+    def gliding(self) -> tuple[tuple[str, int], ...]:
+        """The places (``("mob", id)``, ``("card", id)``, in layout order) whose card is
+        on its way to a new place (its follower is not at its rect yet): drawn over the
+        base frame, which then need not change while they move."""
+        card_pos = self.sc.card_pos
+        return tuple(place for place, rect in self.layout.cards.items()
+                     if place[0] in GLIDING_KINDS and card_pos(place, rect) != (rect.x, rect.y))
+
+    @cached_property
+    def moving(self) -> frozenset[tuple[str, int]]:
+        """:attr:`gliding` as a set."""
+        return frozenset(self.gliding)
+
+    @cached_property
+    def doomed(self) -> frozenset[int]:
+        """Mobster ids the war executes at the start of the next turn (marked with a
+        crosshair): the first ``rate`` of the hit list while a war runs."""
+        war = self.view.get("war") or {}
+        rate = int(war.get("rate") or 0) if war.get("active") else 0
+        return frozenset(self.layout.wall_ids[:rate])
 
 
 def draw_table(surf: pygame.Surface, sc: Any) -> None:
+    """The whole frame: the base frame (cached while :func:`_base_key` stays the same),
+    then what moves over it; notes the top items' rects in ``sc.top_rects`` for
+    :func:`draw_partial` (None when the base frame is not cached)."""
     f = Frame(sc)
-    lay = f.layout
-    surf.blit(felt.table_surface(*lay.size), (0, 0))
-    _top_bar(surf, sc)
-    for area in lay.seats.values():
-        _seat(surf, f, area)
-    _piles(surf, f)
-    _cemetery(surf, f)
-    _war(surf, f)
-    _wall(surf, f)
-    _hand(surf, f)
-    _picks(surf, f)
+    _base.draw(surf, _base_key(sc, f), f.t, lambda target: _paint_base(target, f))
+    _war_top(surf, f)
+    _turn_glow(surf, f)
+    _gliders(surf, f)
     sc.anim.draw(surf, f.art, f.t)
     _timer(surf, sc)
-    _banner(surf, sc)
-    draw_messages(surf, lay.info, sc.visible_messages(), max(11, int(lay.font * 0.80)))
+    if _banner_moves(sc):
+        _banner(surf, sc)
     attempt = sc.reconnecting
     if attempt is not None:
         draw_reconnecting(surf, attempt, attempt.clock_s())
+    items = _top_items(sc, f) if _base.key is not None else None
+    sc.top_rects = None if items is None else [r for rects, _paint in items for r in rects]
+
+
+def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
+    """Repaint only what moved since the last frame (the war strip, the turn light, the
+    gliding mobsters, the cards in flight, the time bars) over the cached base frame;
+    returns the regions repainted (px), or None when the whole frame must be drawn
+    (:func:`draw_table`): the base frame changed, or something on screen does not know
+    its rects."""
+    f = Frame(sc)
+    previous = sc.top_rects
+    items = _top_items(sc, f)
+    if previous is None or items is None or not _base.fresh(_base_key(sc, f), f.t, surf.get_size()):
+        sc.top_rects = None
+        return None
+    damage = redraw_over_base(surf, _base.surf, previous, items)
+    sc.top_rects = [r for rects, _paint in items for r in rects]
+    return damage  # cut so that none overlap (client.table.draw.disjoint)
+
+
+def _top_items(sc: Any, f: Frame) -> TopItems | None:
+    """What :func:`draw_table` paints over the base frame, in its order, with the rects
+    (px) each paints this frame: the war strip (while a war runs), the turn light, the
+    gliding cards, the effects, the turn timer, the banner with its time bar, the photo
+    finish. None when one of them does not know its rects."""
+    items: TopItems = []
+    lay = f.layout
+    if _war_on(f.view):
+        items.append(([lay.war.inflate(4, 4)], lambda s: _war(s, f)))
+    area = _turn_area(f)
+    if area is not None:
+        z = area.zone.inflate(4, 4)
+        th = max(3, area.zone.h // 40) + _glow_radius(area) // 3 + 2  # the line and its rounded corners
+        items.append(([pygame.Rect(z.x, z.y, z.w, th), pygame.Rect(z.x, z.bottom - th, z.w, th),
+                       pygame.Rect(z.x, z.y, th, z.h), pygame.Rect(z.right - th, z.y, th, z.h)],
+                      lambda s: _turn_glow(s, f)))
+    for place, rect in zip(f.gliding, _glider_rects(f)):  # one item each: a region repaints only its own
+        items.append(([rect], lambda s, place=place: _glider(s, f, place)))
+    fx = sc.anim.bounds(f.t, f.art)
+    if fx is None:
+        return None
+    if fx:
+        items.append((fx, lambda s: sc.anim.draw(s, f.art, f.t)))
+    left = sc.timer_left()
+    if left is not None and left[0] in lay.seats:
+        pr = lay.seats[left[0]].plate
+        items.append(([pygame.Rect(pr.x - pr.h, pr.top - pr.h, pr.w + 2 * pr.h, 2 * pr.h)], lambda s: _timer(s, sc)))
+    if _banner_moves(sc):
+        items.append(([lay.banner.inflate(6, 6)], lambda s: _banner(s, sc)))
+    race = getattr(sc, "race", None)
+    if race is not None and getattr(sc, "race_overlay", False) and race.alpha(sc.t) > 0.0:
+        if race.panel is None:
+            return None
+        items.append(([pygame.Rect(race.panel[2])], sc.draw_race))
+    return items
+
+
+# -- the base frame: everything that changes only with the match's state -----------------
+
+#: Felt, top bar, seats, piles, cemetery, the war strip at peace, the wall, the hand or
+#: the choice strip and the message column, cached while :func:`_base_key` stays the same.
+_base = BaseFrame()
+
+
+def _base_key(sc: Any, f: Frame) -> tuple | None:
+    """Every input of :func:`_paint_base` that may change between two frames; None (no
+    caching) while offered places breathe (a local player choosing). The gliding cards
+    (:attr:`Frame.gliding`) are not in the base frame: only which ones glide is."""
+    if f.offered:
+        return None
+    lay = f.layout
+    hidden = tuple(sorted((place, n) for place, n in f.hidden.items() if n))
+    seats = tuple((p, sc.seat_name(p), _status(sc, p)) for p in lay.seats)
+    return (Same(sc.view), Same(lay), Same(f.art), getattr(f.art, "colour_blind", None), hidden,
+            frozenset(f.picked), frozenset(f.cursor), f.hover, frozenset(sc.local_seats), sc.show_keys, seats,
+            sc.table_name, sc.spectator_line(), sc.help_line, sc.hint_right(lay.top_bar), text.cache_epoch(),
+            tuple(map(Same, sc.visible_messages())), f.gliding, None if _banner_moves(sc) else sc.prompt)
+
+
+def _paint_base(target: pygame.Surface, f: Frame) -> None:
+    sc, lay = f.sc, f.layout
+    target.blit(felt.table_surface(*lay.size), (0, 0))
+    _top_bar(target, sc)
+    for area in lay.seats.values():
+        _seat(target, f, area)
+    _piles(target, f)
+    _cemetery(target, f)
+    if not _war_on(f.view):
+        _war(target, f)
+    _wall(target, f)
+    _hand(target, f)
+    _picks(target, f)
+    if not _banner_moves(sc):
+        _banner(target, sc)
+    draw_messages(target, lay.info, sc.visible_messages(), max(11, int(lay.font * 0.80)))
+
+
+# -- over the base frame ---------------------------------------------------------------------
+
+def _war_on(v: dict) -> bool:
+    return bool((v.get("war") or {}).get("active"))
+
+
+def _war_top(surf: pygame.Surface, f: Frame) -> None:
+    """The war strip while a war runs (it breathes: drawn every frame)."""
+    if _war_on(f.view):
+        _war(surf, f)
+
+
+def _banner_moves(sc: Any) -> bool:
+    """Whether the prompt banner changes with time alone: its frame breathes (urgent)
+    or a counter window's time bar runs. A still one is part of the base frame."""
+    main, _sub, urgent = sc.prompt
+    return bool(main) and (bool(urgent) or sc.window_left() is not None)
+
+
+def _turn_area(f: Frame) -> Any:
+    turn = f.view.get("turn")
+    return f.layout.seats.get(turn) if isinstance(turn, int) and _active(f.view, turn) else None
+
+
+def _glow_radius(area: Any) -> int:
+    return max(6, area.plate.h // 3)
+
+
+def _turn_glow(surf: pygame.Surface, f: Frame) -> None:
+    """The breathing outline of the seat whose turn it is."""
+    area = _turn_area(f)
+    if area is not None:
+        zone = area.zone
+        pygame.draw.rect(surf, fade(TURN, 0.45 + 0.55 * f.pulse), zone.inflate(4, 4), max(3, zone.h // 40),
+                         border_radius=_glow_radius(area))
+
+
+def _gliders(surf: pygame.Surface, f: Frame) -> None:
+    """The mobsters and cards gliding to new places, in layout order."""
+    for place in f.gliding:
+        _glider(surf, f, place)
+
+
+def _glider(surf: pygame.Surface, f: Frame, place: tuple[str, int]) -> None:
+    """A mobster or card gliding to its new place, with its marks, a doomed mobster's
+    crosshair, a card's key number."""
+    rect = f.layout.cards[place]
+    if place[0] == "mob":
+        r = _mobster(surf, f, place[1], rect)
+        if r is not None and place[1] in f.doomed:
+            _crosshair(surf, r)
+    else:
+        _hand_card(surf, f, place[1], rect)
+
+
+def _glider_rects(f: Frame) -> list[pygame.Rect]:
+    """Where each gliding card (:attr:`Frame.gliding`, in order) is drawn now (px), with
+    its shadow, outline, crosshair, lift and key number."""
+    rects = []
+    for place in f.gliding:
+        rect = f.layout.cards[place]
+        x, y = f.sc.card_pos(place, rect)
+        _img, m = f.art.shadowed(None, rect.w, rect.h)
+        pad = max(8, rect.w // 3, m + 4)
+        lift = int(rect.h * 0.06) + 1 if place[0] == "card" else 0
+        rects.append(pygame.Rect(int(x) - pad, int(y) - pad - lift, rect.w + 2 * pad, rect.h + 2 * pad + lift))
+    return rects
 
 
 def _active(v: dict, p: int) -> bool:
@@ -112,9 +312,6 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
     else:
         surf.blit(panel(zone.w, zone.h, radius, 80 if active else 55), zone.topleft)
         surf.blit(kit.plate(plate.w, plate.h, active), plate.topleft)
-    if active:
-        pygame.draw.rect(surf, fade(TURN, 0.45 + 0.55 * f.pulse), zone.inflate(4, 4), max(3, zone.h // 40),
-                         border_radius=radius)
     who = ("player", p)
     if who in f.picked or who in f.offered:  # a player to target: the plate and the zone light up
         hovered = f.hover == who or (f.hover is not None and f.hover[0] == "mob" and f.hover[1] in area.front)
@@ -157,14 +354,21 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
         for r in area.slots[len(area.front):]:
             surf.blit(outline, r.topleft)
     for mid, rect in area.front.items():
-        _mobster(surf, f, mid, rect)
+        if ("mob", mid) not in f.moving:  # a gliding one is drawn over the base frame
+            _mobster(surf, f, mid, rect)
     if not in_game:
         veil = panel(zone.w, zone.h, radius, 110)
         surf.blit(veil, zone.topleft)
 
 
 def _icon_count(art: Any, kind: str, n: int, d: int, fs: int, gang: int) -> pygame.Surface:
-    """A small icon (a mobster's silhouette or a card) with a number after it."""
+    """A small icon (a mobster's silhouette or a card) with a number after it (cached:
+    the base frame is repainted on every message)."""
+    return _icon_count_img(kind, n, d, fs, text.cache_epoch())
+
+
+@lru_cache(maxsize=128)
+def _icon_count_img(kind: str, n: int, d: int, fs: int, _epoch: int) -> pygame.Surface:
     num = text.render(str(n), fs, CREAM, bold=True)
     w = d + max(2, d // 6) + num.get_width()
     s = pygame.Surface((w, max(d, num.get_height())), pygame.SRCALPHA)
@@ -310,17 +514,7 @@ def _wall(surf: pygame.Surface, f: Frame) -> None:
     lay, v = f.layout, f.view
     wall = lay.wall
     # the brick wall
-    wall_bg = pygame.Surface(wall.size, pygame.SRCALPHA)
-    pygame.draw.rect(wall_bg, (*BRICK, 200), wall_bg.get_rect(), border_radius=8)
-    bh = max(10, wall.h // 9)
-    bw = bh * 3
-    for row in range(wall.h // bh + 1):
-        y = row * bh
-        pygame.draw.line(wall_bg, (*BRICK_EDGE, 120), (0, y), (wall.w, y), 1)
-        off = (bw // 2) if row % 2 else 0
-        for x in range(off, wall.w, bw):
-            pygame.draw.line(wall_bg, (*BRICK_EDGE, 120), (x, y), (x, y + bh), 1)
-    surf.blit(wall_bg, wall.topleft)
+    surf.blit(_bricks(wall.w, wall.h), wall.topleft)
     pygame.draw.rect(surf, BRICK_EDGE, wall, 2, border_radius=8)
     fs = max(10, int(lay.font * 0.72))
     cap = text.render(tr("fb.table.wall"), fs, (235, 205, 180), bold=True)
@@ -332,9 +526,11 @@ def _wall(surf: pygame.Surface, f: Frame) -> None:
         return
     war = v.get("war") or {}
     doomed = int(war.get("rate") or 0) if war.get("active") else 0
+    moving = f.moving
     label_fs = max(10, int(lay.font * 0.78))
     for i, (mid, rect) in enumerate(zip(ids, lay.wall_slots)):
-        r = _mobster(surf, f, mid, rect) or rect
+        gliding = ("mob", mid) in moving  # drawn over the base frame, with its crosshair
+        r = (None if gliding else _mobster(surf, f, mid, rect)) or rect
         # the order above
         colour = SOFT_RED if i < max(1, doomed) else CREAM
         lab = tr("fb.table.next") if i == 0 else ordinal(i + 1)
@@ -351,12 +547,29 @@ def _wall(surf: pygame.Surface, f: Frame) -> None:
         img = text.render(text.elide(sc_name, rect.w + rect.w // 8, size), size,
                           _light(gang_colour(owner, f.art.colour_blind)), bold=True, shadow=True)
         surf.blit(img, img.get_rect(midtop=(rect.centerx, rect.bottom + 1)))
-        if i < doomed and not f.hidden[("mob", mid)]:
+        if i < doomed and not f.hidden[("mob", mid)] and not gliding:
             _crosshair(surf, r)
     for mid, rect in lay.collected.items():
-        _mobster(surf, f, mid, rect)
+        if ("mob", mid) not in moving:
+            _mobster(surf, f, mid, rect)
         img = text.render(tr("fb.table.to_place"), label_fs, DIM, shadow=True)
         surf.blit(img, img.get_rect(midbottom=(rect.centerx, rect.top - 1)))
+
+
+@lru_cache(maxsize=8)
+def _bricks(w: int, h: int) -> pygame.Surface:
+    """The wall's translucent brick pattern (w, h px), drawn once per size."""
+    wall_bg = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(wall_bg, (*BRICK, 200), wall_bg.get_rect(), border_radius=8)
+    bh = max(10, h // 9)
+    bw = bh * 3
+    for row in range(h // bh + 1):
+        y = row * bh
+        pygame.draw.line(wall_bg, (*BRICK_EDGE, 120), (0, y), (w, y), 1)
+        off = (bw // 2) if row % 2 else 0
+        for x in range(off, w, bw):
+            pygame.draw.line(wall_bg, (*BRICK_EDGE, 120), (x, y), (x, y + bh), 1)
+    return wall_bg
 
 
 def _light(c: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -384,19 +597,8 @@ def _hand(surf: pygame.Surface, f: Frame) -> None:
         place = ("card", cid)
         if f.hidden[place]:
             surf.blit(art.slot_outline(rect.w, rect.h), rect.topleft)
-            continue
-        card = sc.card_face(cid)
-        x, y = sc.card_pos(place, rect)
-        lift = int(rect.h * 0.06) if place in f.picked else 0
-        img, m = art.shadowed(card, rect.w, rect.h)
-        surf.blit(img, (int(x) - m, int(y) - m - lift))
-        r = pygame.Rect(int(x), int(y) - lift, rect.w, rect.h)
-        if place in f.marked or f.hover == place:
-            f.marks(surf, place, r)
-        if sc.show_keys and len(sc.links) == 1:
-            i = list(lay.hand).index(cid)
-            rad = max(8, r.w // 9)
-            _key_badge(surf, i + 1, (r.x + rad // 2, r.y + rad // 2), rad)
+        elif place not in f.moving:  # a gliding one is drawn over the base frame
+            _hand_card(surf, f, cid, rect)
     if lay.backs:
         back, m = art.shadowed(None, lay.backs[0].w, lay.backs[0].h)
         for r in lay.backs:
@@ -404,6 +606,26 @@ def _hand(surf: pygame.Surface, f: Frame) -> None:
         p = lay.perspective
         label_under(surf, lay.backs[0].unionall(lay.backs), tr("fb.table.hand_of", name=sc.seat_name(p)),
                     max(10, int(lay.font * 0.8)), DIM)
+
+
+def _hand_card(surf: pygame.Surface, f: Frame, cid: int, rect: pygame.Rect) -> None:
+    """Card ``cid`` of the hand at its follower's place (lifted when picked), with its
+    marks and key number; nothing while an effect hides it."""
+    lay, sc, place = f.layout, f.sc, ("card", cid)
+    if f.hidden[place]:
+        return
+    card = sc.card_face(cid)
+    x, y = sc.card_pos(place, rect)
+    lift = int(rect.h * 0.06) if place in f.picked else 0
+    img, m = f.art.shadowed(card, rect.w, rect.h)
+    surf.blit(img, (int(x) - m, int(y) - m - lift))
+    r = pygame.Rect(int(x), int(y) - lift, rect.w, rect.h)
+    if place in f.marked or f.hover == place:
+        f.marks(surf, place, r)
+    if sc.show_keys and len(sc.links) == 1:
+        i = list(lay.hand).index(cid)
+        rad = max(8, r.w // 9)
+        _key_badge(surf, i + 1, (r.x + rad // 2, r.y + rad // 2), rad)
 
 
 def _key_badge(surf: pygame.Surface, n: int, centre: tuple[int, int], radius: int) -> None:

@@ -31,7 +31,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client.games.family_business import controls as fb_controls, fx as fb_fx
-from client.games.family_business.draw import draw_table
+from client.games.family_business.draw import draw_partial, draw_table
 from client.games.family_business.layout import FBLayout, fb_layout
 from client.games.family_business.narrate import narrate
 from client.games.family_business.picker import TurnChooser
@@ -353,6 +353,9 @@ class FamilyBusinessTableScene(ReactionTableScene):
     def hover_card_at(self, pos: tuple[int, int]) -> Mapping[str, Any] | None:
         """The face-up card at ``pos`` that has a tip."""
         return hover_card(self, pos, ("card",), {"discard": "discard"})
+
+    def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
+        return draw_partial(surface, self)
 
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)
