@@ -1,19 +1,25 @@
 """Painting the Famiglia table from the scene's state (drawing only: nothing changes).
 
-:func:`draw_table` paints, in order: the *static layer* (felt, top bar with the turn and
-the four phases, seat panels, name plates with scores and hand sizes, the gang groups'
-family places, pile labels, the end-of-game notice -- rendered once and reused while none
-of it changes), the deck and the discard pile, the street (a card a Brute lowered this
-turn shows its new value in a red badge), both gangs grouped by family, both hands (face
-up when the view gives the cards, else backs), selection marks, the running effects, the
-turn timer, the prompt banner, the message column, and the reconnection overlay. Sizes
-come from the layout (pixels).
+:func:`draw_table` paints, in order: the *base frame* -- the static layer (felt, top bar
+with the turn and the four phases, seat panels, name plates with scores and hand sizes,
+the gang groups' family places, pile labels, the end-of-game notice, and the cards lying
+still at their places), the deck and the discard pile, the street and gangs and hands
+lying still (a card a Brute lowered this turn shows its new value in a red badge), the
+face-down hands, the selection marks, the prompt banner when it does not breathe, the
+message column -- cached (:class:`~client.table.draw.BaseFrame`) while none of it changes;
+then over it what moves: the cards gliding to new places (with their whole overlapping
+group, so the order cards overlap in stays right), the running effects, the turn timer,
+a breathing (urgent) banner, and the reconnection overlay. Sizes come from the layout
+(pixels).
+
+A table nobody plays on here (the TV view) repaints only those moving things each frame
+(:func:`draw_partial`, issue 13 "Idle cost"); the rects they paint are kept in
+``sc.top_rects`` by both paths.
 
 Frame budget (ARCHITECTURE §6, near 5 ms at 1920x1080): the static layer is one opaque
 blit and also holds the cards lying still at their places (a hand or gang group only
-when none of its overlapping cards moves, so the order cards overlap in stays right);
-a moving card is one alpha blit with its shadow baked in (``CardArt.shadowed``); effects
-are indexed once per frame.
+when none of its overlapping cards moves); a moving card is one alpha blit with its
+shadow baked in (``CardArt.shadowed``); effects are indexed once per frame.
 """
 from __future__ import annotations
 
@@ -27,9 +33,9 @@ from client.cards import card_key
 from client.games.famiglia.cards import FAMILY_LETTERS, family_colour, family_name
 from client.games.famiglia.layout import FAMILY_ORDER
 from client.i18n import tr
-from client.table.draw import (draw_hint, CREAM, DIM, GOLD, TURN, banner, count_badge, discard_pile, draw_messages,
-                               draw_reconnecting, fade, label_under, panel, pill, refill, seat_panel, stack,
-                               turn_timer)
+from client.table.draw import (BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge, discard_pile,
+                               draw_hint, draw_messages, draw_reconnecting, fade, label_under, panel, pill,
+                               redraw_over_base, refill, seat_panel, stack, turn_timer)
 
 RED = (235, 70, 60)
 
@@ -42,28 +48,65 @@ class Frame(table_draw.Frame):
 
     def __init__(self, sc: Any):
         super().__init__(sc)
-        # every card place of the view with its card
-        v, lay = self.view, self.layout
-        self.faces: dict[tuple[str, int], dict] = {("street", int(c["id"])): c for c in v.get("street") or []}
+        lay = self.layout
+        places = _places(sc)
+        #: Every card place of the view with its card.
+        self.faces: dict[tuple[str, int], dict] = places["faces"]
+        groups = places["groups"]
+        # the cards lying still: painted into the static layer, group by group; the
+        # groups where a card moves (gliding to a new place, displaced by an effect) are
+        # drawn over the base frame; the others, where a card is hidden (an effect
+        # brings it), lie still in the base frame without being in the static layer
+        moving: set[tuple] = set()
+        unsettled: set[tuple] = set()
+        hidden = {place for place, n in self.hidden.items() if n}  # (a Counter's misses are slow)
+        offsets, card_pos, faces = self.offsets, sc.card_pos, self.faces
+        for place, rect in lay.cards.items():
+            x, y = card_pos(place, rect)
+            if place in offsets or x != rect.x or y != rect.y:
+                moving.add(groups[place])
+            elif place in hidden or place not in faces:
+                unsettled.add(groups[place])
+        unsettled |= moving
+        keys, cards = places["keys"], lay.cards
+        self.resting: dict[tuple, tuple] = {}
+        for place in lay.order:
+            if place in keys and groups[place] not in unsettled:
+                self.resting[place] = (cards[place].x, cards[place].y, keys[place])  # a resting card is at its place
+        for seat, backs in lay.backs.items():
+            if backs and ("backs", seat) not in hidden:
+                self.resting[("backs", seat)] = tuple(tuple(r) for r in backs)
+        #: The card places drawn over the base frame, in drawing order: every card of
+        #: a group where one moves (so the order they overlap in stays right). The base
+        #: frame need not change while they glide: only which places glide is in its key.
+        self.glide_order = tuple(p for p in places["order"] if groups[p] in moving) if moving else ()
+        self.gliding = frozenset(self.glide_order)
+
+
+#: What :class:`Frame` derives from the view and layout alone, kept while they stay the
+#: same objects: ``faces`` (place -> card), ``groups`` (place -> :func:`_group`),
+#: ``keys`` (place -> ``card_key``), ``order`` (the card places in drawing order).
+_places_cache: dict[str, Any] = {"key": None}
+
+
+def _places(sc: Any) -> dict[str, Any]:
+    key = (Same(sc.view), Same(sc.layout))
+    if _places_cache["key"] != key:
+        v, lay = sc.view, sc.layout
+        faces: dict[tuple[str, int], dict] = {("street", int(c["id"])): c for c in v.get("street") or []}
         for p in v.get("players", []):
             for zone in ("gang", "hand"):
                 for c in p.get(zone) or []:
-                    self.faces[(zone, int(c["id"]))] = c
-        # the cards lying still: painted into the static layer, group by group
-        moving: set[tuple] = set()
-        pos: dict[tuple[str, int], tuple[int, int]] = {}
-        for place, rect in lay.cards.items():
-            x, y = sc.card_pos(place, rect)
-            pos[place] = (int(x), int(y))
-            if self.hidden[place] or place in self.offsets or (x, y) != (rect.x, rect.y) or place not in self.faces:
-                moving.add(_group(lay, place, self.faces))
-        self.resting: dict[tuple, tuple] = {}
-        for place in lay.order:
-            if place in self.faces and _group(lay, place, self.faces) not in moving:
-                self.resting[place] = (*pos[place], card_key(self.faces[place]))
-        for seat, backs in lay.backs.items():
-            if backs and not self.hidden[("backs", seat)]:
-                self.resting[("backs", seat)] = tuple(tuple(r) for r in backs)
+                    faces[(zone, int(c["id"]))] = c
+        order = [place for place in faces if place[0] == "street" and place in lay.cards]
+        for seat in lay.zones:
+            for zone in ("gang", "hand"):
+                order += [place for place in lay.order
+                          if place[0] == zone and lay.owner.get(place) == seat and place in faces]
+        _places_cache.update(key=key, faces=faces, order=order,
+                             groups={place: _group(lay, place, faces) for place in lay.cards},
+                             keys={place: card_key(faces[place]) for place in lay.order if place in faces})
+    return _places_cache
 
 
 def _group(lay: Any, place: tuple[str, int], faces: dict) -> tuple:
@@ -75,21 +118,122 @@ def _group(lay: Any, place: tuple[str, int], faces: dict) -> tuple:
 
 
 def draw_table(surf: pygame.Surface, sc: Any) -> None:
-    """Paint the Famiglia table scene ``sc`` on ``surf`` (its layout's size)."""
+    """Paint the Famiglia table scene ``sc`` on ``surf`` (its layout's size): the base
+    frame (cached while :func:`_base_key` stays the same), then what moves over it;
+    records the rects of the latter in ``sc.top_rects`` (None when the base frame is
+    not cached) for :func:`draw_partial`."""
     f = Frame(sc)
-    surf.blit(_static_layer(sc, f), (0, 0))
-    _piles(surf, f)
-    _street(surf, f)
-    for seat in f.layout.zones:
-        _gang(surf, f, seat)
-        _hand(surf, f, seat)
+    layer = _static_layer(sc, f, lazy_ok=not _base.fresh(_base_key(sc, f), f.t, surf.get_size()))
+    _base.draw(surf, _base_key(sc, f), f.t, lambda target: _paint_base(target, f, layer))
+    gliders = _glider_items(f)
+    for _rects, paint in gliders:
+        paint(surf)
     sc.anim.draw(surf, f.art, f.t)
     _timer(surf, sc)
-    banner(surf, f.layout.banner, sc.prompt, sc.t)
-    draw_messages(surf, f.layout.info, sc.visible_messages(), max(11, int(f.layout.font * 0.82)))
+    if sc.prompt[2]:
+        _banner(surf, sc)
     attempt = sc.reconnecting
     if attempt is not None:
         draw_reconnecting(surf, attempt, attempt.clock_s())
+    items = _top_items(sc, f, gliders) if _base.key is not None else None
+    sc.top_rects = None if items is None else [r for rects, _paint in items for r in rects]
+
+
+def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
+    """Repaint only what moved since the last frame (the gliding cards, the cards in
+    flight, the turn timer, a breathing banner) over the cached base frame; returns the
+    regions repainted (px), or None when the whole frame must be drawn
+    (:func:`draw_table`): the base frame changed, or an effect does not know its rects."""
+    f = Frame(sc)
+    previous = sc.top_rects
+    items = _top_items(sc, f, _glider_items(f))
+    if previous is None or items is None or not _base.fresh(_base_key(sc, f), f.t, surf.get_size()):
+        sc.top_rects = None
+        return None
+    damage = redraw_over_base(surf, _base.surf, previous, items)
+    sc.top_rects = [r for rects, _paint in items for r in rects]
+    return damage
+
+
+def _top_items(sc: Any, f: Frame, gliders: TopItems) -> TopItems | None:
+    """What :func:`draw_table` paints over the base frame, in the same order, with its
+    rects (px): the gliding cards (``gliders``, :func:`_glider_items`), the effects, the
+    turn timer, an urgent banner. None when an effect does not know its rects."""
+    items: TopItems = list(gliders)
+    fx = sc.anim.bounds(f.t, f.art)
+    if fx is None:
+        return None
+    if fx:
+        items.append((fx, lambda s: sc.anim.draw(s, f.art, f.t)))
+    left = sc.timer_left()
+    if left is not None and left[0] in sc.layout.plates:
+        pr = sc.layout.plates[left[0]]
+        items.append(([pygame.Rect(pr.x - pr.h, pr.top - pr.h, pr.w + 2 * pr.h, 2 * pr.h)], lambda s: _timer(s, sc)))
+    if sc.prompt[2]:
+        items.append(([sc.layout.banner.inflate(6, 6)], lambda s: _banner(s, sc)))
+    return items
+
+
+# -- the base frame: everything that changes only with the match's state ---------------
+
+#: The static layer, the piles, the cards lying still, the hidden hands' backs, a still
+#: banner and the message column, cached while :func:`_base_key` stays the same.
+_base = BaseFrame()
+
+
+def _base_key(sc: Any, f: Frame) -> tuple | None:
+    """Every input of :func:`_paint_base` that may change between two frames; None (no
+    caching) while offered cards breathe (a local player choosing). The gliding cards
+    (:attr:`Frame.gliding`) are not in the base frame: only which places glide is."""
+    if f.offered:
+        return None
+    hidden = tuple(sorted((place, n) for place, n in f.hidden.items() if n))
+    return (Same(sc.view), Same(sc.layout), _layer["version"], hidden, f.gliding, frozenset(f.picked),
+            frozenset(f.cursor), f.hover, sc.prompt, tuple(map(Same, sc.visible_messages())))
+
+
+def _paint_base(target: pygame.Surface, f: Frame, layer: pygame.Surface) -> None:
+    sc = f.sc
+    target.blit(layer, (0, 0))
+    _piles(target, f)
+    _street(target, f)
+    for seat in f.layout.zones:
+        _gang(target, f, seat)
+        _hand(target, f, seat)
+    if not sc.prompt[2]:
+        _banner(target, sc)
+    draw_messages(target, f.layout.info, sc.visible_messages(), max(11, int(f.layout.font * 0.82)))
+
+
+def _glider_items(f: Frame) -> TopItems:
+    """The gliding cards (:attr:`Frame.glide_order`), one item each: where each is drawn
+    now (px), with its shadow, selection marks, a Brute's red frame and the lowered
+    value's badge, and how to paint it."""
+    items: TopItems = []
+    for place in f.glide_order:
+        if f.hidden[place]:
+            continue
+        rect = f.layout.cards[place]
+        x, y = f.sc.card_pos(place, rect)
+        ox, oy = f.offsets.get(place, (0.0, 0.0))
+        pad = max(8, rect.w // 3) + 2
+        items.append(([pygame.Rect(int(x + ox) - pad, int(y + oy) - pad, rect.w + 2 * pad, rect.h + 2 * pad)],
+                      lambda s, place=place: _glide(s, f, place)))
+    return items
+
+
+def _glide(surf: pygame.Surface, f: Frame, place: tuple[str, int]) -> None:
+    """One gliding card, over the base frame."""
+    rect = f.layout.cards[place]
+    card = f.faces[place]
+    _card(surf, f, place, card, rect)
+    if place[0] == "street":
+        _street_marks(surf, f, place, card, rect)
+
+
+def _banner(surf: pygame.Surface, sc: Any) -> None:
+    """The prompt strip (its frame breathes when urgent: then drawn over the base frame)."""
+    banner(surf, sc.layout.banner, sc.prompt, sc.t)
 
 
 # -- the static layer ------------------------------------------------------------------
@@ -217,19 +361,20 @@ def _notice(surf: pygame.Surface, sc: Any) -> None:
     pill(surf, msg, r.center, size, fg=fg)
 
 
-_layer: dict[str, Any] = {"chrome": None, "surf": None, "baked": {}, "t": 0.0}
+_layer: dict[str, Any] = {"chrome": None, "surf": None, "baked": {}, "t": 0.0, "version": 0}
 #: New resting cards wait at most this long (ms) before the layer is rebuilt with them:
 #: during a refill the layer is not rebuilt for every card that lands.
 BAKE_DELAY_MS = 300.0
 
 
-def _static_layer(sc: Any, f: Frame) -> pygame.Surface:
+def _static_layer(sc: Any, f: Frame, lazy_ok: bool = True) -> pygame.Surface:
     """The chrome plus the cards lying still. Rebuilt at once when the chrome changes or
-    a baked card stops resting; lazily to add newly resting cards."""
+    a baked card stops resting; lazily to add newly resting cards (``lazy_ok``: when the
+    base frame is repainted anyway, so a cached base frame is not repainted for it)."""
     chrome = _chrome_layer(sc)
     baked = _layer["baked"]
     stale = _layer["chrome"] is not _chrome["key"] or any(f.resting.get(p) != v for p, v in baked.items())
-    lazy = len(f.resting) != len(baked) and f.t - _layer["t"] >= BAKE_DELAY_MS
+    lazy = lazy_ok and len(f.resting) != len(baked) and f.t - _layer["t"] >= BAKE_DELAY_MS
     if stale or lazy or _layer["surf"] is None:
         surf = refill(_layer["surf"], chrome)
         lay, art = sc.layout, sc.art
@@ -242,7 +387,7 @@ def _static_layer(sc: Any, f: Frame) -> pygame.Surface:
             rect = lay.cards[place]
             img, m = art.shadowed(f.faces[place], rect.w, rect.h)
             surf.blit(img, (value[0] - m, value[1] - m))
-        _layer.update(chrome=_chrome["key"], surf=surf, baked=dict(f.resting), t=f.t)
+        _layer.update(chrome=_chrome["key"], surf=surf, baked=dict(f.resting), t=f.t, version=_layer["version"] + 1)
     return _layer["surf"]
 
 
@@ -275,24 +420,31 @@ def _piles(surf: pygame.Surface, f: Frame) -> None:
 
 
 def _street(surf: pygame.Surface, f: Frame) -> None:
+    """The street's cards that do not glide (into the base frame)."""
     lay, v = f.layout, f.view
-    brute = v.get("brute") or {}
     for c in v.get("street") or []:
         place = ("street", int(c["id"]))
         rect = lay.cards.get(place)
-        if rect is None:
+        if rect is None or place in f.gliding:
             continue
         _card(surf, f, place, c, rect)
-        if f.hidden[place]:
-            continue
-        eff = c.get("effective", c.get("value"))
-        x, y = f.sc.card_pos(place, rect)
-        ox, oy = f.offsets.get(place, (0.0, 0.0))
-        r = pygame.Rect(int(x + ox), int(y + oy), rect.w, rect.h)
-        if brute.get("target") == c["id"]:
-            pygame.draw.rect(surf, RED, r.inflate(6, 6), max(2, r.w // 30), border_radius=max(5, r.w // 9))
-        if eff is not None and eff != c.get("value"):
-            _reduced_badge(surf, r, int(eff))
+        _street_marks(surf, f, place, c, rect)
+
+
+def _street_marks(surf: pygame.Surface, f: Frame, place: tuple[str, int], c: dict, rect: pygame.Rect) -> None:
+    """A street card's Brute marks where it is drawn now: the red frame of this turn's
+    target, the badge of its lowered value."""
+    if f.hidden[place]:
+        return
+    brute = f.view.get("brute") or {}
+    eff = c.get("effective", c.get("value"))
+    x, y = f.sc.card_pos(place, rect)
+    ox, oy = f.offsets.get(place, (0.0, 0.0))
+    r = pygame.Rect(int(x + ox), int(y + oy), rect.w, rect.h)
+    if brute.get("target") == c["id"]:
+        pygame.draw.rect(surf, RED, r.inflate(6, 6), max(2, r.w // 30), border_radius=max(5, r.w // 9))
+    if eff is not None and eff != c.get("value"):
+        _reduced_badge(surf, r, int(eff))
 
 
 def _reduced_badge(surf: pygame.Surface, r: pygame.Rect, value: int) -> None:
@@ -307,22 +459,25 @@ def _reduced_badge(surf: pygame.Surface, r: pygame.Rect, value: int) -> None:
 
 
 def _gang(surf: pygame.Surface, f: Frame, seat: int) -> None:
+    """A seat's gang cards that do not glide (into the base frame)."""
     lay = f.layout
     player = next((p for p in f.view.get("players", []) if p.get("seat") == seat), {})
     cards = {int(c["id"]): c for c in player.get("gang") or []}
     for place in lay.order:
-        if place[0] == "gang" and lay.owner.get(place) == seat and place[1] in cards:
+        if place[0] == "gang" and lay.owner.get(place) == seat and place[1] in cards and place not in f.gliding:
             _card(surf, f, place, cards[place[1]], lay.cards[place])
 
 
 def _hand(surf: pygame.Surface, f: Frame, seat: int) -> None:
+    """A seat's hand cards that do not glide, or a hidden hand's backs (which never
+    move), into the base frame."""
     lay = f.layout
     player = next((p for p in f.view.get("players", []) if p.get("seat") == seat), {})
     known = player.get("hand")
     if known is not None:
         cards = {int(c["id"]): c for c in known}
         for place in lay.order:
-            if place[0] == "hand" and lay.owner.get(place) == seat and place[1] in cards:
+            if place[0] == "hand" and lay.owner.get(place) == seat and place[1] in cards and place not in f.gliding:
                 _card(surf, f, place, cards[place[1]], lay.cards[place])
         return
     backs = lay.backs.get(seat, [])

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client.games.famiglia import controls as famiglia_controls, fx as famiglia_fx
-from client.games.famiglia.draw import draw_table
+from client.games.famiglia.draw import draw_partial, draw_table
 from client.games.famiglia.layout import FamigliaLayout, famiglia_layout
 from client.games.famiglia.narrate import narrate
 from client.games.famiglia.picker import Chooser
@@ -205,6 +205,9 @@ class FamigliaTableScene(TableScene):
     def hover_card_at(self, pos: tuple[int, int]) -> Mapping[str, Any] | None:
         """The face-up card at ``pos`` that has a tip."""
         return hover_card(self, pos, ("street", "gang", "hand"), {"discard": "discard"})
+
+    def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
+        return draw_partial(surface, self)
 
     def draw(self, surface: pygame.Surface) -> None:
         draw_table(surface, self)
