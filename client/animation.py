@@ -337,8 +337,11 @@ class Animator:
             rects += b
         return rects
 
-    def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
-        waiting: set[tuple] = set()  # cards waiting on the same pile: draw one
+    def drawn(self, t: float) -> list[Effect]:
+        """The effects :meth:`draw` paints at ``t``, in order: not the reveals (the table
+        turns those cards itself), one of the cards waiting on the same pile."""
+        out = []
+        waiting: set[tuple] = set()
         for e in self.effects:
             if isinstance(e, Reveal):
                 continue
@@ -347,4 +350,25 @@ class Animator:
                 if key in waiting:
                     continue
                 waiting.add(key)
+            out.append(e)
+        return out
+
+    def items(self, t: float, art: CardArt) -> list[tuple] | None:
+        """The effects as items to paint over a table's base frame
+        (``client.table.draw.TopItems``: each its rects and how to paint it, so that a
+        partial redraw paints each only where it is); None when one does not know its
+        rects."""
+        out = []
+        for e in self.drawn(t):
+            if not e.pending(t):
+                continue
+            rects = e.bounds(t, art)
+            if rects is None:
+                return None
+            if rects:
+                out.append((rects, lambda surf, e=e: e.draw(surf, art, t)))
+        return out
+
+    def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
+        for e in self.drawn(t):
             e.draw(surf, art, t)

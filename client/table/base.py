@@ -106,9 +106,10 @@ class TableScene(Scene):
         self.match_reactions: list[Any] | None = None
         #: ``match_over.scoreboard``: the evening's ``[{name, game, played, won}]`` or None.
         self.match_scoreboard: list[Any] | None = None
-        #: The rects (px) painted over the base frame in the last frame drawn, for
+        #: What was painted over the base frame in the last frame drawn
+        #: (``client.table.draw.top_record``: names, signatures, rects in px), for
         #: :meth:`draw_partial` (None: unknown, the next frame is drawn whole).
-        self.top_rects: list[pygame.Rect] | None = None
+        self.top_rects: list[tuple] | None = None
         self._buttons_sig: tuple | None = None
         self._prompt: tuple[str, str, bool] = ("", "", False)
         self._esc_until = 0.0

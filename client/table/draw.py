@@ -366,8 +366,20 @@ class BaseFrame:
 
 
 #: What is painted over a table's base frame, one entry per thing: the rects (px) it
-#: paints this frame and how to paint it (``paint(surface)``, clipped by the caller).
-TopItems = list[tuple[list[pygame.Rect], Callable[[pygame.Surface], Any]]]
+#: paints this frame and how to paint it (``paint(surface)``, clipped by the caller);
+#: optionally also a name and a signature of its look (``(rects, paint, name, sig)``):
+#: an item whose signature and rects are those of the last frame (a turn light between
+#: two steps of its breathing, a banner without a time bar) causes no repainting itself
+#: -- it is painted again only where something else is.
+TopItems = list[tuple]
+
+
+def top_record(items: TopItems | None) -> list[tuple] | None:
+    """What :func:`redraw_over_base` needs to know of this frame's ``items`` in the next
+    one (``[(name or None, sig, rects)]``; None for None): kept in ``sc.top_rects``."""
+    if items is None:
+        return None
+    return [(it[2] if len(it) > 2 else None, it[3] if len(it) > 3 else None, it[0]) for it in items]
 
 
 #: Two overlapping regions are repainted as one when their union is at most this much
@@ -429,21 +441,35 @@ def disjoint(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     return out
 
 
-def redraw_over_base(surf: pygame.Surface, base: pygame.Surface, previous: list[pygame.Rect],
+def redraw_over_base(surf: pygame.Surface, base: pygame.Surface, previous: list[tuple],
                      items: TopItems) -> list[pygame.Rect]:
     """Repaint only what moved since the last frame: where the ``previous`` frame's top
-    items were and where ``items`` are now, ``base`` (the cached base frame, same size
-    as ``surf``) is copied back and every item touching the region painted again,
-    clipped to it. Returns the regions repainted (px), cut so that none overlap (for the
-    widgets painted over them and ``pygame.display.update``)."""
-    current = [r for rects, _paint in items for r in rects]
-    damage = merge_rects(previous + current, surf.get_rect())
+    items were and where ``items`` are now (:func:`top_record` of the last frame; a
+    named item with the same signature and rects as then is left out), ``base`` (the
+    cached base frame, same size as ``surf``) is copied back and every item touching the
+    region painted again, clipped to it. Returns the regions repainted (px), cut so that
+    none overlap (for the widgets painted over them and ``pygame.display.update``)."""
+    before = {name: (sig, rects) for name, sig, rects in previous if name is not None}
+    rects_before = [r for name, _sig, rects in previous if name is None for r in rects]
+    changed: list[pygame.Rect] = []
+    for item in items:
+        rects = item[0]
+        name, sig = (item[2], item[3]) if len(item) > 2 else (None, None)
+        last = before.pop(name, None) if name is not None else None
+        if last is not None and sig is not None and last[0] == sig and last[1] == rects:
+            continue  # unchanged: repainted only where something else is
+        changed += rects
+        if last is not None:
+            changed += last[1]
+    for _sig, rects in before.values():  # named items gone since
+        changed += rects
+    damage = merge_rects(rects_before + changed, surf.get_rect())
     for r in damage:
         surf.set_clip(r)
         surf.blit(base, r, r)
-        for rects, paint in items:
-            if r.collidelist(rects) != -1:
-                paint(surf)
+        for item in items:
+            if r.collidelist(item[0]) != -1:
+                item[1](surf)
     surf.set_clip(None)
     return disjoint(damage)
 

@@ -35,7 +35,7 @@ from client.games.famiglia.layout import FAMILY_ORDER
 from client.i18n import tr
 from client.table.draw import (BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge, discard_pile,
                                draw_hint, draw_messages, draw_reconnecting, fade, label_under, panel, pill,
-                               redraw_over_base, refill, seat_panel, stack, turn_timer)
+                               redraw_over_base, top_record, refill, seat_panel, stack, turn_timer)
 
 RED = (235, 70, 60)
 
@@ -136,7 +136,7 @@ def draw_table(surf: pygame.Surface, sc: Any) -> None:
     if attempt is not None:
         draw_reconnecting(surf, attempt, attempt.clock_s())
     items = _top_items(sc, f, gliders) if _base.key is not None else None
-    sc.top_rects = None if items is None else [r for rects, _paint in items for r in rects]
+    sc.top_rects = top_record(items)
 
 
 def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
@@ -151,7 +151,7 @@ def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
         sc.top_rects = None
         return None
     damage = redraw_over_base(surf, _base.surf, previous, items)
-    sc.top_rects = [r for rects, _paint in items for r in rects]
+    sc.top_rects = top_record(items)
     return damage
 
 

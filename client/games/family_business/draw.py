@@ -31,7 +31,7 @@ from client.i18n import tr
 from client.table import draw as kit
 from client.table.draw import (draw_hint, BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge,
                                discard_pile, draw_messages, draw_reconnecting, fade, label_under, panel, pill,
-                               redraw_over_base, seat_panel, stack, turn_timer, window_bar)
+                               redraw_over_base, top_record, seat_panel, stack, turn_timer, window_bar)
 
 RED = (235, 70, 60)
 SOFT_RED = (255, 130, 110)
@@ -97,7 +97,7 @@ def draw_table(surf: pygame.Surface, sc: Any) -> None:
     if attempt is not None:
         draw_reconnecting(surf, attempt, attempt.clock_s())
     items = _top_items(sc, f) if _base.key is not None else None
-    sc.top_rects = None if items is None else [r for rects, _paint in items for r in rects]
+    sc.top_rects = top_record(items)
 
 
 def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
@@ -113,7 +113,7 @@ def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
         sc.top_rects = None
         return None
     damage = redraw_over_base(surf, _base.surf, previous, items)
-    sc.top_rects = [r for rects, _paint in items for r in rects]
+    sc.top_rects = top_record(items)
     return damage  # cut so that none overlap (client.table.draw.disjoint)
 
 

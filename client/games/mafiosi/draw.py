@@ -37,7 +37,7 @@ from client.i18n import tr
 from client.table import draw as table_draw
 from client.table.draw import (BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge, draw_hint,
                                draw_messages, draw_reconnecting, fade, label_under, panel, pill, redraw_over_base,
-                               refill, seat_panel, stack, timer_text, turn_timer, wrapped)
+                               refill, top_record, seat_panel, stack, timer_text, turn_timer, wrapped)
 
 RED = (255, 130, 110)
 
@@ -88,20 +88,13 @@ class Frame(table_draw.Frame):
         return bool(prompt[0]) and bool(prompt[2])
 
 
-class _Effects:
-    """Some of an :class:`~client.animation.Animator`'s effects, painted and bounded by
-    its own ``draw`` and ``bounds`` (the same order, the same cards waiting)."""
-
-    __slots__ = ("effects",)
+class _Effects(Animator):
+    """Some of an :class:`~client.animation.Animator`'s effects, painted and bounded as
+    the animator does (the same order, the same cards waiting)."""
 
     def __init__(self, effects: list[Any]):
+        super().__init__()
         self.effects = effects
-
-    def draw(self, surf: pygame.Surface, art: Any, t: float) -> None:
-        Animator.draw(self, surf, art, t)  # type: ignore[arg-type]
-
-    def bounds(self, t: float, art: Any) -> list[pygame.Rect] | None:
-        return Animator.bounds(self, t, art)  # type: ignore[arg-type]
 
 
 def draw_table(surf: pygame.Surface, sc: Any) -> None:
@@ -117,7 +110,7 @@ def draw_table(surf: pygame.Surface, sc: Any) -> None:
     if attempt is not None:
         draw_reconnecting(surf, attempt, attempt.clock_s())
     items = _top_items(sc, f) if _base.key is not None and not tip else None
-    sc.top_rects = None if items is None else [r for rects, _paint in items for r in rects]
+    sc.top_rects = top_record(items)
 
 
 def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
@@ -133,7 +126,7 @@ def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
         sc.top_rects = None
         return None
     damage = redraw_over_base(surf, _base.surf, previous, items)
-    sc.top_rects = [r for rects, _paint in items for r in rects]
+    sc.top_rects = top_record(items)
     return damage
 
 

@@ -25,7 +25,9 @@ from client.i18n import tr
 from client.games.omerta.fx import token_rect
 from client.table.draw import (BaseFrame, CREAM, GOLD, OFFERED, PICKED, TURN, Same, TopItems, banner, count_badge,
                                discard_pile, draw_hint, draw_messages, draw_reconnecting, fade, label_under, panel,
-                               pill, redraw_over_base, refill, seat_panel, stack, turn_timer, window_bar)
+                               pill, pulse, redraw_over_base, top_record, refill, seat_panel, stack, timer_text,
+                               turn_timer, window_bar)
+from client.input import now_ms
 
 DIM = (180, 170, 150)  # a little darker than the shared one: the Omerta felt's labels
 RED = (255, 120, 100)
@@ -87,7 +89,7 @@ def draw_table(surf: pygame.Surface, sc: Any) -> None:
     if attempt is not None:
         draw_reconnecting(surf, attempt, attempt.clock_s())
     items = _top_items(sc, f) if _base.key is not None else None
-    sc.top_rects = None if items is None else [r for rects, _paint in items for r in rects]
+    sc.top_rects = top_record(items)
 
 
 def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
@@ -102,7 +104,7 @@ def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
         sc.top_rects = None
         return None
     damage = redraw_over_base(surf, _base.surf, previous, items)
-    sc.top_rects = [r for rects, _paint in items for r in rects]
+    sc.top_rects = top_record(items)
     return damage
 
 
@@ -118,25 +120,32 @@ def _top_items(sc: Any, f: Frame) -> TopItems | None:
         th = max(2, z.h // 90) + max(6, area.card[0] // 6) // 3 + 2  # the line and its rounded corners
         items.append(([pygame.Rect(z.x, z.y, z.w, th), pygame.Rect(z.x, z.bottom - th, z.w, th),
                        pygame.Rect(z.x, z.y, th, z.h), pygame.Rect(z.right - th, z.y, th, z.h)],
-                      lambda s: _turn_glow(s, f)))
+                      lambda s: _turn_glow(s, f), "glow", _glow_colour(f)))
     if f.gliding:
-        items.append((_glider_rects(f), lambda s: _gliders(s, f)))
-    fx = sc.anim.bounds(f.t, f.art)
+        items += _glider_items(f)
+    fx = sc.anim.items(f.t, f.art)
     if fx is None:
         return None
-    if fx:
-        items.append((fx, lambda s: sc.anim.draw(s, f.art, f.t)))
+    items += fx
     left = sc.timer_left()
     if left is not None and left[0] in sc.layout.seats:
         pr = sc.layout.seats[left[0]].plate
-        items.append(([pygame.Rect(pr.x - pr.h, pr.top - pr.h, pr.w + 2 * pr.h, 2 * pr.h)], lambda s: _timer(s, sc)))
+        seconds = left[1]
+        look = (left[0], timer_text(seconds), seconds < 10 and pulse(now_ms(), 600) > 0.5)  # as turn_timer
+        items.append(([pygame.Rect(pr.x - pr.h, pr.top - pr.h, pr.w + 2 * pr.h, 2 * pr.h)], lambda s: _timer(s, sc),
+                      "timer", look))
     if sc.prompt[0]:
-        items.append(([sc.layout.banner.inflate(6, 6)], lambda s: _banner(s, sc)))
+        b = sc.layout.banner
+        frac = sc.window_left()
+        bar = None if frac is None else (int((b.w - 12) * frac), frac < 0.3)  # as window_bar
+        edge = fade(TURN, 0.6 + 0.4 * pulse(sc.t, 500)) if sc.prompt[2] else None  # as banner, urgent
+        items.append(([b.inflate(6, 6)], lambda s: _banner(s, sc), "banner", (sc.prompt, bar, edge)))
     race = getattr(sc, "race", None)
-    if race is not None and getattr(sc, "race_overlay", False) and race.alpha(sc.t) > 0.0:
+    alpha = race.alpha(sc.t) if race is not None and getattr(sc, "race_overlay", False) else 0.0
+    if alpha > 0.0:
         if race.panel is None:
             return None
-        items.append(([pygame.Rect(race.panel[2])], sc.draw_race))
+        items.append(([pygame.Rect(race.panel[2])], sc.draw_race, "race", (Same(race), int(255 * alpha))))
     return items
 
 
@@ -182,8 +191,17 @@ def _turn_glow(surf: pygame.Surface, f: Frame) -> None:
     area = f.layout.seats.get(turn) if _active(f.view, turn) else None
     if area is not None:
         radius = max(6, area.card[0] // 6)
-        pygame.draw.rect(surf, fade(TURN, 0.5 + 0.5 * f.pulse), area.zone, max(2, area.zone.h // 90),
-                         border_radius=radius)
+        pygame.draw.rect(surf, _glow_colour(f), area.zone, max(2, area.zone.h // 90), border_radius=radius)
+
+
+def _glow_colour(f: Frame) -> tuple[int, int, int]:
+    """The turn light's colour now: it breathes in :data:`GLOW_STEPS` steps (a step is
+    ~40 ms: smooth to the eye, and between two steps the light is not repainted)."""
+    return fade(TURN, 0.5 + 0.5 * round(f.pulse * GLOW_STEPS) / GLOW_STEPS)
+
+
+#: Steps of the turn light's breathing between dim and bright.
+GLOW_STEPS = 12
 
 
 # -- the static layer ------------------------------------------------------------------
@@ -319,18 +337,24 @@ def _gliders(surf: pygame.Surface, f: Frame) -> None:
                 _card(surf, f, area, i, s)
 
 
-def _glider_rects(f: Frame) -> list[pygame.Rect]:
-    """Where the gliding cards are drawn now (px), with their shadows, outlines and tokens."""
-    rects = []
+def _glider_items(f: Frame) -> TopItems:
+    """Each gliding card as an item over the base frame (:func:`_gliders`' order): where
+    it is drawn now (px, with its shadow, outlines and token) and how to paint it."""
+    items: TopItems = []
+    gliding = f.gliding
     for area in f.layout.seats.values():
         cw, ch = area.card
         pad = max(8, cw // 3)
-        for sid, rect in area.slots.items():
-            if sid in f.gliding:
-                x, y = f.sc.card_pos(sid, rect)
-                ox, oy = f.offsets.get(("slot", sid), (0.0, 0.0))
-                rects.append(pygame.Rect(int(x + ox) - pad, int(y + oy) - pad, cw + 2 * pad, ch + 2 * pad))
-    return rects
+        for i, s in enumerate(f.view["players"][area.seat].get("slots", [])):
+            sid = s["slot"]
+            rect = area.slots.get(sid)
+            if sid not in gliding or rect is None:
+                continue
+            x, y = f.sc.card_pos(sid, rect)
+            ox, oy = f.offsets.get(("slot", sid), (0.0, 0.0))
+            box = pygame.Rect(int(x + ox) - pad, int(y + oy) - pad, cw + 2 * pad, ch + 2 * pad)
+            items.append(([box], lambda surf, area=area, i=i, s=s: _card(surf, f, area, i, s)))
+    return items
 
 
 def _card(surf: pygame.Surface, f: Frame, area: Any, i: int, s: dict) -> None:
