@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import pygame
 
@@ -342,6 +342,22 @@ class BaseFrame:
         ``key`` at ``t_ms`` on a ``size`` (w, h px) screen (no repainting needed)."""
         return (key is not None and self.surf is not None and self.surf.get_size() == size and key == self.key
                 and abs(t_ms - self.t) < self.REFRESH_MS)
+
+    def redraw(self, surf: pygame.Surface, sc: Any, key: Any, t_ms: float,
+               items: "TopItems | None") -> list[pygame.Rect] | None:
+        """A partial frame of table ``sc`` (a game's ``draw_partial``): when the cached
+        painting is still the one for ``key`` at ``t_ms`` and ``sc.top_rects`` knows the
+        last frame's top items, repaint only what moved (:func:`redraw_over_base`) and
+        return the regions repainted (px); else None (``sc.top_rects`` then None too):
+        the whole frame must be drawn (the base frame changed, or an item of ``items``
+        -- None -- does not know its rects)."""
+        previous = sc.top_rects
+        if previous is None or items is None or not self.fresh(key, t_ms, surf.get_size()):
+            sc.top_rects = None
+            return None
+        damage = redraw_over_base(surf, self.surf, previous, items)
+        sc.top_rects = top_record(items)
+        return damage
 
     def draw(self, surf: pygame.Surface, key: Any, t_ms: float, paint: Any) -> None:
         """Blit the cached painting onto ``surf`` at (0, 0), repainting it first with

@@ -35,7 +35,7 @@ from client.games.famiglia.layout import FAMILY_ORDER
 from client.i18n import tr
 from client.table.draw import (BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge, discard_pile,
                                draw_hint, draw_messages, draw_reconnecting, fade, label_under, panel, pill,
-                               redraw_over_base, top_record, refill, seat_panel, stack, turn_timer)
+                               top_record, refill, seat_panel, stack, turn_timer)
 
 RED = (235, 70, 60)
 
@@ -145,14 +145,7 @@ def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
     regions repainted (px), or None when the whole frame must be drawn
     (:func:`draw_table`): the base frame changed, or an effect does not know its rects."""
     f = Frame(sc)
-    previous = sc.top_rects
-    items = _top_items(sc, f, _glider_items(f))
-    if previous is None or items is None or not _base.fresh(_base_key(sc, f), f.t, surf.get_size()):
-        sc.top_rects = None
-        return None
-    damage = redraw_over_base(surf, _base.surf, previous, items)
-    sc.top_rects = top_record(items)
-    return damage
+    return _base.redraw(surf, sc, _base_key(sc, f), f.t, _top_items(sc, f, _glider_items(f)))
 
 
 def _top_items(sc: Any, f: Frame, gliders: TopItems) -> TopItems | None:

@@ -31,7 +31,7 @@ from client.i18n import tr
 from client.table import draw as kit
 from client.table.draw import (draw_hint, BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge,
                                discard_pile, draw_messages, draw_reconnecting, fade, label_under, panel, pill,
-                               redraw_over_base, top_record, seat_panel, stack, turn_timer, window_bar)
+                               top_record, seat_panel, stack, turn_timer, window_bar)
 
 RED = (235, 70, 60)
 SOFT_RED = (255, 130, 110)
@@ -107,14 +107,7 @@ def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
     (:func:`draw_table`): the base frame changed, or something on screen does not know
     its rects."""
     f = Frame(sc)
-    previous = sc.top_rects
-    items = _top_items(sc, f)
-    if previous is None or items is None or not _base.fresh(_base_key(sc, f), f.t, surf.get_size()):
-        sc.top_rects = None
-        return None
-    damage = redraw_over_base(surf, _base.surf, previous, items)
-    sc.top_rects = top_record(items)
-    return damage  # cut so that none overlap (client.table.draw.disjoint)
+    return _base.redraw(surf, sc, _base_key(sc, f), f.t, _top_items(sc, f))
 
 
 def _top_items(sc: Any, f: Frame) -> TopItems | None:

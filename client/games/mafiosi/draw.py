@@ -36,7 +36,7 @@ from client.games.mafiosi.narrate import clan_name
 from client.i18n import tr
 from client.table import draw as table_draw
 from client.table.draw import (BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge, draw_hint,
-                               draw_messages, draw_reconnecting, fade, label_under, panel, pill, redraw_over_base,
+                               draw_messages, draw_reconnecting, fade, label_under, panel, pill,
                                refill, top_record, seat_panel, stack, timer_text, turn_timer, wrapped)
 
 RED = (255, 130, 110)
@@ -120,14 +120,7 @@ def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
     (:func:`draw_table`): the base frame changed, the last frame showed a tooltip, or
     something on screen does not know its rects."""
     f = Frame(sc)
-    previous = sc.top_rects
-    items = _top_items(sc, f)
-    if previous is None or items is None or not _base.fresh(_base_key(sc, f, _chrome_key(sc)), f.t, surf.get_size()):
-        sc.top_rects = None
-        return None
-    damage = redraw_over_base(surf, _base.surf, previous, items)
-    sc.top_rects = top_record(items)
-    return damage
+    return _base.redraw(surf, sc, _base_key(sc, f, _chrome_key(sc)), f.t, _top_items(sc, f))
 
 
 def _paint_top(surf: pygame.Surface, sc: Any, f: Frame) -> None:

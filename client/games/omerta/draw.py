@@ -25,7 +25,7 @@ from client.i18n import tr
 from client.games.omerta.fx import token_rect
 from client.table.draw import (BaseFrame, CREAM, GOLD, OFFERED, PICKED, TURN, Same, TopItems, banner, count_badge,
                                discard_pile, draw_hint, draw_messages, draw_reconnecting, fade, label_under, panel,
-                               pill, pulse, redraw_over_base, top_record, refill, seat_panel, stack, timer_text,
+                               pill, pulse, top_record, refill, seat_panel, stack, timer_text,
                                turn_timer, window_bar)
 from client.input import now_ms
 
@@ -98,14 +98,8 @@ def draw_partial(surf: pygame.Surface, sc: Any) -> list[pygame.Rect] | None:
     None when the whole frame must be drawn (:func:`draw_table`): the base frame changed,
     or something on screen does not know its rects."""
     f = Frame(sc)  # the static layer stays: its chrome changes with a message, its cards with
-    previous = sc.top_rects  # the effects index or the moving cards (the key then: a whole frame)
-    items = _top_items(sc, f)
-    if previous is None or items is None or not _base.fresh(_base_key(sc, f), f.t, surf.get_size()):
-        sc.top_rects = None
-        return None
-    damage = redraw_over_base(surf, _base.surf, previous, items)
-    sc.top_rects = top_record(items)
-    return damage
+    # the effects index or the moving cards (the key then: a whole frame)
+    return _base.redraw(surf, sc, _base_key(sc, f), f.t, _top_items(sc, f))
 
 
 def _top_items(sc: Any, f: Frame) -> TopItems | None:
