@@ -510,6 +510,20 @@ class Frame:
         self.hover = sc.hover
         self.pulse = pulse(sc.t)
 
+    def hidden_key(self) -> tuple:
+        """The places effects hide now, with how many (a :class:`BaseFrame` key part)."""
+        return tuple(sorted((place, n) for place, n in self.hidden.items() if n))
+
+    def reveals_key(self) -> tuple:
+        """The cards turning face up now, each with its face and width of the moment (a
+        :class:`BaseFrame` key part: a card mid-turn changes the base frame)."""
+        reveals = []
+        for place, rev in self.reveals.items():
+            shown = rev.face_at(self.t)
+            reveals.append((place, Same(shown[0]) if shown else None, round(shown[1], 3) if shown else None,
+                            rev.private))
+        return tuple(sorted(reveals, key=repr))
+
     def marks(self, surf: pygame.Surface, place: tuple[str, int], rect: pygame.Rect) -> None:
         """Selection outlines on a place: picked (gold), keyboard cursor (blue), mouse
         hover on an offered place (white), offered (breathing white)."""

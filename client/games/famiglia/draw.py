@@ -180,7 +180,7 @@ def _base_key(sc: Any, f: Frame) -> tuple | None:
     (:attr:`Frame.gliding`) are not in the base frame: only which places glide is."""
     if f.offered:
         return None
-    hidden = tuple(sorted((place, n) for place, n in f.hidden.items() if n))
+    hidden = f.hidden_key()
     return (Same(sc.view), Same(sc.layout), _layer["version"], hidden, f.gliding, frozenset(f.picked),
             frozenset(f.cursor), f.hover, sc.prompt, tuple(map(Same, sc.visible_messages())))
 

@@ -161,7 +161,7 @@ def _base_key(sc: Any, f: Frame) -> tuple | None:
     if f.offered:
         return None
     lay = f.layout
-    hidden = tuple(sorted((place, n) for place, n in f.hidden.items() if n))
+    hidden = f.hidden_key()
     seats = tuple((p, sc.seat_name(p), _status(sc, p)) for p in lay.seats)
     return (Same(sc.view), Same(lay), Same(f.art), getattr(f.art, "colour_blind", None), hidden,
             frozenset(f.picked), frozenset(f.cursor), f.hover, frozenset(sc.local_seats), sc.show_keys, seats,

@@ -173,15 +173,10 @@ def _base_key(sc: Any, f: Frame, chrome_key: tuple) -> tuple | None:
     caching) while offered places breathe (a local player choosing)."""
     if f.offered:
         return None
-    reveals = []
-    for place, rev in f.reveals.items():
-        shown = rev.face_at(f.t)
-        reveals.append((place, Same(shown[0]) if shown else None, round(shown[1], 3) if shown else None,
-                        rev.private))
-    hidden = tuple(sorted((place, n) for place, n in f.hidden.items() if n))
+    hidden = f.hidden_key()
     offsets = tuple(sorted(f.offsets.items()))
     return (Same(sc.view), Same(sc.layout), Same(sc.art), chrome_key, hidden, offsets,
-            tuple(sorted(reveals, key=repr)), frozenset(f.picked), frozenset(f.cursor), f.hover, sc.single,
+            f.reveals_key(), frozenset(f.picked), frozenset(f.cursor), f.hover, sc.single,
             f.hand_gliding, tuple(map(Same, f.stills)), None if f.urgent_banner else sc.prompt,
             tuple(map(Same, sc.visible_messages())))
 

@@ -156,14 +156,9 @@ def _base_key(sc: Any, f: Frame) -> tuple | None:
     (:attr:`Frame.gliding`) are not in the base frame: only which ones move is."""
     if f.offered:
         return None
-    reveals = []
-    for place, rev in f.reveals.items():
-        shown = rev.face_at(f.t)
-        reveals.append((place, Same(shown[0]) if shown else None, round(shown[1], 3) if shown else None,
-                        rev.private))
-    hidden = tuple(sorted((place, n) for place, n in f.hidden.items() if n))
+    hidden = f.hidden_key()
     offsets = tuple(sorted((place, o) for place, o in f.offsets.items() if place[0] != "slot"))
-    return (Same(sc.view), Same(sc.layout), _layer["version"], hidden, offsets, tuple(sorted(reveals, key=repr)),
+    return (Same(sc.view), Same(sc.layout), _layer["version"], hidden, offsets, f.reveals_key(),
             frozenset(f.picked), frozenset(f.cursor), f.hover, frozenset(sc.local_seats), sc.show_slot_numbers,
             tuple(map(Same, sc.visible_messages())), f.gliding)
 
