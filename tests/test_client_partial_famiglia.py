@@ -13,11 +13,11 @@ import pygame
 
 from client import app as app_mod
 from client.games.famiglia import draw as famiglia_draw
-from client.table.draw import BaseFrame
 from shared.games import famiglia as fg
 from shared.rules import events_for
 from tests.test_client_app import make_app
 from tests.test_client_famiglia import FakeLink
+from tests.test_client_partial_redraw import whole_frame
 
 TIMER_MS = 12_000.0  # each turn's clock: its last 10 s blink (and keep frames coming)
 
@@ -34,19 +34,7 @@ class Clock:
 
 
 def _whole(app, scene) -> bytes:
-    """The frame drawn whole from scratch: a new base frame (so an input missing from its
-    key shows: the cached one would be reused by the reference as well), the static layer
-    as the frame shown has it (no lazy baking in between)."""
-    saved, delay = famiglia_draw._base, famiglia_draw.BAKE_DELAY_MS
-    famiglia_draw._base, famiglia_draw.BAKE_DELAY_MS = BaseFrame(), float("inf")
-    try:
-        ref = pygame.Surface(app.size, 0, app.screen)
-        scene.draw(ref)
-        if app.manager is not None:
-            app.manager.draw_ui(ref)
-        return pygame.image.tobytes(ref, "RGB")
-    finally:
-        famiglia_draw._base, famiglia_draw.BAKE_DELAY_MS = saved, delay
+    return whole_frame(app, scene, famiglia_draw)
 
 
 def _spectator_table(app, state, monkeypatch):

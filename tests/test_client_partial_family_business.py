@@ -14,27 +14,18 @@ import pytest
 
 from client import app as app_mod
 from client.games.family_business import draw as fb_draw
-from client.table.draw import BaseFrame, disjoint
+from client.table.draw import disjoint
 from shared.games import family_business as fb
 from shared.rules import events_for
 from tests.test_client_app import make_app
 from tests.test_client_family_business import open_fb
-from tests.test_client_partial_redraw import _whole as _whole_cached
+from tests.test_client_partial_redraw import whole_frame
 
 TABLE = 5
 
 
 def _whole(app, scene) -> bytes:
-    """The frame drawn whole (``scene.draw``) with the base frame painted afresh, not
-    taken from the cache: a base key that misses an input of the painting (the cache
-    then shows a stale picture) is caught at once, not only after
-    :attr:`BaseFrame.REFRESH_MS`."""
-    cached = fb_draw._base
-    fb_draw._base = BaseFrame()
-    try:
-        return _whole_cached(app, scene)
-    finally:
-        fb_draw._base = cached
+    return whole_frame(app, scene, fb_draw)
 
 
 def _spectator_table(app, state):

@@ -15,11 +15,10 @@ import pygame
 
 from client import app as app_mod
 from client.games.mafiosi import draw as maf_draw
-from client.table.draw import BaseFrame
 from shared.games import mafiosi as maf
 from shared.rules import events_for
 from tests.test_client_app import FakeLink, make_app
-from tests.test_client_partial_redraw import _whole
+from tests.test_client_partial_redraw import whole_frame
 
 NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve"]
 TURN_S = 25.0  # the turn timer each update starts (s): shown, not yet blinking
@@ -91,15 +90,7 @@ def _play(app, link, state, rng, actions, frames_per_action, check, clock, full=
 
 
 def _reference(app, scene) -> bytes:
-    """The frame drawn whole with a base frame painted afresh (not the cached one the
-    screen's frame used: a base key missing an input would show the same stale picture
-    in both), the scene's recorded top rects left as they were."""
-    saved, top_rects = maf_draw._base, scene.top_rects
-    maf_draw._base = BaseFrame()
-    try:
-        return _whole(app, scene)
-    finally:
-        maf_draw._base, scene.top_rects = saved, top_rects
+    return whole_frame(app, scene, maf_draw)
 
 
 def _comparing(app, scene, mismatches):

@@ -32,21 +32,30 @@ def _spectator_table(app, state):
     return scene, link
 
 
-def _whole(app, scene) -> bytes:
-    """The frame drawn whole over a freshly painted base frame (so an input missing from
-    the base frame's key shows as a difference too)."""
-    ref = pygame.Surface(app.size, 0, app.screen)
-    kept, delay = omerta_draw._base, omerta_draw.BAKE_DELAY_MS
-    # a fresh base frame; the static layer is left as the app's frame had it (the lazy
-    # bake of cards come to rest is for the app's own whole frames)
-    omerta_draw._base, omerta_draw.BAKE_DELAY_MS = BaseFrame(), float("inf")
+def whole_frame(app, scene, draw_module) -> bytes:
+    """The frame drawn whole over a freshly painted base frame (``draw_module._base``:
+    an input missing from the base frame's key then shows as a difference, where the
+    cached one would be reused by the reference as well), the static layer as the frame
+    shown has it (no lazy baking of cards come to rest: that is for the app's own whole
+    frames), the scene's record of its top items left as it was. The RGB bytes."""
+    kept = (draw_module._base, getattr(draw_module, "BAKE_DELAY_MS", None), scene.top_rects)
+    draw_module._base = BaseFrame()
+    if kept[1] is not None:
+        draw_module.BAKE_DELAY_MS = float("inf")
     try:
+        ref = pygame.Surface(app.size, 0, app.screen)
         scene.draw(ref)
+        if app.manager is not None:
+            app.manager.draw_ui(ref)
+        return pygame.image.tobytes(ref, "RGB")
     finally:
-        omerta_draw._base, omerta_draw.BAKE_DELAY_MS = kept, delay
-    if app.manager is not None:
-        app.manager.draw_ui(ref)
-    return pygame.image.tobytes(ref, "RGB")
+        draw_module._base, scene.top_rects = kept[0], kept[2]
+        if kept[1] is not None:
+            draw_module.BAKE_DELAY_MS = kept[1]
+
+
+def _whole(app, scene) -> bytes:
+    return whole_frame(app, scene, omerta_draw)
 
 
 def _play(app, scene, link, state, rng, actions, frames_per_action, check):
