@@ -10,7 +10,6 @@ monotonic clock, ``tc``/``t_press``/``t_shown`` on the client's own monotonic cl
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping
 
 import msgspec
@@ -75,16 +74,18 @@ MAX_DEPTH = 16
 #: Largest integer magnitude accepted anywhere in a message (JSON safe integers).
 MAX_INT = 2**53
 _DECODER = msgspec.json.Decoder()
+_ENCODER = msgspec.json.Encoder()
 
 
 def encode(msg_type: str, **fields: Any) -> bytes:
-    """One envelope as a line: ``{"v":1,"type":msg_type,...}\n`` (compact JSON, UTF-8).
+    """One envelope as a line: ``{"v":1,"type":msg_type,...}\n`` (compact JSON, UTF-8,
+    fields in the order given; msgspec, about 10x the standard library's speed).
 
-    Strict JSON only: raises ``ValueError`` for a non-finite number and
-    ``UnicodeEncodeError`` for a lone surrogate, so nothing invalid is ever written."""
-    body = {"v": VERSION, "type": msg_type, **fields}
-    return json.dumps(body, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode() + b"\n"
+    Strict JSON only, so nothing invalid is ever written: a non-finite number is written
+    as ``null``; a lone surrogate raises ``UnicodeEncodeError``, a value JSON cannot
+    hold (an arbitrary object) ``TypeError``."""
+    buf = _ENCODER.encode({"v": VERSION, "type": msg_type, **fields})
+    return buf + b"\n"
 
 
 def decode(line: bytes) -> dict[str, Any]:
