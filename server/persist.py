@@ -118,7 +118,7 @@ class MatchFile:
         """Write one record; on disk (fsynced) when this returns. Raises ``OSError`` (a
         full disk, an I/O error) -- then call :meth:`repair` before appending again."""
         start = time.perf_counter()
-        data = memoryview(matchlog.line(record).encode("utf-8"))
+        data = memoryview(matchlog.line_bytes(record))
         while data:
             n = self._handle.write(data)
             if not n:
@@ -138,7 +138,7 @@ class MatchFile:
         then :meth:`unsynced` gives back what was not synced and :meth:`repair` cuts the
         file to its last synced byte."""
         start = time.perf_counter()
-        data = memoryview(matchlog.line(record).encode("utf-8"))
+        data = memoryview(matchlog.line_bytes(record))
         self._pending.append(record)
         self.written += 1
         while data:

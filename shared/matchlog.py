@@ -25,10 +25,13 @@ error. Lines without ``crc`` (logs written before checksums) are accepted as the
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Iterator, Sequence
+
+import msgspec
 
 from shared.rules import Action, Event
 
@@ -40,29 +43,53 @@ class LogError(ValueError):
     """The log cannot be used: no header, wrong format, or a damaged line in the middle."""
 
 
-def _body(record: dict[str, Any]) -> str:
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_ENCODER = msgspec.json.Encoder()
+_DECODER = msgspec.json.Decoder()
+#: How a line written by :func:`line_bytes` ends: its checksum, last.
+_CRC_TAIL = re.compile(rb',"crc":"([0-9a-f]{8})"}$')
 
 
-def _crc(body: str) -> str:
-    return f"{zlib.crc32(body.encode('utf-8')) & 0xFFFFFFFF:08x}"
+def _crc(body: bytes) -> str:
+    return f"{zlib.crc32(body) & 0xFFFFFFFF:08x}"
+
+
+def line_bytes(record: dict[str, Any]) -> bytes:
+    """One record as a line: compact JSON (UTF-8, msgspec) with its ``"crc"`` last,
+    ``\\n``-terminated. A non-finite number is written as ``null``; a value JSON cannot
+    hold raises ``TypeError``."""
+    body = _ENCODER.encode({k: v for k, v in record.items() if k != "crc"})
+    if body == b"{}":
+        return body + b"\n"
+    return b'%s,"crc":"%s"}\n' % (body[:-1], _crc(body).encode())
 
 
 def line(record: dict[str, Any]) -> str:
-    """One record as a line: compact JSON with its ``"crc"`` last, ``\\n``-terminated.
-    Raises ``ValueError`` for a non-finite number."""
-    body = _body({k: v for k, v in record.items() if k != "crc"})
-    return body[:-1] + f',"crc":"{_crc(body)}"}}\n' if body != "{}" else body + "\n"
+    """:func:`line_bytes` as text."""
+    return line_bytes(record).decode("utf-8")
 
 
 def check_line(raw: bytes) -> dict[str, Any]:
     """The record of one line (without its newline); raises ``ValueError`` when it is not
-    a JSON record or its checksum does not match."""
-    rec = json.loads(raw)
+    a JSON record or its checksum does not match.
+
+    The checksum covers the line's bytes as written without its ``crc`` field, so it
+    does not depend on how a JSON library formats numbers. A ``crc`` that is not last
+    is checked against the record serialised again the way older servers wrote it."""
+    try:
+        rec = _DECODER.decode(raw)
+    except msgspec.DecodeError as e:
+        raise ValueError(f"not JSON: {e}") from None
     if not isinstance(rec, dict) or "kind" not in rec:
         raise ValueError("not a record")
     crc = rec.pop("crc", None)
-    if crc is not None and crc != _crc(_body(rec)):
+    if crc is None:
+        return rec
+    tail = _CRC_TAIL.search(raw)
+    if tail is not None and tail.group(1).decode() == crc:
+        body = raw[:tail.start()] + b"}"
+    else:
+        body = json.dumps(rec, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    if crc != _crc(body):
         raise ValueError("checksum mismatch")
     return rec
 
