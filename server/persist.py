@@ -21,8 +21,11 @@ other's matches.
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import re
+import sys
 import time
 import weakref
 from pathlib import Path
@@ -320,17 +323,73 @@ class GroupCommit:
             self._call = self.clock.callLater(0, self.commit)
 
 
+def _load_syncfs() -> Callable[[int], int] | None:
+    """Linux's ``syncfs(fd)`` from the C library (None elsewhere): one call makes every
+    file of a filesystem durable."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        call = libc.syncfs
+    except (OSError, AttributeError):
+        return None
+    call.argtypes = [ctypes.c_int]
+    call.restype = ctypes.c_int
+    return call
+
+
+_syncfs = _load_syncfs()
+#: A batch of at least this many match logs on one filesystem is synced with one
+#: ``syncfs`` instead of one ``fsync`` each: the journal commits once. Measured on a
+#: virtual disk, 20 files: 92 us of CPU instead of 911 (issue 14).
+SYNCFS_MIN_FILES = 3
+#: A ``syncfs`` slower than this (ms) means the filesystem holds much more dirty data
+#: than our logs (another program writing a lot): back to ``fsync`` per file for
+#: :data:`SYNCFS_BACKOFF_S`, so that its writes do not delay our updates.
+SYNCFS_SLOW_MS = 100.0
+SYNCFS_BACKOFF_S = 60.0
+_syncfs_off_until = 0.0
+
+
 def _fsync_all(fds: list[int]) -> list[tuple[OSError | None, float]]:
-    """``os.fsync`` each file: ``(error or None, ms)`` each."""
-    out: list[tuple[OSError | None, float]] = []
+    """Make each file durable: ``(error or None, ms)`` each (a share of one ``syncfs``
+    when :data:`SYNCFS_MIN_FILES` or more are on one filesystem, else ``os.fsync``
+    each). A failed ``syncfs`` falls back to ``fsync`` per file, which says whose
+    records failed. Runs on the writer thread."""
+    global _syncfs_off_until
+    synced: set[int] = set()
+    out: dict[int, tuple[OSError | None, float]] = {}
+    if _syncfs is not None and len(fds) >= SYNCFS_MIN_FILES and time.monotonic() >= _syncfs_off_until:
+        by_dev: dict[int, list[int]] = {}
+        for fd in fds:
+            try:
+                by_dev.setdefault(os.fstat(fd).st_dev, []).append(fd)
+            except OSError:
+                pass  # fsync below says what is wrong
+        for group in by_dev.values():
+            if len(group) < SYNCFS_MIN_FILES:
+                continue
+            start = time.perf_counter()
+            if _syncfs(group[0]) != 0:
+                continue  # an error somewhere on that filesystem: find whose below
+            ms = (time.perf_counter() - start) * 1000.0
+            if ms > SYNCFS_SLOW_MS:
+                _syncfs_off_until = time.monotonic() + SYNCFS_BACKOFF_S
+                log.info("syncing the match logs took {ms:.0f} ms (other programs are writing "
+                         "to that disk): one fsync per log for {s:.0f} s", ms=ms, s=SYNCFS_BACKOFF_S)
+            for fd in group:
+                out[fd] = (None, ms / len(group))
+                synced.add(fd)
     for fd in fds:
+        if fd in synced:
+            continue
         start = time.perf_counter()
         try:
             os.fsync(fd)
-            out.append((None, (time.perf_counter() - start) * 1000.0))
+            out[fd] = (None, (time.perf_counter() - start) * 1000.0)
         except OSError as e:
-            out.append((e, 0.0))
-    return out
+            out[fd] = (e, 0.0)
+    return [out[fd] for fd in fds]
 
 
 _commits: "weakref.WeakKeyDictionary[Any, GroupCommit]" = weakref.WeakKeyDictionary()

@@ -54,3 +54,75 @@ def test_one_fsync_covers_the_records_of_several_tables_written_in_one_turn(tmp_
     persist.group_commit(lobby.clock).commit()  # the end of the reactor turn
     assert len(calls) == 2  # one per match log, not one per action
     assert not any(t.matchfile.dirty for t in tables)
+
+
+def _dirty_tables(tmp_path, n):
+    lobby = lobby_at(tmp_path)
+    tables = [players_table(lobby, seed=s, rounds=1)[0] for s in range(1, n + 1)]
+    for table in tables:
+        seat = next(iter(table.game.awaiting(table.state)))
+        table._apply(seat, table._legal(seat)[0])
+    assert all(t.matchfile.dirty for t in tables)
+    return lobby, tables
+
+
+def test_a_batch_of_many_logs_is_made_durable_by_one_syncfs(tmp_path, monkeypatch):
+    if persist._syncfs is None:
+        import pytest
+        pytest.skip("syncfs is Linux only")
+    real_syncfs = persist._syncfs
+    syncfs_calls: list[int] = []
+    fsync_calls: list[int] = []
+    monkeypatch.setattr(persist, "_syncfs", lambda fd: syncfs_calls.append(fd) or real_syncfs(fd))
+    monkeypatch.setattr(persist, "_syncfs_off_until", 0.0)
+    lobby, tables = _dirty_tables(tmp_path, persist.SYNCFS_MIN_FILES)
+    lobby2, few = _dirty_tables(tmp_path / "few", persist.SYNCFS_MIN_FILES - 1)
+    real_fsync = persist.os.fsync
+    monkeypatch.setattr(persist.os, "fsync", lambda fd: fsync_calls.append(fd) or real_fsync(fd))
+    persist.group_commit(lobby.clock).commit()
+    assert len(syncfs_calls) == 1 and fsync_calls == []  # one call for the whole batch
+    assert not any(t.matchfile.dirty for t in tables)  # every table released its outcome
+    # below the threshold: one fsync per log, as before
+    persist.group_commit(lobby2.clock).commit()
+    assert len(syncfs_calls) == 1 and len(fsync_calls) == len(few)
+
+
+def test_a_failed_syncfs_finds_whose_log_failed_with_fsync_each(tmp_path, monkeypatch):
+    import errno
+    if persist._syncfs is None:
+        import pytest
+        pytest.skip("syncfs is Linux only")
+    monkeypatch.setattr(persist, "_syncfs", lambda fd: -1)
+    monkeypatch.setattr(persist, "_syncfs_off_until", 0.0)
+    lobby, tables = _dirty_tables(tmp_path, 3)
+    bad = tables[1].matchfile._handle.fileno()
+    real = persist.os.fsync
+
+    def fsync(fd: int) -> None:
+        if fd == bad:
+            raise OSError(errno.EIO, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(persist.os, "fsync", fsync)
+    persist.group_commit(lobby.clock).commit()
+    assert [t.paused for t in tables] == [False, True, False]  # only its table pauses
+    assert not tables[0].matchfile.dirty and not tables[2].matchfile.dirty
+
+
+def test_a_slow_syncfs_goes_back_to_one_fsync_per_log_for_a_while(tmp_path, monkeypatch):
+    if persist._syncfs is None:
+        import pytest
+        pytest.skip("syncfs is Linux only")
+    monkeypatch.setattr(persist, "_syncfs_off_until", 0.0)
+    monkeypatch.setattr(persist, "SYNCFS_SLOW_MS", -1.0)  # every syncfs counts as slow
+    fsync_calls: list[int] = []
+    lobby, tables = _dirty_tables(tmp_path, 3)
+    real = persist.os.fsync
+    monkeypatch.setattr(persist.os, "fsync", lambda fd: fsync_calls.append(fd) or real(fd))
+    persist.group_commit(lobby.clock).commit()
+    assert fsync_calls == [] and persist._syncfs_off_until > 0
+    for table in tables:
+        seat = next(iter(table.game.awaiting(table.state)))
+        table._apply(seat, table._legal(seat)[0])
+    persist.group_commit(lobby.clock).commit()
+    assert len(fsync_calls) == 3  # another program fills that disk: fsync each meanwhile
