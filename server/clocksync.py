@@ -63,6 +63,8 @@ class OffsetEstimator:
     def __init__(self, window: int = WINDOW, best: int = BEST_SAMPLES, rtt_window: int = RTT_WINDOW):
         self.samples: deque[tuple[float, float, float, float]] = deque(maxlen=window)
         # each sample: (rtt, offset, lowest possible offset, highest possible offset)
+        self._lows: deque[float] = deque(maxlen=window)  # the same samples' bounds
+        self._highs: deque[float] = deque(maxlen=window)
         self.rtts: deque[float] = deque(maxlen=max(window, rtt_window))
         self._sorted: list[float] = []  # the same RTTs, sorted
         self.best = best
@@ -75,6 +77,8 @@ class OffsetEstimator:
             return
         rtt = t1 - t0
         self.samples.append((rtt, (t0 + t1) / 2.0 - tc, t0 - tc, t1 - tc))
+        self._lows.append(t0 - tc)
+        self._highs.append(t1 - tc)
         if len(self.rtts) == self.rtts.maxlen:
             del self._sorted[bisect.bisect_left(self._sorted, self.rtts[0])]
         self.rtts.append(rtt)
@@ -82,12 +86,7 @@ class OffsetEstimator:
         self._offset = self._estimate()
 
     def _estimate(self) -> float:
-        low = high = None
-        for s in self.samples:
-            if low is None or s[2] > low:
-                low = s[2]
-            if high is None or s[3] < high:
-                high = s[3]
+        low, high = max(self._lows), min(self._highs)
         if low <= high:
             return (low + high) / 2.0
         best = sorted(self.samples)[: self.best]
@@ -227,9 +226,7 @@ class ClockSync:
             return
         if open_ and self._playing and (self._last_ping is None
                                         or self.now_ms() - self._last_ping >= self.interval_ms()):
-            self._cancel_next()
             self.ping()
-        self._cancel_next()
         self._schedule()
 
     def _cancel_next(self) -> None:
@@ -244,7 +241,11 @@ class ClockSync:
         now = self.now_ms()
         due = (self._last_ping if self._last_ping is not None else now) + self.interval_ms()
         due = math.ceil(due / PING_GRID_MS - 1e-6) * PING_GRID_MS
-        self._next = self._clock.callLater(max(0.0, due - now) / 1000.0, self._tick)
+        delay = max(0.0, due - now) / 1000.0
+        if self._next is not None and self._next.active():
+            self._next.reset(delay)  # windows open and close often: no new timer each time
+        else:
+            self._next = self._clock.callLater(delay, self._tick)
 
     def _tick(self) -> None:
         self._next = None
