@@ -444,13 +444,13 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         return True
 
     # -- legal actions and updates ----------------------------------------------------
-    def _legal(self, seat: int | None) -> list[Action]:
+    def _legal(self, seat: int | None, awaited: Any = None) -> list[Action]:
         """``seat``'s legal actions now: [] unless the match awaits it (every game's
         ``legal_actions`` is empty for a seat outside ``awaiting``: only awaited seats
-        cost anything)."""
+        cost anything). ``awaited``: ``game.awaiting(state)`` when the caller has it."""
         if seat is None or self.state is None or self.status != "playing":
             return []
-        if seat not in self.game.awaiting(self.state):
+        if seat not in (self.game.awaiting(self.state) if awaited is None else awaited):
             return []
         legal = self.game.legal_actions(self.state, seat)
         if seat in self._claimed and self.window is not None:
@@ -458,8 +458,8 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             legal = [a for a in legal if a.TYPE not in hidden]
         return legal
 
-    def _legal_dicts(self, seat: int | None) -> list[dict[str, Any]]:
-        return [a.to_dict() for a in self._legal(seat)]
+    def _legal_dicts(self, seat: int | None, awaited: Any = None) -> list[dict[str, Any]]:
+        return [a.to_dict() for a in self._legal(seat, awaited)]
 
     def _apply(self, seat: int | None, action: Action) -> list[Event]:
         """Apply one action (raises IllegalAction, nothing changed), write it to the log,
@@ -516,12 +516,13 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         timer = self.turn_timer.field()
         sent = self.__dict__.setdefault("_sent_views", {})
         resuming = self.__dict__.get("_resuming") or {}  # their match_started follows (server.seats)
+        awaited = self.game.awaiting(self.state) if self.state is not None else ()
         for seat in self.seats:
             mine = events_for(events, seat.index)
             conn = seat.conn
             if conn is not None and resuming.get(seat.index) is not conn:
                 view = self.game.view(self.state, seat.index)
-                legal = self._legal_dicts(seat.index)
+                legal = self._legal_dicts(seat.index, awaited)
                 base = sent.get(seat.index)
                 sent[seat.index] = (conn, view, legal)
                 if base is not None and base[0] is conn and "delta" in getattr(conn, "features", ()):
