@@ -192,9 +192,10 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         than the server could restore (a crash lost them: the client must show it,
         never step back silently). A resumed seat's is sent by
         :meth:`server.seats.SeatsMixin._resume`, once no outcome is held for the disk."""
+        legal = self._legal(seat)
         fields: dict[str, Any] = dict(
             table=self.id, game=self.game.NAME, seat=seat, view=self.game.view(self.state, seat),
-            legal=self._legal_dicts(seat), t_server=self.now_ms(), step=len(self.log),
+            legal=[a.to_dict() for a in legal], t_server=self.now_ms(), step=len(self.log),
             seats=[s.summary() for s in self.seats], timer=self.turn_timer.field(),
             window_shown=self.window_shown if self.window is not None else None)
         if resumed:
@@ -204,7 +205,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                 fields["missed_truncated"] = True
             if rewound_from is not None:
                 fields["rewound_from"] = rewound_from
-        self._remember_sent(seat, conn, fields["view"], fields["legal"])
+        self._remember_sent(seat, conn, fields["view"], legal)
         conn.push("match_started", **fields)
 
     def resync(self, conn: Any, step: int | None = None) -> dict[str, Any]:
@@ -223,9 +224,10 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         self._resume(conn, seat, step)  # after the updates held for the disk, if any
         return {"table": self.id, "step": len(self.log)}
 
-    def _remember_sent(self, seat: int, conn: Any, view: dict[str, Any], legal: list[Any]) -> None:
-        """The last view and legal actions ``conn`` was sent for ``seat``: the base of
-        its next delta (docs/PROTOCOL.md ``update``, feature ``delta``)."""
+    def _remember_sent(self, seat: int, conn: Any, view: dict[str, Any], legal: list[Action]) -> None:
+        """The last view and legal actions (:class:`Action` objects) ``conn`` was sent for
+        ``seat``: the base of its next delta (docs/PROTOCOL.md ``update``, feature
+        ``delta``)."""
         sent = self.__dict__.setdefault("_sent_views", {})
         sent[seat] = (conn, view, legal)
 
@@ -522,8 +524,8 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             conn = seat.conn
             if conn is not None and resuming.get(seat.index) is not conn:
                 view = self.game.view(self.state, seat.index)
-                legal = self._legal_dicts(seat.index, awaited)
-                base = sent.get(seat.index)
+                legal = self._legal(seat.index, awaited)  # the engines reuse their action objects:
+                base = sent.get(seat.index)  # comparing two lists of them is mostly identity
                 sent[seat.index] = (conn, view, legal)
                 if base is not None and base[0] is conn and "delta" in getattr(conn, "features", ()):
                     changed, gone = view_delta(base[1], view)
@@ -531,11 +533,11 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                     if gone:
                         fields["view_unset"] = gone
                     if legal != base[2]:
-                        fields["legal"] = legal
+                        fields["legal"] = [a.to_dict() for a in legal]
                     conn.push("update", **fields, t_server=now, step=step, timer=timer)
                 else:
-                    conn.push("update", table=self.id, events=mine, view=view, legal=legal,
-                              t_server=now, step=step, timer=timer)
+                    conn.push("update", table=self.id, events=mine, view=view,
+                              legal=[a.to_dict() for a in legal], t_server=now, step=step, timer=timer)
             if seat.driver is not None:
                 self._feed_bot(seat, mine, now)
         self.spectators.send("update", table=self.id, events=events_for(events, None), view=public,

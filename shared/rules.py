@@ -69,15 +69,20 @@ class Action:
     SYSTEM_ONLY: ClassVar[bool] = False
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"type": TYPE, **fields}`` with tuples as lists; the inverse of ``parse``."""
-        out: dict[str, Any] = {"type": self.TYPE}
-        names = _FIELD_NAMES.get(type(self))
-        if names is None:  # dataclasses.fields(self), looked up once per class
-            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))
-        for name in names:
-            value = getattr(self, name)
-            out[name] = list(value) if isinstance(value, tuple) else value
-        return out
+        """``{"type": TYPE, **fields}`` with tuples as lists; the inverse of ``parse``.
+        A new dict each call (built once per action object, then copied: the engines
+        hand out the same action objects again and again, and every update lists them)."""
+        made = self.__dict__.get("_as_dict")
+        if made is None:
+            made = {"type": self.TYPE}
+            names = _FIELD_NAMES.get(type(self))
+            if names is None:  # dataclasses.fields(self), looked up once per class
+                names = _FIELD_NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))
+            for name in names:
+                value = getattr(self, name)
+                made[name] = list(value) if isinstance(value, tuple) else value
+            object.__setattr__(self, "_as_dict", made)  # not a field: eq, hash, repr ignore it
+        return {k: (v[:] if type(v) is list else v) for k, v in made.items()}
 
 
 #: Action class -> its field names in order (``to_dict``).
