@@ -342,7 +342,7 @@ _syncfs = _load_syncfs()
 #: A batch of at least this many match logs on one filesystem is synced with one
 #: ``syncfs`` instead of one ``fsync`` each: the journal commits once. Measured on a
 #: virtual disk, 20 files: 92 us of CPU instead of 911 (issue 14).
-SYNCFS_MIN_FILES = 3
+SYNCFS_MIN_FILES = 2
 #: A ``syncfs`` slower than this (ms) means the filesystem holds much more dirty data
 #: than our logs (another program writing a lot): back to ``fsync`` per file for
 #: :data:`SYNCFS_BACKOFF_S`, so that its writes do not delay our updates.

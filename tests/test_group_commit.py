@@ -46,6 +46,7 @@ def test_one_fsync_covers_the_records_of_several_tables_written_in_one_turn(tmp_
     lobby = lobby_at(tmp_path)
     tables = [players_table(lobby, seed=s, rounds=1)[0] for s in (1, 2)]
     monkeypatch.setattr(persist.os, "fsync", fsync)
+    monkeypatch.setattr(persist, "SYNCFS_MIN_FILES", 99)  # one fsync per log (syncfs: below)
     for table in tables:  # two actions at each table in the same reactor turn
         for _ in range(2):
             seat = next(iter(table.game.awaiting(table.state)))
