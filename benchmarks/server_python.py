@@ -1,0 +1,216 @@
+"""The server's own Python per action, without sockets or reactor (issue 14). A script,
+not a test.
+
+    .venv/bin/python benchmarks/server_python.py              # 25 tables, 3 s of play
+    .venv/bin/python benchmarks/server_python.py --profile F  # cProfile stats to F
+
+``benchmarks/server_load.py`` measures a real server process: its CPU per action is the
+rules and the fan-out *plus* the reactor, the kernel's sends and receives, and the
+fsyncs. This script tells the two apart: the same :class:`server.lobby.Lobby` and
+:class:`server.protocol.ServerProtocol` the server runs, on Twisted ``StringTransport``s
+and a ``task.Clock`` (every 10 ms of play is one ``advance``), N Omerta tables of 4
+seats asking for delta updates and playing random legal moves at once (a snap claim
+with probability 0.25, 150-400 ms after the window's update; else a pass). Only the
+server's entry points are timed (``dataReceived`` and ``clock.advance``, CPU time):
+what this script's own seats do (decoding every line, choosing) does not count.
+
+Twice: without match logs (``python_us_per_action``: rules, views, deltas, encoding,
+clock sync, arbitration) and with them in a temporary directory on the real disk
+(``python_us_per_action_with_log``: plus writing each record and one fsync per log per
+10 ms, inline). The last line is one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
+
+import msgspec  # noqa: E402
+from twisted.internet import task  # noqa: E402
+from twisted.internet.testing import StringTransport  # noqa: E402
+
+from server.lobby import Lobby  # noqa: E402
+from server.protocol import ServerProtocol  # noqa: E402
+from shared.config import merge  # noqa: E402
+
+_dec = msgspec.json.Decoder()
+_enc = msgspec.json.Encoder()
+
+
+class Timer:
+    """CPU seconds spent inside the server's entry points."""
+
+    def __init__(self) -> None:
+        self.cpu = 0.0
+
+    def run(self, f: Any, *args: Any) -> Any:
+        t = time.process_time()
+        try:
+            return f(*args)
+        finally:
+            self.cpu += time.process_time() - t
+
+
+class Seat:
+    """One seat: a ServerProtocol on a StringTransport, and a random player."""
+
+    def __init__(self, lobby: Lobby, timer: Timer, name: str, rng: random.Random):
+        self.proto = ServerProtocol(lobby)
+        self.transport = StringTransport()
+        self.proto.makeConnection(self.transport)
+        self.timer = timer
+        self.rng = rng
+        self.seq = 0
+        self.view: dict[str, Any] = {}
+        self.legal: list[dict[str, Any]] = []
+        self.window: dict[str, Any] | None = None
+        self.inflight = False
+        self.step = self.wait_step = 0
+        self.answered: set[int] = set()
+        self.shown: dict[int, float] = {}
+        self.claim_at: tuple[int, float] | None = None
+        self.send("hello", name=name, features=["delta"])
+
+    def now(self) -> float:
+        return self.proto.clock.seconds() * 1000.0
+
+    def send(self, kind: str, **fields: Any) -> None:
+        self.seq += 1
+        line = _enc.encode({"v": 1, "type": kind, "seq": self.seq, **fields}) + b"\n"
+        self.timer.run(self.proto.dataReceived, line)
+
+    def read(self) -> list[dict[str, Any]]:
+        raw = self.transport.value()
+        self.transport.clear()
+        out = []
+        for line in raw.split(b"\n"):
+            if not line:
+                continue
+            m = _dec.decode(line)
+            kind = m["type"]
+            if kind == "ping":
+                pong = b'{"v":1,"type":"pong","id":%d,"tc":%r}\n' % (m["id"], m["ts"])
+                self.timer.run(self.proto.dataReceived, pong)
+                continue
+            if kind in ("update", "match_started"):
+                self.step = m.get("step", 0)
+                if "view_set" in m:
+                    self.view = {**self.view, **m["view_set"]}
+                    for key in m.get("view_unset", ()):
+                        self.view.pop(key, None)
+                    self.legal = m.get("legal", self.legal)
+                else:
+                    self.view, self.legal = m["view"], m["legal"]
+                self.window = self.view.get("window")
+                if self.window is not None:
+                    self.shown.setdefault(self.window["window"], self.now())
+            elif m.get("re") == self.seq:
+                self.inflight = False
+                self.wait_step = m.get("step", 0)
+            out.append(m)
+        return out
+
+    def act(self, table: int) -> bool:
+        """Send one action when it may; True when it did."""
+        if self.inflight or not self.legal or self.step < self.wait_step:
+            return False
+        w, now = self.window, self.now()
+        if w is not None:
+            claims = [a for a in self.legal if a["type"] in w.get("claim_types", ())]
+            if self.claim_at is not None and self.claim_at[0] == w["window"]:
+                if now < self.claim_at[1] or not claims:
+                    return False
+                self.claim_at = None
+                self.inflight = True
+                self.send("action", table=table, action=self.rng.choice(claims), t_press=now,
+                          t_shown=self.shown[w["window"]])
+                return True
+            if w["window"] not in self.answered and (claims or any(a["type"] == w.get("pass_type")
+                                                                   for a in self.legal)):
+                self.answered.add(w["window"])
+                if claims and self.rng.random() < 0.25:
+                    self.claim_at = (w["window"], now + self.rng.uniform(150, 400))
+                    return False
+                self.inflight = True
+                self.send("action", table=table, action={"type": w["pass_type"]})
+                return True
+        choices = [a for a in self.legal if w is None
+                   or (a["type"] not in w.get("claim_types", ()) and a["type"] != w.get("pass_type"))]
+        if not choices:
+            return False
+        self.inflight = True
+        self.send("action", table=table, action=self.rng.choice(choices))
+        return True
+
+
+def play(tables: int, seconds: float, data_dir: Path | None, profile: str | None = None) -> dict[str, Any]:
+    """Play ``tables`` tables for ``seconds`` of simulated time; the server's CPU per
+    action in µs."""
+    rng = random.Random(1)
+    clock = task.Clock()
+    clock.advance(1000)
+    timer = Timer()
+    config = merge({"server": {"name": "bench", "max_tables": 1000, "max_connections": 4000}})
+    lobby = Lobby(config, clock, data_dir=data_dir)
+    runs: list[tuple[int, list[Seat]]] = []
+    for t in range(tables):
+        seats = [Seat(lobby, timer, f"p{t}_{i}", rng) for i in range(4)]
+        seats[0].send("create_table", game="omerta", seats=4, name=f"t{t}", options={"rounds": 20})
+        table = next(m for m in seats[0].read() if m.get("re") == seats[0].seq)["table"]["id"]
+        for s in seats:
+            s.send("join", table=table)
+        clock.advance(0.001)
+        for s in seats:
+            s.read()
+        runs.append((table, seats))
+    timer.cpu = 0.0
+    actions = 0
+    prof = cProfile.Profile() if profile else None
+    if prof is not None:
+        prof.enable()
+    for _ in range(int(seconds / 0.01)):
+        for table, seats in runs:
+            for s in seats:
+                s.read()
+                actions += s.act(table)
+        timer.run(clock.advance, 0.01)
+    if prof is not None:
+        prof.disable()
+        prof.dump_stats(profile)
+    return {"actions": actions, "us_per_action": round(1e6 * timer.cpu / actions, 1) if actions else None}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--tables", type=int, default=25)
+    p.add_argument("--seconds", type=float, default=3.0, help="simulated seconds of play")
+    p.add_argument("--profile", metavar="FILE", help="cProfile stats of the run without logs to FILE")
+    args = p.parse_args()
+    bare = play(args.tables, args.seconds, None, args.profile)
+    print(f"without match logs: {bare['actions']} actions, {bare['us_per_action']} us of server CPU per action",
+          flush=True)
+    work = Path(tempfile.mkdtemp(prefix="server-python-", dir="/var/tmp"))
+    try:
+        logged = play(args.tables, args.seconds, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"with match logs (fsync inline): {logged['actions']} actions, {logged['us_per_action']} us",
+          flush=True)
+    print(json.dumps({"tables": args.tables, "actions": bare["actions"],
+                      "python_us_per_action": bare["us_per_action"],
+                      "python_us_per_action_with_log": logged["us_per_action"]}))
+
+
+if __name__ == "__main__":
+    main()
