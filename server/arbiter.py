@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from shared.rules import Action
+from server.timers import reschedule
 
 #: Slack for the error of the clock-offset estimate (ms): a press up to this far outside
 #: its bounds is clamped onto them instead of being refused.
@@ -346,10 +347,7 @@ class Arbiter:
             self.flush()
             return
         self.deadline = deadline
-        if self._timer is not None and self._timer.active():
-            self._timer.reset(delay / 1000.0)
-        else:
-            self._timer = self._clock.callLater(delay / 1000.0, self._closing)
+        self._timer = reschedule(self._clock, self._timer, delay / 1000.0, self._closing)
 
     def _closing(self) -> None:
         """The collection's time is up: decide once the claims already waiting in the

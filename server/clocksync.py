@@ -30,6 +30,8 @@ import math
 from collections import deque
 from typing import Any, Callable
 
+from server.timers import reschedule
+
 
 #: Samples kept for the offset estimate (recent ones: clocks may drift).
 WINDOW = 32
@@ -242,10 +244,8 @@ class ClockSync:
         due = (self._last_ping if self._last_ping is not None else now) + self.interval_ms()
         due = math.ceil(due / PING_GRID_MS - 1e-6) * PING_GRID_MS
         delay = max(0.0, due - now) / 1000.0
-        if self._next is not None and self._next.active():
-            self._next.reset(delay)  # windows open and close often: no new timer each time
-        else:
-            self._next = self._clock.callLater(delay, self._tick)
+        # windows open and close often: moved in place when it can (server.timers)
+        self._next = reschedule(self._clock, self._next, delay, self._tick)
 
     def _tick(self) -> None:
         self._next = None
