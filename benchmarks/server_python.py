@@ -8,7 +8,7 @@ not a test.
 rules and the fan-out *plus* the reactor, the kernel's sends and receives, and the
 fsyncs. This script tells the two apart: the same :class:`server.lobby.Lobby` and
 :class:`server.protocol.ServerProtocol` the server runs, on Twisted ``StringTransport``s
-and a ``task.Clock`` (every 10 ms of play is one ``advance``), N Omerta tables of 4
+and a ``task.Clock`` (every 10 ms of play is one ``advance``), N Omerta tables of 4 (seeds 1000, 1001, ...: the same deals every run)
 seats asking for delta updates and playing random legal moves at once (a snap claim
 with probability 0.25, 150-400 ms after the window's update; else a pass). Only the
 server's entry points are timed (``dataReceived`` and ``clock.advance``, CPU time):
@@ -166,7 +166,7 @@ def play(tables: int, seconds: float, data_dir: Path | None, profile: str | None
     runs: list[tuple[int, list[Seat]]] = []
     for t in range(tables):
         seats = [Seat(lobby, timer, f"p{t}_{i}", rng) for i in range(4)]
-        seats[0].send("create_table", game="omerta", seats=4, name=f"t{t}", options={"rounds": 20})
+        seats[0].send("create_table", game="omerta", seats=4, name=f"t{t}", options={"rounds": 20, "seed": 1000 + t})
         table = next(m for m in seats[0].read() if m.get("re") == seats[0].seq)["table"]["id"]
         for s in seats:
             s.send("join", table=table)

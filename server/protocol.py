@@ -540,16 +540,23 @@ class ServerProtocol(LineReceiver):
         if self._gated is not None:
             self._gated.append(data)
             return
-        if self.transport is None or self._aborted:
+        t = self.transport
+        if t is None or self._aborted:
             return
-        if self.pending_bytes() + len(data) > self.max_output_bytes:
+        if self._flusher is None:
+            if self.pending_bytes() + len(data) > self.max_output_bytes:
+                self._drop_slow()
+                return
+            if self._paused:
+                self._queued += len(data)
+            t.write(data)
+            return
+        # a TCP transport (pending_bytes_of, inline: every message passes here)
+        if len(t.dataBuffer) - t.offset + t._tempDataLen + self._out_bytes + len(data) > self.max_output_bytes:
             self._drop_slow()
             return
         if self._paused:
             self._queued += len(data)
-        if self._flusher is None:
-            self.transport.write(data)
-            return
         if not self._out:
             self._flusher.add(self)
         self._out.append(data)

@@ -30,7 +30,7 @@ from twisted.logger import Logger
 from shared import matchlog
 from shared.games import game_def
 from shared.protocol import ProtocolError
-from shared.rules import Action, BadAction, Event, IllegalAction, events_for
+from shared.rules import Action, BadAction, Event, IllegalAction, all_public, events_for
 from shared.windows import Window
 from server.arbiter import Arbiter
 from server.claims import WindowsMixin
@@ -519,8 +519,9 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         sent = self.__dict__.setdefault("_sent_views", {})
         resuming = self.__dict__.get("_resuming") or {}  # their match_started follows (server.seats)
         awaited = self.game.awaiting(self.state) if self.state is not None else ()
+        shared = events_for(events, None) if all_public(events) else None  # the same for all
         for seat in self.seats:
-            mine = events_for(events, seat.index)
+            mine = events_for(events, seat.index) if shared is None else shared
             conn = seat.conn
             if conn is not None and resuming.get(seat.index) is not conn:
                 view = self.game.view(self.state, seat.index)
@@ -533,14 +534,15 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                     if gone:
                         fields["view_unset"] = gone
                     if legal != base[2]:
-                        fields["legal"] = [a.to_dict() for a in legal]
+                        fields["legal"] = [a.wire() for a in legal]
                     conn.push("update", **fields, t_server=now, step=step, timer=timer)
                 else:
                     conn.push("update", table=self.id, events=mine, view=view,
-                              legal=[a.to_dict() for a in legal], t_server=now, step=step, timer=timer)
+                              legal=[a.wire() for a in legal], t_server=now, step=step, timer=timer)
             if seat.driver is not None:
                 self._feed_bot(seat, mine, now)
-        self.spectators.send("update", table=self.id, events=events_for(events, None), view=public,
+        self.spectators.send("update", table=self.id, events=events_for(events, None) if shared is None
+                             else shared, view=public,
                              legal=[], t_server=now, step=step, timer=timer)
 
     def _after_change(self) -> None:

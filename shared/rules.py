@@ -70,8 +70,13 @@ class Action:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"type": TYPE, **fields}`` with tuples as lists; the inverse of ``parse``.
-        A new dict each call (built once per action object, then copied: the engines
-        hand out the same action objects again and again, and every update lists them)."""
+        A new dict each call (a copy of :meth:`wire`)."""
+        return {k: (v[:] if type(v) is list else v) for k, v in self.wire().items()}
+
+    def wire(self) -> dict[str, Any]:
+        """The same as :meth:`to_dict`, built once per action object and shared: for
+        encoding only, never to be changed (the engines hand out the same action
+        objects again and again, and every update lists them)."""
         made = self.__dict__.get("_as_dict")
         if made is None:
             made = {"type": self.TYPE}
@@ -82,7 +87,7 @@ class Action:
                 value = getattr(self, name)
                 made[name] = list(value) if isinstance(value, tuple) else value
             object.__setattr__(self, "_as_dict", made)  # not a field: eq, hash, repr ignore it
-        return {k: (v[:] if type(v) is list else v) for k, v in made.items()}
+        return made
 
 
 #: Action class -> its field names in order (``to_dict``).
@@ -225,6 +230,12 @@ class Event:
 def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:
     """The JSON form of the events ``seat`` (None = spectator) may see, in order."""
     return [e.for_seat(seat) for e in events if e.visible_to(seat)]
+
+
+def all_public(events: Iterable[Event]) -> bool:
+    """True when every seat and spectator sees ``events`` alike (none is private to a
+    seat or carries a secret): one :func:`events_for` then serves them all."""
+    return all(e.to is None and e.secret is None for e in events)
 
 
 def card_faces(obj: Any, kinds: Iterable[str] | None = None) -> set[int]:
