@@ -29,7 +29,7 @@ from twisted.logger import Logger
 
 from shared import matchlog
 from shared.games import game_def
-from shared.protocol import ProtocolError
+from shared.protocol import ProtocolError, encode
 from shared.rules import Action, BadAction, Event, IllegalAction, all_public, events_for
 from shared.windows import Window
 from server.arbiter import Arbiter
@@ -229,7 +229,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         ``seat``: the base of its next delta (docs/PROTOCOL.md ``update``, feature
         ``delta``)."""
         sent = self.__dict__.setdefault("_sent_views", {})
-        sent[seat] = (conn, view, legal)
+        sent[seat] = (conn, view, legal, None)  # no public view to start deltas from
 
     def _send_spectators_start(self) -> None:
         self.spectators.send("match_started", table=self.id, game=self.game.NAME, seat=None,
@@ -512,7 +512,13 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         spectators. Legal actions are computed only for the seats the match awaits
         (:meth:`_legal`); a connection that asked for the ``delta`` feature gets only the
         top-level keys of its view that changed (``view_set``/``view_unset``) and
-        ``legal`` only when it changed (docs/PROTOCOL.md ``update``)."""
+        ``legal`` only when it changed (docs/PROTOCOL.md ``update``).
+
+        When the game declares its ``seat_keys`` (:class:`shared.gamedef.GameDef`), the
+        public part of the deltas is worked out once against the last update's public
+        view, each seat compares only its own keys, and the seats for whom nothing of
+        their own changed (keys, legal actions, private events) get the same bytes,
+        encoded once."""
         step = len(self.log) if step is None else step
         self._released_step = max(self._released_step, step)  # bots learn up to here (server.seats)
         timer = self.turn_timer.field()
@@ -520,6 +526,15 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         resuming = self.__dict__.get("_resuming") or {}  # their match_started follows (server.seats)
         awaited = self.game.awaiting(self.state) if self.state is not None else ()
         shared = events_for(events, None) if all_public(events) else None  # the same for all
+        seat_keys = self.definition.seat_keys
+        last_public = self.__dict__.get("_last_public")
+        self._last_public = public
+        common: tuple[dict[str, Any], list[str]] | None = None  # the public part of the deltas
+        common_line: bytes | None = None  # the update of a seat with nothing of its own
+        if seat_keys is not None and last_public is not None:
+            changed, gone = view_delta(last_public, public)
+            common = ({k: v for k, v in changed.items() if k not in seat_keys},
+                      [k for k in gone if k not in seat_keys])
         for seat in self.seats:
             mine = events_for(events, seat.index) if shared is None else shared
             conn = seat.conn
@@ -527,9 +542,28 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                 view = self.game.view(self.state, seat.index)
                 legal = self._legal(seat.index, awaited)  # the engines reuse their action objects:
                 base = sent.get(seat.index)  # comparing two lists of them is mostly identity
-                sent[seat.index] = (conn, view, legal)
+                sent[seat.index] = (conn, view, legal, public)
                 if base is not None and base[0] is conn and "delta" in getattr(conn, "features", ()):
-                    changed, gone = view_delta(base[1], view)
+                    old = base[1]
+                    if common is not None and base[3] is last_public:
+                        own = {k: view[k] for k in seat_keys
+                               if k in view and (k not in old or (old[k] is not view[k] and old[k] != view[k]))}
+                        own_gone = [k for k in seat_keys if k in old and k not in view]
+                        if not own and not own_gone and shared is not None and legal == base[2]:
+                            raw = getattr(conn, "push_raw", None)
+                            if raw is not None:
+                                if common_line is None:
+                                    extra = {"view_unset": common[1]} if common[1] else {}
+                                    common_line = encode("update", table=self.id, events=shared,
+                                                         view_set=common[0], **extra, t_server=now,
+                                                         step=step, timer=timer)
+                                raw(common_line)
+                                if seat.driver is not None:
+                                    self._feed_bot(seat, mine, now)
+                                continue
+                        changed, gone = {**common[0], **own}, common[1] + own_gone
+                    else:
+                        changed, gone = view_delta(old, view)
                     fields: dict[str, Any] = dict(table=self.id, events=mine, view_set=changed)
                     if gone:
                         fields["view_unset"] = gone
@@ -542,8 +576,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             if seat.driver is not None:
                 self._feed_bot(seat, mine, now)
         self.spectators.send("update", table=self.id, events=events_for(events, None) if shared is None
-                             else shared, view=public,
-                             legal=[], t_server=now, step=step, timer=timer)
+                             else shared, view=public, legal=[], t_server=now, step=step, timer=timer)
 
     def _after_change(self) -> None:
         """After the state or a seat changed: stand-ins for held seats, and the bot of a

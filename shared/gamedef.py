@@ -66,6 +66,12 @@ class GameDef:
       shows who holds one): the race's photo finish then lists applied claims only.
     * ``turn_id(state)`` -- identifies the turn in progress for the turn timer (any
       hashable value that changes when a new turn starts; None outside turns).
+    * ``seat_keys`` -- the top-level keys of ``view(state, seat)`` whose value depends
+      on the seat; every other key is equal to the spectator's ``view(state, None)``
+      (the conformance suite checks it). The table then works out the public part of
+      a delta update once for every seat, and a seat with nothing of its own that
+      changed gets the same bytes as the others (server/table.py ``_fan_out``). None
+      (the default): unknown, each seat's whole view is compared.
     """
 
     name: str
@@ -80,6 +86,7 @@ class GameDef:
     options: tuple[Option, ...] = ()
     timing_keys: tuple[str, ...] = ()
     late_claims_public: bool = True
+    seat_keys: frozenset[str] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def option(self, key: str) -> Option | None:

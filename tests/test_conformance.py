@@ -352,9 +352,15 @@ class MatchChecker:
             self.last_window = window
         self.open_window = window.id if window is not None else None
         # what each seat and a spectator receive
+        public = rules.view(state, None)
         for p in self._audience():
             who = "spectator" if p is None else f"seat {p}"
             v = rules.view(state, p)
+            if self.gd.seat_keys is not None and p is not None:  # GameDef.seat_keys
+                mine = {k: x for k, x in v.items() if k not in self.gd.seat_keys}
+                theirs = {k: x for k, x in public.items() if k not in self.gd.seat_keys}
+                assert mine == theirs, (f"{where}: {who}'s view differs from the spectator's outside "
+                                        f"seat_keys: {sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))}")
             wire_events = events_for(events, p)
             assert_json(v, f"{where}: view of {who}")
             assert_json(wire_events, f"{where}: events of {who}")
@@ -574,6 +580,15 @@ def _plant_bad_legal_action(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 PLANTED = ["omerta", fake.NAME]
+
+
+def test_suite_catches_a_seat_key_left_undeclared() -> None:
+    """Omerta's view of the active seat shows its drawn card: ``drawn`` must be declared."""
+    import dataclasses
+    gd = registry.DEFS["omerta"]
+    narrower = dataclasses.replace(gd, seat_keys=frozenset({"seat", "safe_cards"}))
+    with pytest.raises(AssertionError, match="outside seat_keys: \\['drawn'\\]"):
+        check_match(narrower, 3, 1, "random")
 
 
 @pytest.mark.parametrize("game", PLANTED, indirect=True)

@@ -90,6 +90,7 @@ GAME = GameDef(
     name=NAME, title="Omerta", min_seats=MIN_SEATS, max_seats=MAX_SEATS, default_seats=4,
     rules=sys.modules[__name__], make_bot=_make_bot,
     claim_outcome=claim_outcome_by_success, turn_id=turn_id,
+    seat_keys=frozenset({"seat", "drawn", "safe_cards"}),  # views.view: the rest is _public's
     options=(
         Option("rounds", "int", None, lo=1, hi=20, label="rounds (default: one per player)"),
         Option("snap_timeout_ms", "int", 3000, lo=500, hi=30_000,
