@@ -432,7 +432,8 @@ class TableRun:
             if c.call is not None and c.call.active():
                 c.call.cancel()
             c.call = None
-            yield c.request("leave", table=self.id)
+            # the table may already be gone (closed once every seat had its result)
+            yield c.request("leave", table=self.id).addErrback(lambda f: None)
         yield self.new_table()
 
     def stop(self) -> None:
