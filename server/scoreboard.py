@@ -40,10 +40,14 @@ def players_of(header_seats: Iterable[Any]) -> dict[int, str]:
 
 
 class Scoreboard:
-    """Matches by key: ``key -> (game, [(name, won)])``."""
+    """Matches by key: ``key -> (game, [(name, won)])``; the totals per player and game
+    kept as matches are added, and :meth:`rows` built once per change (every match end
+    asks for them: a busy server's evening is thousands of matches)."""
 
     def __init__(self) -> None:
         self._matches: dict[str, tuple[str, list[tuple[str, bool]]]] = {}
+        self._totals: dict[tuple[str, str], list[int]] = {}  # (name, game) -> [played, won]
+        self._rows: list[dict[str, Any]] | None = None
 
     def __len__(self) -> int:
         return len(self._matches)
@@ -55,7 +59,13 @@ class Scoreboard:
             return False
         winners = result.get("winners") if isinstance(result, dict) else None
         won = set(w for w in winners if isinstance(w, int)) if isinstance(winners, list) else set()
-        self._matches[key] = (str(game), [(name, seat in won) for seat, name in sorted(players.items())])
+        entry = (str(game), [(name, seat in won) for seat, name in sorted(players.items())])
+        self._matches[key] = entry
+        for name, did_win in entry[1]:
+            total = self._totals.setdefault((name, entry[0]), [0, 0])
+            total[0] += 1
+            total[1] += int(did_win)
+        self._rows = None
         return True
 
     def record_table(self, table: Any) -> bool:
@@ -98,14 +108,10 @@ class Scoreboard:
 
     def rows(self) -> list[dict[str, Any]]:
         """``[{name, game, played, won}]`` sorted by won (most first), then name, then
-        game."""
-        totals: dict[tuple[str, str], list[int]] = {}
-        for game, players in self._matches.values():
-            for name, won in players:
-                entry = totals.setdefault((name, game), [0, 0])
-                entry[0] += 1
-                entry[1] += int(won)
-        rows = [{"name": name, "game": game, "played": p, "won": w}
-                for (name, game), (p, w) in totals.items()]
-        rows.sort(key=lambda r: (-r["won"], r["name"], r["game"]))
-        return rows
+        game. A new list each call (its rows are shared: read them only)."""
+        if self._rows is None:
+            rows = [{"name": name, "game": game, "played": p, "won": w}
+                    for (name, game), (p, w) in self._totals.items()]
+            rows.sort(key=lambda r: (-r["won"], r["name"], r["game"]))
+            self._rows = rows
+        return list(self._rows)
