@@ -27,10 +27,10 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import weakref
 from collections import deque
 from typing import Any, Callable
 
-from server.timers import reschedule
 
 
 #: Samples kept for the offset estimate (recent ones: clocks may drift).
@@ -125,6 +125,60 @@ def _nothing(*args: Any, **fields: Any) -> None:
     """Where a stopped :class:`ClockSync` sends."""
 
 
+class PingWheel:
+    """The ping timers of every connection of one clock: one reactor timer per
+    :data:`PING_GRID_MS` slot that has pings due, each slot a set of :class:`ClockSync`.
+    Moving a connection's next ping is a set operation, not a reactor timer created,
+    pushed on Twisted's heap and popped again (with a Python comparison per level of a
+    heap of ~1,000 timers): pings are most of what a quiet server does (issue 14)."""
+
+    def __init__(self, clock: Any):
+        self._clock = clock
+        self._slots: dict[int, dict["ClockSync", None]] = {}  # slot -> due syncs, in order
+        self._calls: dict[int, Any] = {}  # slot -> its reactor timer
+
+    def add(self, sync: "ClockSync", slot: int, now_ms: float) -> None:
+        """``sync._tick()`` at ``slot * PING_GRID_MS`` ms (at once when that is past)."""
+        due = self._slots.get(slot)
+        if due is None:
+            due = self._slots[slot] = {}
+            delay = max(0.0, slot * PING_GRID_MS - now_ms) / 1000.0
+            self._calls[slot] = self._clock.callLater(delay, self._fire, slot)
+        due[sync] = None
+
+    def remove(self, sync: "ClockSync", slot: int) -> None:
+        due = self._slots.get(slot)
+        if due is None:
+            return
+        due.pop(sync, None)
+        if not due:  # nobody left in that slot: no timer either
+            del self._slots[slot]
+            call = self._calls.pop(slot)
+            if call.active():
+                call.cancel()
+
+    def _fire(self, slot: int) -> None:
+        self._calls.pop(slot, None)
+        for sync in self._slots.pop(slot, ()):
+            sync._tick()
+
+    def __len__(self) -> int:
+        """Connections with a ping scheduled."""
+        return sum(len(d) for d in self._slots.values())
+
+
+_wheels: "weakref.WeakKeyDictionary[Any, PingWheel]" = weakref.WeakKeyDictionary()
+
+
+def ping_wheel(clock: Any) -> PingWheel:
+    """The :class:`PingWheel` of ``clock`` (one per reactor or test clock)."""
+    try:
+        return _wheels[clock]
+    except KeyError:
+        wheel = _wheels[clock] = PingWheel(clock)
+        return wheel
+
+
 class ClockSync:
     """Runs the pings of one connection and keeps its :class:`OffsetEstimator`.
 
@@ -157,7 +211,8 @@ class ClockSync:
         self.estimator = OffsetEstimator()
         self._ids = itertools.count(1)
         self._sent: dict[int, float] = {}
-        self._next: Any = None  # the next ping's DelayedCall
+        self._next: int | None = None  # the grid slot of the next ping (PingWheel)
+        self._wheel = ping_wheel(clock)
         self._started = False
         self._last_ping: float | None = None
         self._burst: list[Any] = []
@@ -232,8 +287,8 @@ class ClockSync:
         self._schedule()
 
     def _cancel_next(self) -> None:
-        if self._next is not None and self._next.active():
-            self._next.cancel()
+        if self._next is not None:
+            self._wheel.remove(self, self._next)
         self._next = None
 
     def _schedule(self) -> None:
@@ -242,10 +297,12 @@ class ClockSync:
         waking the reactor once each."""
         now = self.now_ms()
         due = (self._last_ping if self._last_ping is not None else now) + self.interval_ms()
-        due = math.ceil(due / PING_GRID_MS - 1e-6) * PING_GRID_MS
-        delay = max(0.0, due - now) / 1000.0
-        # windows open and close often: moved in place when it can (server.timers)
-        self._next = reschedule(self._clock, self._next, delay, self._tick)
+        slot = math.ceil(due / PING_GRID_MS - 1e-6)
+        if slot == self._next:
+            return  # already there (a window that opened and closed within a period)
+        self._cancel_next()
+        self._wheel.add(self, slot, now)
+        self._next = slot
 
     def _tick(self) -> None:
         self._next = None

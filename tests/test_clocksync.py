@@ -5,7 +5,7 @@ import random
 
 from twisted.internet import task
 
-from server.clocksync import ClockSync, OffsetEstimator
+from server.clocksync import ClockSync, OffsetEstimator, ping_wheel
 from shared.config import merge
 
 
@@ -125,8 +125,14 @@ def test_pings_of_many_connections_come_due_together():
     assert 950 <= len(sent) <= 1050
     # on a 50 ms grid: at most 20 moments a second (each connection's own: about 200)
     assert len({round(t, 6) for t in sent}) <= 105
+    # one reactor timer per grid slot with pings due, not one per connection
+    assert len(clock.getDelayedCalls()) <= 21 and len(ping_wheel(clock)) == 200
+    for sync in syncs[:100]:
+        sync.set_window(True)  # 250 ms now: moved to an earlier slot
+    assert len(ping_wheel(clock)) == 200 and len(clock.getDelayedCalls()) <= 26
     for sync in syncs:
         sync.stop()
+    assert len(ping_wheel(clock)) == 0 and not clock.getDelayedCalls()  # no timer left behind
 
 
 def test_percentiles_are_kept_incrementally_and_match_a_full_sort():
