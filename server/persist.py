@@ -24,8 +24,10 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import queue
 import re
 import sys
+import threading
 import time
 import weakref
 from pathlib import Path
@@ -240,8 +242,8 @@ class GroupCommit:
 
     A table :meth:`MatchFile.write`s each record at once, holds back what it causes and
     calls :meth:`add`. At the end of the reactor turn (``callLater(0)``) :meth:`commit`
-    takes every dirty match log and fsyncs them -- on a writer thread when ``threads``
-    (``callInThread``/``callFromThread`` of a reactor: the reactor serves everybody
+    takes every dirty match log and fsyncs them -- on the :class:`WriterThread` when
+    ``threads`` (a reactor, whose ``callFromThread`` brings the results back: it serves everybody
     meanwhile; the records written during that fsync form the next batch, so a slow disk
     makes batches bigger, never stalls other tables), inline otherwise (``task.Clock``
     in tests). Then each table's ``_committed()`` releases what waited, in order; a log
@@ -299,7 +301,7 @@ class GroupCommit:
         if self.threads is None:
             self._done(batch, _fsync_all(fds), waiters)
         else:
-            self.threads.callInThread(self._in_thread, batch, fds, waiters)
+            _WRITER.submit(self._in_thread, batch, fds, waiters)
 
     def _in_thread(self, batch: list[Any], fds: list[int], waiters: list[Any]) -> None:
         results = _fsync_all(fds)
@@ -392,6 +394,38 @@ def _fsync_all(fds: list[int]) -> list[tuple[OSError | None, float]]:
     return [out[fd] for fd in fds]
 
 
+class WriterThread:
+    """The thread that runs the group commits' fsyncs: one daemon thread fed by a
+    ``queue.SimpleQueue`` (C), started at the first batch. Twisted's thread pool did the
+    same through several Python layers, locks and a coordinator per call, on both
+    threads, for every batch (a batch per reactor turn under load). Its results come
+    back with the reactor's ``callFromThread``. A job that raises is logged; the thread
+    goes on."""
+
+    def __init__(self) -> None:
+        self._jobs: "queue.SimpleQueue[tuple[Callable[..., None], tuple[Any, ...]]]" = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run ``fn(*args)`` on the writer thread, after the jobs submitted before."""
+        if self._thread is None or not self._thread.is_alive():
+            with self._lock:
+                if self._thread is None or not self._thread.is_alive():
+                    self._thread = threading.Thread(target=self._run, name="match-log fsync", daemon=True)
+                    self._thread.start()
+        self._jobs.put((fn, args))
+
+    def _run(self) -> None:
+        while True:
+            fn, args = self._jobs.get()
+            try:
+                fn(*args)
+            except Exception:
+                log.failure("the match-log writer thread failed on a job; it goes on")
+
+
+_WRITER = WriterThread()
 _commits: "weakref.WeakKeyDictionary[Any, GroupCommit]" = weakref.WeakKeyDictionary()
 
 

@@ -127,3 +127,25 @@ def test_a_slow_syncfs_goes_back_to_one_fsync_per_log_for_a_while(tmp_path, monk
         table._apply(seat, table._legal(seat)[0])
     persist.group_commit(lobby.clock).commit()
     assert len(fsync_calls) == 3  # another program fills that disk: fsync each meanwhile
+
+
+def test_the_writer_thread_runs_jobs_in_order_and_survives_a_failing_one():
+    import threading
+
+    writer = persist.WriterThread()
+    ran: list[tuple[str, str]] = []
+    done = threading.Event()
+
+    def job(name: str) -> None:
+        ran.append((name, threading.current_thread().name))
+
+    def boom() -> None:
+        raise RuntimeError("planted")
+
+    writer.submit(job, "first")
+    writer.submit(boom)
+    writer.submit(job, "second")
+    writer.submit(done.set)
+    assert done.wait(5)
+    assert [n for n, _ in ran] == ["first", "second"]
+    assert {t for _, t in ran} == {"match-log fsync"}  # not the caller's thread
