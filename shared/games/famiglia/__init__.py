@@ -128,6 +128,7 @@ GAME = GameDef(
     name=NAME, title="Famiglia", min_seats=MIN_SEATS, max_seats=MAX_SEATS, default_seats=2,
     rules=sys.modules[__name__], make_bot=_make_bot,
     claim_outcome=lambda events, seat: None, turn_id=turn_id,
+    seat_keys=frozenset({"seat", "players"}),  # views.view: players show the seat's own hand
     options=(
         Option("deck", "any", testing=True),
         Option("first_player", "int", seat_bound=True, testing=True),

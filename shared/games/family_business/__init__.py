@@ -91,6 +91,7 @@ GAME = GameDef(
     name="family_business", title="Family Business", min_seats=2, max_seats=6, default_seats=4,
     rules=sys.modules[__name__], make_bot=make_bot, claim_outcome=claim_outcome_by_success,
     turn_id=turn_id,
+    seat_keys=frozenset({"seat", "hand"}),  # views.view: only the seat's own hand differs
     options=(Option("deck_variant", "choice", "1989", choices=("1989", "2006")),
              Option("deck", "any", testing=True),
              Option("first_player", "int", seat_bound=True, testing=True)),

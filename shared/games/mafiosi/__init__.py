@@ -95,6 +95,7 @@ GAME = GameDef(
     name=NAME, title="Mafiosi", min_seats=MIN_SEATS, max_seats=MAX_SEATS, default_seats=4,
     rules=sys.modules[__name__], make_bot=_make_bot,
     claim_outcome=lambda events, seat: None, turn_id=turn_id,
+    seat_keys=frozenset({"seat", "hand", "players"}),  # views.view: own hand, bouncer, tricks won
     options=(
         Option("rounds", "int", None, lo=1, hi=20, label="rounds (default: one per player)"),
         Option("deck", "any", testing=True),
