@@ -28,7 +28,8 @@ the server process from ``/proc/<pid>/stat``, not wall time), and its RSS. Then 
 connections and message pattern against a bare Twisted JSON-lines echo server (each
 ``action`` is decoded, an ``ack`` and one ~update-sized JSON line per seat are encoded and
 written), with its CPU per message written and the ratio. Then 100 spectators on one
-saturated table (extra CPU per spectator per action), 400 seated tables where nobody acts
+saturated table (extra CPU per spectator per action; the spectators follow the players
+from one match to the next), 400 seated tables where nobody acts
 (the server's core % doing pings), and over the paced 200-table run: honest claims
 refused (``claim_refused``) and answers sent in time that arrived after their window had
 closed (rejected, and the window closed by its timeout).
@@ -425,6 +426,8 @@ class TableRun:
             c.step = c.wait_step = 0
         for c in self.clients:
             yield c.request("join", table=self.id)
+        for s in self.spectators:  # they follow the players to their next match
+            yield s.request("join", table=self.id, spectate=True)
 
     @defer.inlineCallbacks
     def over(self) -> Any:
@@ -434,6 +437,8 @@ class TableRun:
             c.call = None
             # the table may already be gone (closed once every seat had its result)
             yield c.request("leave", table=self.id).addErrback(lambda f: None)
+        for s in self.spectators:
+            yield s.request("leave", table=self.id).addErrback(lambda f: None)
         yield self.new_table()
 
     def stop(self) -> None:
