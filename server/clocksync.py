@@ -31,6 +31,8 @@ import weakref
 from collections import deque
 from typing import Any, Callable
 
+from server.native import per_clock
+
 
 
 #: Samples kept for the offset estimate (recent ones: clocks may drift).
@@ -172,11 +174,7 @@ _wheels: "weakref.WeakKeyDictionary[Any, PingWheel]" = weakref.WeakKeyDictionary
 
 def ping_wheel(clock: Any) -> PingWheel:
     """The :class:`PingWheel` of ``clock`` (one per reactor or test clock)."""
-    try:
-        return _wheels[clock]
-    except KeyError:
-        wheel = _wheels[clock] = PingWheel(clock)
-        return wheel
+    return per_clock(_wheels, clock, PingWheel)
 
 
 class ClockSync:

@@ -22,11 +22,9 @@ other's matches.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import queue
 import re
-import sys
 import threading
 import time
 import weakref
@@ -36,6 +34,7 @@ from typing import Any, Callable, Iterator
 from twisted.logger import Logger
 
 from shared import matchlog
+from server.native import libc_function, per_clock
 
 log = Logger()
 
@@ -325,22 +324,8 @@ class GroupCommit:
             self._call = self.clock.callLater(0, self.commit)
 
 
-def _load_syncfs() -> Callable[[int], int] | None:
-    """Linux's ``syncfs(fd)`` from the C library (None elsewhere): one call makes every
-    file of a filesystem durable."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        call = libc.syncfs
-    except (OSError, AttributeError):
-        return None
-    call.argtypes = [ctypes.c_int]
-    call.restype = ctypes.c_int
-    return call
-
-
-_syncfs = _load_syncfs()
+#: Linux's ``syncfs(fd)`` (None elsewhere): one call makes every file of a filesystem durable.
+_syncfs = libc_function("syncfs", [ctypes.c_int], ctypes.c_int)
 #: A batch of at least this many match logs on one filesystem is synced with one
 #: ``syncfs`` instead of one ``fsync`` each: the journal commits once. Measured on a
 #: virtual disk, 20 files: 92 us of CPU instead of 911 (issue 14).
@@ -433,13 +418,11 @@ def group_commit(clock: Any) -> GroupCommit:
     """The :class:`GroupCommit` of every table on ``clock`` (one per reactor): with a
     writer thread when ``clock`` schedules on a real reactor (its ``_reactor`` has
     ``callInThread``), inline on a ``task.Clock``."""
-    try:
-        return _commits[clock]
-    except KeyError:
+    def make(clock: Any) -> GroupCommit:
         reactor = getattr(clock, "_reactor", None)
-        threads = reactor if hasattr(reactor, "callInThread") else None
-        gc = _commits[clock] = GroupCommit(clock, threads)
-        return gc
+        return GroupCommit(clock, reactor if hasattr(reactor, "callInThread") else None)
+
+    return per_clock(_commits, clock, make)
 
 
 def _sync_dir(folder: Path) -> None:

@@ -32,9 +32,7 @@ writable event per write (issue 14).
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import socket
-import sys
 import weakref
 from collections import deque
 from typing import Any
@@ -49,6 +47,7 @@ from zope.interface import implementer
 from shared.protocol import (FEATURES, MAX_INT, MAX_LINE, MAX_TIME_MS, ProtocolError, check_fields,
                              decode, encode)
 from server.clocksync import ClockSync
+from server.native import libc_function, per_clock
 from server.persist import group_commit
 
 log = Logger()
@@ -67,20 +66,6 @@ MAX_QUEUED_BYTES = 256 * 1024
 #: stops reading fills the server's own buffer (bounded above) within a few messages
 #: instead of the kernel swallowing a whole match.
 SEND_BUFFER_BYTES = 64 * 1024
-
-
-def _load_malloc_trim() -> Any:
-    """glibc's ``malloc_trim`` (None elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim = libc.malloc_trim
-    except (OSError, AttributeError):
-        return None
-    trim.argtypes = [ctypes.c_size_t]
-    trim.restype = ctypes.c_int
-    return trim
 
 
 class _Pong(msgspec.Struct, forbid_unknown_fields=True):
@@ -115,7 +100,8 @@ def fast_pong(line: bytes) -> _Pong | None:
     return pong
 
 
-_malloc_trim = _load_malloc_trim()
+#: glibc's ``malloc_trim`` (None elsewhere).
+_malloc_trim = libc_function("malloc_trim", [ctypes.c_size_t], ctypes.c_int)
 _trim_call: Any = None
 #: A closed connection that held at least this much output asks the C allocator to give
 #: the freed memory back to the system (at most once per :data:`TRIM_DELAY_S`).
@@ -180,11 +166,7 @@ _flushes: "weakref.WeakKeyDictionary[Any, OutputFlush]" = weakref.WeakKeyDiction
 
 def output_flush(clock: Any) -> OutputFlush:
     """The :class:`OutputFlush` of ``clock`` (one per reactor)."""
-    try:
-        return _flushes[clock]
-    except KeyError:
-        found = _flushes[clock] = OutputFlush(clock)
-        return found
+    return per_clock(_flushes, clock, OutputFlush)
 
 
 @implementer(IPushProducer)
