@@ -157,7 +157,7 @@ def run_load(port: int, tables: int, actions: int, takeover: str, away_s: float,
              pid: int, stalls: Path) -> dict[str, Any]:
     """One variant against the server on ``port`` (see the module docstring)."""
     import msgspec
-    from twisted.internet import defer, protocol, reactor, task
+    from twisted.internet import defer, endpoints, reactor, task
     from twisted.protocols.basic import LineReceiver
 
     dec, enc = msgspec.json.Decoder(), msgspec.json.Encoder()
@@ -242,13 +242,6 @@ def run_load(port: int, tables: int, actions: int, takeover: str, away_s: float,
 
             self.request("action", table=self.game.id, action=action).addCallback(done)
 
-    class Factory(protocol.ClientFactory):
-        def __init__(self, seat: Seat):
-            self.seat = seat
-
-        def buildProtocol(self, addr: Any) -> Seat:
-            return self.seat
-
     class Game:
         def __init__(self, n: int):
             self.n = n
@@ -267,7 +260,7 @@ def run_load(port: int, tables: int, actions: int, takeover: str, away_s: float,
         @defer.inlineCallbacks
         def connect(self, index: int) -> Any:
             seat = Seat(self, index)
-            reactor.connectTCP("127.0.0.1", port, Factory(seat))
+            endpoints.connectProtocol(endpoints.TCP4ClientEndpoint(reactor, "127.0.0.1", port), seat)
             yield seat.ready
             yield seat.request("hello", name=f"t{self.n}s{index}", features=["delta"])
             return seat

@@ -55,7 +55,6 @@ import multiprocessing
 import os
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -70,7 +69,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
 
-from twisted.internet import defer, protocol, reactor, task  # noqa: E402
+from twisted.internet import defer, endpoints, protocol, reactor, task  # noqa: E402
 from twisted.protocols.basic import LineReceiver  # noqa: E402
 
 _dec = msgspec.json.Decoder()
@@ -396,7 +395,7 @@ class TableRun:
         out = []
         for i in range(n):
             c = Client(self.load, self, i)
-            reactor.connectTCP("127.0.0.1", self.port, _Factory(c))
+            endpoints.connectProtocol(endpoints.TCP4ClientEndpoint(reactor, "127.0.0.1", self.port), c)
             yield c.ready
             yield c.request("hello", name=f"{name}{i}",
                             **({"features": ["delta"]} if self.load.delta and name == "p" else {}))
@@ -444,14 +443,6 @@ class TableRun:
     def stop(self) -> None:
         for c in self.clients + self.spectators:
             c.stop()
-
-
-class _Factory(protocol.ClientFactory):
-    def __init__(self, client: Client):
-        self.client = client
-
-    def buildProtocol(self, addr: Any) -> Client:
-        return self.client
 
 
 class Load:
