@@ -197,37 +197,42 @@ def test_omerta_henchman_listing_is_what_check_power_accepts() -> None:
 
 
 def test_omerta_views_reusing_the_previous_states_lists_equal_fresh_ones() -> None:
-    """``views._public`` reuses the ``players`` and ``discard`` lists of the state a state
-    was cloned from when they would come out equal: every view equals one built afresh
+    """``views._public`` reuses the ``players``, ``discard``, ``totals`` and
+    ``round_scores`` lists of the state a state was cloned from when they would come out equal: every view equals one built afresh
     (from an unpickled copy, which has no previous state), byte for byte, and a state
     changed by hand after its view was built is not mistaken for its copy."""
     import pickle
 
     from shared.games import omerta as om
 
-    reused = 0
+    reused = reused_scores = 0
 
     def on_apply(state: Any, seat: Any, action: Any, events: Any) -> None:
-        nonlocal reused
+        nonlocal reused, reused_scores
         prev = state._prev
         fresh = pickle.loads(pickle.dumps(state))
         for p in [*range(state.n), None]:
             assert _dumps(om.view(state, p)) == _dumps(om.view(fresh, p))
         if prev is not None and om.view(state, None)["players"] is prev[5]:
             reused += 1
+        if prev is not None and state.round_scores and om.view(state, None)["round_scores"] is prev[10]:
+            reused_scores += 1
 
     for i in range(3):
         bots = [make_bot("omerta", p, f"reuse{i}/{p}", {"think_ms": 0}) for p in range(4)]
         play_match(om, {"seats": 4}, 70 + i, bots, on_apply=on_apply)
     assert reused > 500  # the reuse happens (most actions change no slot)
+    assert reused_scores > 500  # and most actions end no round
 
     s = om.new_match({"seats": 3}, 5)
     om.view(s, 0)
     s.totals[0] += 5  # by hand, after the view was built
     s.discard.append(s.draw_pile.pop())
+    s.round_scores.append([5, 0, 0])
     c = s.clone()
     assert _dumps(om.view(c, 0)) == _dumps(om.view(pickle.loads(pickle.dumps(c)), 0))
     assert om.view(c, 0)["players"][0]["total"] == 5
+    assert om.view(c, 0)["totals"] == [5, 0, 0] and om.view(c, 0)["round_scores"] == [[5, 0, 0]]
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ class OmertaState:
     attacker: int = -1
     next_window: int = 1
     totals: list[int] = field(default_factory=list)
-    round_scores: list[list[int]] = field(default_factory=list)
+    round_scores: list[list[int]] = field(default_factory=list)  # a round's list is never changed once appended
     last_round: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
@@ -74,7 +74,7 @@ class OmertaState:
         c.mamma = dict(self.mamma)
         c.patrol = dict(self.patrol)
         c.totals = list(self.totals)
-        c.round_scores = [list(r) for r in self.round_scores]
+        c.round_scores = list(self.round_scores)  # its rows are never changed: shared
         c._prev = getattr(self, "_parts", None)  # unset on an unpickled state
         c._parts = None
         return c  # window and attack are frozen values: shared safely

@@ -49,8 +49,8 @@ def view(state: OmertaState, seat: int | None) -> dict[str, Any]:
 
     The seat-independent part is built once per state (:func:`_public`); every call
     returns a new top-level dict, but its nested values are shared between the views of
-    one state, and ``players`` and ``discard`` also with the views of the states that
-    follow while they are unchanged: read them, do not mutate them.
+    one state, and ``players``, ``discard``, ``totals`` and ``round_scores`` also with the
+    views of the states that follow while they are unchanged: read them, do not mutate them.
     """
     s = state
     me = seat if seat is not None and 0 <= seat < s.n else None
@@ -72,21 +72,28 @@ def _public(s: OmertaState) -> dict[str, Any]:
     v = getattr(s, "_view", None)  # unset until the first view of this state
     if v is not None:
         return v
-    # ``players`` and ``discard``: the lists of the state this one was cloned from when
-    # they were built from equal data (most actions change neither), else new ones.
-    # ``parts`` keeps copies of that data, so a state changed by hand is never mistaken.
+    # ``players``, ``discard``, ``totals`` and ``round_scores``: the lists of the state
+    # this one was cloned from when they were built from equal data (most actions change
+    # none of them), else new ones. ``parts`` keeps copies of that data next to what the
+    # view shows, so a state changed by hand is never mistaken: (games, patrol, mamma,
+    # peeked, totals, players, totals shown), (discard, discard shown), (round_scores,
+    # round_scores shown).
     prev = getattr(s, "_prev", None)
     games, patrol, mamma, peeked, totals = s.games, s.patrol, s.mamma, s.peeked, s.totals
     if (prev is not None and prev[0] == games and prev[1] == patrol and prev[2] == mamma
             and prev[3] == peeked and prev[4] == totals):
-        parts = prev[:6]
+        parts = prev[:7]
     else:
         parts = ([g[:] for g in games], dict(patrol), dict(mamma), peeked[:], totals[:],
-                 _players(s))
-    if prev is not None and prev[6] == s.discard:
-        parts += prev[6:]
+                 _players(s), totals[:])
+    if prev is not None and prev[7] == s.discard:
+        parts += prev[7:9]
     else:
         parts += (s.discard[:], [dict(_CARD_DICTS[c]) for c in s.discard])  # DECK[c].to_dict()
+    if prev is not None and prev[9] == s.round_scores:
+        parts += prev[9:]
+    else:
+        parts += ([list(r) for r in s.round_scores], [list(r) for r in s.round_scores])
     s._parts, s._prev = parts, None
     v = {
         "game": NAME,
@@ -101,15 +108,15 @@ def _public(s: OmertaState) -> dict[str, Any]:
         "turn_no": s.turn_no,
         "players": parts[5],
         "draw_pile": len(s.draw_pile),
-        "discard": parts[7],
+        "discard": parts[8],
         "safe": len(s.safe),
         "safe_cards": None,
         "drawn": None,
         "power": s.power,
         "attack_card": DECK[s.attack_card].to_dict() if s.attack_card is not None else None,
         "window": s.window.public() if s.window is not None else None,
-        "totals": list(s.totals),
-        "round_scores": [list(r) for r in s.round_scores],
+        "totals": parts[6],
+        "round_scores": parts[10],
         "last_round": s.last_round,
         "winners": _winners(s) if s.phase == "over" else None,
     }
