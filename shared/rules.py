@@ -22,7 +22,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, Protocol
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol
 
 __all__ = [
     "Action",
@@ -103,12 +103,18 @@ class ActionSet:
 
     def __init__(self, classes: Iterable[type[Action]]):
         self._by_type: dict[str, type[Action]] = {}
-        self._hints: dict[str, dict[str, Any]] = {}
+        # type -> (class, field names, ((name, checker, required), ...)): the annotations
+        # read once here (typing.get_type_hints, dataclasses.fields), not per message
+        self._specs: dict[str, tuple[type[Action], frozenset[str], tuple[Any, ...]]] = {}
         for cls in classes:
             if not cls.TYPE or cls.TYPE in self._by_type:
                 raise ValueError(f"action type {cls.TYPE!r} empty or defined twice")
             self._by_type[cls.TYPE] = cls
-            self._hints[cls.TYPE] = typing.get_type_hints(cls)
+            hints = typing.get_type_hints(cls)
+            fields = tuple((f.name, _checker(hints[f.name]), f.default is dataclasses.MISSING
+                            and f.default_factory is dataclasses.MISSING)
+                           for f in dataclasses.fields(cls))
+            self._specs[cls.TYPE] = (cls, frozenset(name for name, _, _ in fields) | {"type"}, fields)
 
     def __contains__(self, type_name: str) -> bool:
         return type_name in self._by_type
@@ -126,58 +132,74 @@ class ActionSet:
         if not isinstance(data, dict):
             raise BadAction("an action must be a JSON object")
         type_name = data.get("type")
-        cls = self._by_type.get(type_name) if isinstance(type_name, str) else None
-        if cls is None:
+        spec = self._specs.get(type_name) if isinstance(type_name, str) else None
+        if spec is None:
             raise BadAction(f"unknown action type {type_name!r}")
+        cls, names, fields = spec
         if from_client and cls.SYSTEM_ONLY:
             raise BadAction(f"action {type_name!r} is applied by the table only")
-        hints = self._hints[type_name]
-        kwargs: dict[str, Any] = {}
-        names = {f.name for f in dataclasses.fields(cls)}
-        extra = set(data) - names - {"type"}
-        if extra:
+        if not names.issuperset(data):
+            extra = set(data) - names
             raise BadAction(f"unexpected field(s) {sorted(extra)} for {type_name!r}")
-        for f in dataclasses.fields(cls):
-            if f.name in data:
-                kwargs[f.name] = _coerce(data[f.name], hints[f.name], f"{type_name}.{f.name}")
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise BadAction(f"missing field {f.name!r} for {type_name!r}")
+        kwargs: dict[str, Any] = {}
+        for name, check, required in fields:
+            if name in data:
+                kwargs[name] = check(data[name], type_name, name)
+            elif required:
+                raise BadAction(f"missing field {name!r} for {type_name!r}")
         return cls(**kwargs)
 
 
-def _coerce(value: Any, hint: Any, where: str) -> Any:
-    """Check ``value`` against a field annotation; lists become tuples."""
+def _checker(hint: Any) -> Callable[[Any, str, str], Any]:
+    """A function ``check(value, type_name, field) -> value`` for a field annotation
+    (lists become tuples), raising :class:`BadAction` with ``type_name.field`` in its
+    message: ``int`` (|value| < 2**31, not a bool), ``str`` (<= 200 characters),
+    ``bool``, ``None``, ``tuple[X, ...]`` (<= 64 items) and unions of these."""
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
-        for option in typing.get_args(hint):
-            try:
-                return _coerce(value, option, where)
-            except BadAction:
-                continue
-        raise BadAction(f"{where}: {value!r} has the wrong type")
+        options = tuple(_checker(option) for option in typing.get_args(hint))
+
+        def check_union(value: Any, t: str, f: str) -> Any:
+            for option in options:
+                try:
+                    return option(value, t, f)
+                except BadAction:
+                    continue
+            raise BadAction(f"{t}.{f}: {value!r} has the wrong type")
+        return check_union
     if hint is type(None):
-        if value is None:
-            return None
-        raise BadAction(f"{where}: expected null")
+        def check_none(value: Any, t: str, f: str) -> Any:
+            if value is None:
+                return None
+            raise BadAction(f"{t}.{f}: expected null")
+        return check_none
     if origin is tuple:
-        args = typing.get_args(hint)
-        if not isinstance(value, (list, tuple)) or len(value) > 64:
-            raise BadAction(f"{where}: expected a list")
-        item = args[0]
-        return tuple(_coerce(v, item, where) for v in value)
+        item = _checker(typing.get_args(hint)[0])
+
+        def check_tuple(value: Any, t: str, f: str) -> Any:
+            if not isinstance(value, (list, tuple)) or len(value) > 64:
+                raise BadAction(f"{t}.{f}: expected a list")
+            return tuple(item(v, t, f) for v in value)
+        return check_tuple
     if hint is bool:
-        if isinstance(value, bool):
-            return value
-        raise BadAction(f"{where}: expected true or false")
+        def check_bool(value: Any, t: str, f: str) -> Any:
+            if isinstance(value, bool):
+                return value
+            raise BadAction(f"{t}.{f}: expected true or false")
+        return check_bool
     if hint is int:
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**31:
-            return value
-        raise BadAction(f"{where}: expected an integer")
+        def check_int(value: Any, t: str, f: str) -> Any:
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**31:
+                return value
+            raise BadAction(f"{t}.{f}: expected an integer")
+        return check_int
     if hint is str:
-        if isinstance(value, str) and len(value) <= 200:
-            return value
-        raise BadAction(f"{where}: expected a string")
-    raise BadAction(f"{where}: unsupported field type {hint!r}")  # pragma: no cover
+        def check_str(value: Any, t: str, f: str) -> Any:
+            if isinstance(value, str) and len(value) <= 200:
+                return value
+            raise BadAction(f"{t}.{f}: expected a string")
+        return check_str
+    raise TypeError(f"unsupported action field type {hint!r}")  # a game's mistake, at import
 
 
 #: Default of :attr:`Event.data`: a new empty dict per event (``default_factory=dict``).

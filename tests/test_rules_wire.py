@@ -27,3 +27,55 @@ def test_all_public_only_when_no_event_is_private_or_secret():
     assert not all_public(public + [Event("look", {"card": 5}, to=2)])
     # what one shared list would have been for each seat anyway
     assert all(events_for(public, seat) == events_for(public, None) for seat in range(4))
+
+
+def test_parse_checks_every_field_kind_with_a_message_naming_it():
+    """ActionSet.parse (its checkers are built once per action type): every field kind
+    it supports, what it refuses and the sentence it gives."""
+    from dataclasses import dataclass
+
+    import pytest
+
+    from shared.rules import Action, ActionSet, BadAction
+
+    @dataclass(frozen=True)
+    class Mixed(Action):
+        TYPE = "mixed"
+        n: int
+        name: str
+        flag: bool
+        slots: tuple[int, ...]
+        maybe: int | None = None
+
+    @dataclass(frozen=True)
+    class Tick(Action):
+        TYPE = "tick"
+        SYSTEM_ONLY = True
+
+    actions = ActionSet([Mixed, Tick])
+    ok = {"type": "mixed", "n": -3, "name": "x", "flag": False, "slots": [1, 2]}
+    assert actions.parse(ok) == Mixed(-3, "x", False, (1, 2), None)
+    assert actions.parse({**ok, "maybe": 7}).maybe == 7
+    assert actions.parse({**ok, "maybe": None}).maybe is None
+    assert actions.parse({"type": "tick"}, from_client=False) == Tick()
+    refused = [
+        ([1], "an action must be a JSON object"),
+        ({"type": "nope"}, "unknown action type 'nope'"),
+        ({"type": 5}, "unknown action type 5"),
+        ({"type": "tick"}, "action 'tick' is applied by the table only"),
+        ({**ok, "zz": 1, "aa": 2}, "unexpected field(s) ['aa', 'zz'] for 'mixed'"),
+        ({"type": "mixed", "name": "x", "flag": False, "slots": []}, "missing field 'n' for 'mixed'"),
+        ({**ok, "n": True}, "mixed.n: expected an integer"),
+        ({**ok, "n": 2**31}, "mixed.n: expected an integer"),
+        ({**ok, "n": 1.0}, "mixed.n: expected an integer"),
+        ({**ok, "name": "y" * 201}, "mixed.name: expected a string"),
+        ({**ok, "flag": 0}, "mixed.flag: expected true or false"),
+        ({**ok, "slots": 3}, "mixed.slots: expected a list"),
+        ({**ok, "slots": list(range(65))}, "mixed.slots: expected a list"),
+        ({**ok, "slots": [1, "2"]}, "mixed.slots: expected an integer"),
+        ({**ok, "maybe": "7"}, "mixed.maybe: '7' has the wrong type"),
+    ]
+    for data, message in refused:
+        with pytest.raises(BadAction) as e:
+            actions.parse(data)
+        assert str(e.value) == message, data
