@@ -29,7 +29,7 @@ from twisted.logger import Logger
 
 from shared import matchlog
 from shared.games import game_def
-from shared.protocol import ProtocolError, encode
+from shared.protocol import VERSION, ProtocolError, encode_value, merge_objects
 from shared.rules import Action, BadAction, Event, IllegalAction, all_public, events_for
 from shared.windows import Window
 from server.arbiter import Arbiter
@@ -54,6 +54,58 @@ def view_delta(old: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any]
     changed = {k: v for k, v in new.items() if k not in old or (old[k] is not v and old[k] != v)}
     gone = [k for k in old if k not in new]
     return changed, gone
+
+
+class UpdateLines:
+    """The ``update`` lines of one action for delta connections, from parts encoded
+    once: the envelope, the events every seat shares, the public part of the deltas
+    (``view_set`` keys and ``view_unset`` outside the game's ``seat_keys``), and
+    ``t_server``/``step``/``timer``. Each seat adds only its own keys, events and legal
+    actions; a seat with none of those gets the same bytes as the others. Every line is
+    exactly what ``encode("update", table=..., events=..., view_set={**public, **own},
+    view_unset=..., legal=..., t_server=..., step=..., timer=...)`` writes (without
+    ``view_unset``/``legal`` when there are none)."""
+
+    def __init__(self, table_id: int, events: list[dict[str, Any]] | None,
+                 view_set: dict[str, Any], view_unset: list[str], t_server: float, step: int,
+                 timer: Any):
+        self._fields = (table_id, events, view_set, t_server, step, timer)
+        self.view_unset = view_unset
+        self._parts: tuple[bytes, bytes | None, bytes, bytes] | None = None  # at the first line
+        self._plain: bytes | None = None
+
+    def _encoded(self) -> tuple[bytes, bytes | None, bytes, bytes]:
+        """(envelope head, shared events, public view_set, tail), encoded once."""
+        if self._parts is None:
+            table_id, events, view_set, t_server, step, timer = self._fields
+            self._parts = (
+                encode_value({"v": VERSION, "type": "update", "table": table_id})[:-1] + b',"events":',
+                encode_value(events) if events is not None else None,
+                encode_value(view_set),
+                b',' + encode_value({"t_server": t_server, "step": step, "timer": timer})[1:] + b"\n")
+        return self._parts
+
+    def line(self, events: list[dict[str, Any]] | None, own: dict[str, Any], own_gone: list[str],
+             legal: list[dict[str, Any]] | None) -> bytes:
+        """The line of one seat: ``events`` its own (None: the shared ones), ``own`` its
+        keys that changed, ``own_gone`` those its view no longer has, ``legal`` its legal
+        actions when they changed (None: unchanged, not sent)."""
+        plain = events is None and not own and not own_gone and legal is None
+        if plain and self._plain is not None:
+            return self._plain
+        head, shared, public, tail = self._encoded()
+        view_set = merge_objects(public, encode_value(own)) if own else public
+        out = [head, shared if events is None else encode_value(events), b',"view_set":', view_set]
+        unset = self.view_unset + own_gone
+        if unset:
+            out += [b',"view_unset":', encode_value(unset)]
+        if legal is not None:
+            out += [b',"legal":', encode_value(legal)]
+        out.append(tail)
+        line = b"".join(out)
+        if plain:
+            self._plain = line
+        return line
 
 
 class Table(SeatsMixin, WindowsMixin, HostMixin):
@@ -529,12 +581,11 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         seat_keys = self.definition.seat_keys
         last_public = self.__dict__.get("_last_public")
         self._last_public = public
-        common: tuple[dict[str, Any], list[str]] | None = None  # the public part of the deltas
-        common_line: bytes | None = None  # the update of a seat with nothing of its own
+        lines: UpdateLines | None = None  # the public part of the deltas, encoded once
         if seat_keys is not None and last_public is not None:
             changed, gone = view_delta(last_public, public)
-            common = ({k: v for k, v in changed.items() if k not in seat_keys},
-                      [k for k in gone if k not in seat_keys])
+            lines = UpdateLines(self.id, shared, {k: v for k, v in changed.items() if k not in seat_keys},
+                                [k for k in gone if k not in seat_keys], now, step, timer)
         for seat in self.seats:
             mine = events_for(events, seat.index) if shared is None else shared
             conn = seat.conn
@@ -543,36 +594,25 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                 legal = self._legal(seat.index, awaited)  # the engines reuse their action objects:
                 base = sent.get(seat.index)  # comparing two lists of them is mostly identity
                 sent[seat.index] = (conn, view, legal, public)
-                if base is not None and base[0] is conn and "delta" in getattr(conn, "features", ()):
-                    old = base[1]
-                    if common is not None and base[3] is last_public:
-                        own = {k: view[k] for k in seat_keys
-                               if k in view and (k not in old or (old[k] is not view[k] and old[k] != view[k]))}
-                        own_gone = [k for k in seat_keys if k in old and k not in view]
-                        if not own and not own_gone and shared is not None and legal == base[2]:
-                            raw = getattr(conn, "push_raw", None)
-                            if raw is not None:
-                                if common_line is None:
-                                    extra = {"view_unset": common[1]} if common[1] else {}
-                                    common_line = encode("update", table=self.id, events=shared,
-                                                         view_set=common[0], **extra, t_server=now,
-                                                         step=step, timer=timer)
-                                raw(common_line)
-                                if seat.driver is not None:
-                                    self._feed_bot(seat, mine, now)
-                                continue
-                        changed, gone = {**common[0], **own}, common[1] + own_gone
-                    else:
-                        changed, gone = view_delta(old, view)
+                raw = getattr(conn, "push_raw", None)
+                if base is None or base[0] is not conn or "delta" not in getattr(conn, "features", ()):
+                    conn.push("update", table=self.id, events=mine, view=view,
+                              legal=[a.wire() for a in legal], t_server=now, step=step, timer=timer)
+                elif lines is not None and base[3] is last_public and raw is not None:
+                    old = base[1]  # only the seat's own keys are left to compare
+                    own = {k: view[k] for k in seat_keys
+                           if k in view and (k not in old or (old[k] is not view[k] and old[k] != view[k]))}
+                    raw(lines.line(None if shared is not None else mine, own,
+                                   [k for k in seat_keys if k in old and k not in view],
+                                   None if legal == base[2] else [a.wire() for a in legal]))
+                else:
+                    changed, gone = view_delta(base[1], view)
                     fields: dict[str, Any] = dict(table=self.id, events=mine, view_set=changed)
                     if gone:
                         fields["view_unset"] = gone
                     if legal != base[2]:
                         fields["legal"] = [a.wire() for a in legal]
                     conn.push("update", **fields, t_server=now, step=step, timer=timer)
-                else:
-                    conn.push("update", table=self.id, events=mine, view=view,
-                              legal=[a.wire() for a in legal], t_server=now, step=step, timer=timer)
             if seat.driver is not None:
                 self._feed_bot(seat, mine, now)
         self.spectators.send("update", table=self.id, events=events_for(events, None) if shared is None

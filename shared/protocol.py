@@ -88,6 +88,23 @@ def encode(msg_type: str, **fields: Any) -> bytes:
     return buf + b"\n"
 
 
+def encode_value(value: Any) -> bytes:
+    """One JSON value as :func:`encode` writes it inside an envelope (no newline): to
+    encode a part that several messages share once (:func:`merge_objects`)."""
+    return _ENCODER.encode(value)
+
+
+def merge_objects(first: bytes, second: bytes) -> bytes:
+    """The encoded JSON object with the members of ``first`` then those of ``second``
+    (both encoded objects, by :func:`encode_value`, with no key in common): the bytes
+    ``encode_value({**a, **b})`` gives, without encoding either part again."""
+    if len(first) == 2:  # b"{}"
+        return second
+    if len(second) == 2:
+        return first
+    return first[:-1] + b"," + second[1:]
+
+
 def decode(line: bytes) -> dict[str, Any]:
     """Parse one line (without its newline) into an envelope dict: the one strict gate
     of everything that comes in.

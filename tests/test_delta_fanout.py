@@ -18,6 +18,7 @@ from twisted.internet.testing import StringTransport
 from server.lobby import Lobby
 from server.protocol import ServerProtocol
 from shared.config import merge
+from shared.protocol import encode
 
 _dec = msgspec.json.Decoder()
 
@@ -49,6 +50,10 @@ class DeltaSeat:
             elif m["type"] == "match_started":
                 self.view, self.legal = m["view"], m["legal"]
             elif m["type"] == "update":
+                # the lines spliced from parts encoded once (server.table.UpdateLines) are
+                # byte for byte what encoding the whole message writes
+                fields = {k: v for k, v in m.items() if k not in ("v", "type")}
+                assert encode("update", **fields) == line + b"\n", line
                 if "view_set" in m:
                     self.view = {**self.view, **m["view_set"]}
                     for k in m.get("view_unset", ()):
@@ -95,3 +100,28 @@ def test_every_delta_seat_rebuilds_its_own_view_at_every_step():
     assert table.status == "over", "the match did not end"
     assert len(table.log) > 100, len(table.log)
     assert own_changes > 20  # seats did see cards of their own (the path under test)
+
+
+def test_update_lines_share_the_public_part_and_add_each_seats_own():
+    """server.table.UpdateLines: every line decodes to the fields it was given; only a
+    seat with nothing of its own gets the shared bytes."""
+    from server.table import UpdateLines
+
+    events = [{"type": "turn", "seat": 1}]
+    lines = UpdateLines(7, events, {"turn": 1, "players": [1, 2]}, ["gone"], 1234.5, 9, None)
+    plain = lines.line(None, {}, [], None)
+    assert lines.line(None, {}, [], None) is plain  # encoded once
+    assert _dec.decode(plain) == {"v": 1, "type": "update", "table": 7, "events": events,
+                                  "view_set": {"turn": 1, "players": [1, 2]}, "view_unset": ["gone"],
+                                  "t_server": 1234.5, "step": 9, "timer": None}
+    own = _dec.decode(lines.line(None, {"drawn": {"card": 3}}, ["safe_cards"], [{"type": "snap", "slot": 2}]))
+    assert own["view_set"] == {"turn": 1, "players": [1, 2], "drawn": {"card": 3}}
+    assert own["view_unset"] == ["gone", "safe_cards"] and own["legal"] == [{"type": "snap", "slot": 2}]
+    assert _dec.decode(lines.line(None, {"drawn": None}, [], None))["view_set"]["drawn"] is None
+    private = [{"type": "look", "card": 4}]
+    assert _dec.decode(lines.line(private, {}, [], None))["events"] == private
+    assert lines.line(None, {}, [], None) is plain
+    bare = UpdateLines(7, None, {}, [], 1.0, 1, {"deadline": 3.0})
+    line = _dec.decode(bare.line([], {"hand": [1]}, [], []))
+    assert line["view_set"] == {"hand": [1]} and "view_unset" not in line and line["legal"] == []
+    assert line["timer"] == {"deadline": 3.0} and line["events"] == []
