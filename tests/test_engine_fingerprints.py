@@ -217,6 +217,8 @@ def test_omerta_views_reusing_the_previous_states_lists_equal_fresh_ones() -> No
             reused += 1
         if prev is not None and state.round_scores and om.view(state, None)["round_scores"] is prev[10]:
             reused_scores += 1
+        if prev is not None and state.window is not None and state.window is prev[11]:
+            assert om.view(state, None)["window"] is prev[12]  # the same window, not rebuilt
 
     for i in range(3):
         bots = [make_bot("omerta", p, f"reuse{i}/{p}", {"think_ms": 0}) for p in range(4)]

@@ -49,8 +49,8 @@ def view(state: OmertaState, seat: int | None) -> dict[str, Any]:
 
     The seat-independent part is built once per state (:func:`_public`); every call
     returns a new top-level dict, but its nested values are shared between the views of
-    one state, and ``players``, ``discard``, ``totals`` and ``round_scores`` also with the
-    views of the states that follow while they are unchanged: read them, do not mutate them.
+    one state, and ``players``, ``discard``, ``totals``, ``round_scores`` and ``window``
+    also with the views of the states that follow while they are unchanged: read them, do not mutate them.
     """
     s = state
     me = seat if seat is not None and 0 <= seat < s.n else None
@@ -77,7 +77,7 @@ def _public(s: OmertaState) -> dict[str, Any]:
     # none of them), else new ones. ``parts`` keeps copies of that data next to what the
     # view shows, so a state changed by hand is never mistaken: (games, patrol, mamma,
     # peeked, totals, players, totals shown), (discard, discard shown), (round_scores,
-    # round_scores shown).
+    # round_scores shown), (window, window shown).
     prev = getattr(s, "_prev", None)
     games, patrol, mamma, peeked, totals = s.games, s.patrol, s.mamma, s.peeked, s.totals
     if (prev is not None and prev[0] == games and prev[1] == patrol and prev[2] == mamma
@@ -91,9 +91,14 @@ def _public(s: OmertaState) -> dict[str, Any]:
     else:
         parts += (s.discard[:], [dict(_CARD_DICTS[c]) for c in s.discard])  # DECK[c].to_dict()
     if prev is not None and prev[9] == s.round_scores:
-        parts += prev[9:]
+        parts += prev[9:11]
     else:
         parts += ([list(r) for r in s.round_scores], [list(r) for r in s.round_scores])
+    w = s.window  # a frozen Window: the same object has the same public form
+    if prev is not None and prev[11] is w:
+        parts += prev[11:]
+    else:
+        parts += (w, w.public() if w is not None else None)
     s._parts, s._prev = parts, None
     v = {
         "game": NAME,
@@ -114,7 +119,7 @@ def _public(s: OmertaState) -> dict[str, Any]:
         "drawn": None,
         "power": s.power,
         "attack_card": DECK[s.attack_card].to_dict() if s.attack_card is not None else None,
-        "window": s.window.public() if s.window is not None else None,
+        "window": parts[12],
         "totals": parts[6],
         "round_scores": parts[10],
         "last_round": s.last_round,
