@@ -9,7 +9,7 @@ rules and the fan-out *plus* the reactor, the kernel's sends and receives, and t
 fsyncs. This script tells the two apart: the same :class:`server.lobby.Lobby` and
 :class:`server.protocol.ServerProtocol` the server runs, on Twisted ``StringTransport``s
 and a ``task.Clock`` (every 10 ms of play is one ``advance``), N Omerta tables of 4 (seeds 1000, 1001, ...: the same deals every run)
-seats asking for delta updates and playing random legal moves at once (a snap claim
+seats asking for delta updates (features ``delta`` and ``steps``) and playing random legal moves at once (a snap claim
 with probability 0.25, 150-400 ms after the window's update; else a pass). Only the
 server's entry points are timed (``dataReceived`` and ``clock.advance``, CPU time):
 what this script's own seats do (decoding every line, choosing) does not count.
@@ -80,7 +80,7 @@ class Seat:
         self.answered: set[int] = set()
         self.shown: dict[int, float] = {}
         self.claim_at: tuple[int, float] | None = None
-        self.send("hello", name=name, features=["delta"])
+        self.send("hello", name=name, features=["delta", "steps"])
 
     def now(self) -> float:
         return self.proto.clock.seconds() * 1000.0

@@ -131,7 +131,8 @@ class ClientProtocol(LineReceiver):
             self._views[table] = [msg["view"], msg.get("legal"), msg.get("step")]
             return True
         step = msg.get("step")
-        if base is None or not isinstance(base[0], dict) or base[2] is None or step != base[2] + 1:
+        first = msg.get("from_step", step)  # feature "steps": the first of several steps
+        if base is None or not isinstance(base[0], dict) or base[2] is None or first != base[2] + 1:
             if table not in self._resyncing and self.transport is not None:
                 self._resyncing.add(table)
                 if base is not None and isinstance(base[2], int):
@@ -191,10 +192,11 @@ class ClientProtocol(LineReceiver):
 
 
 def connect(reactor: Any, host: str, port: int, name: str, listener: Any = None,
-            timeout: float = 5.0, features: tuple[str, ...] = ("delta",)) -> defer.Deferred:
+            timeout: float = 5.0, features: tuple[str, ...] = ("delta", "steps")) -> defer.Deferred:
     """Connect to ``host:port`` and say hello as ``name``, asking for ``features``
     (docs/PROTOCOL.md ``hello``; by default ``delta``: updates carry only what changed,
-    turned back into whole views here, so listeners never see a delta).
+    turned back into whole views here, so listeners never see a delta; and ``steps``:
+    one update may carry the events of several steps the server released together).
 
     Returns a Deferred firing with the :class:`ClientProtocol` once ``welcome`` arrived
     (kept in ``.welcome``); fails with a Twisted connection error (refused, timeout after

@@ -35,7 +35,7 @@ import ctypes
 import socket
 import weakref
 from collections import deque
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 from twisted.internet import tcp
@@ -210,6 +210,10 @@ class ServerProtocol(LineReceiver):
         self._out: list[bytes] = []  # written this reactor turn, not yet sent (OutputFlush)
         self._out_bytes = 0
         self._flusher: OutputFlush | None = None  # set for a real TCP transport
+        #: Called (once) before the next message is pushed: a table holding a merged
+        #: ``update`` for this connection sends it first (feature ``steps``,
+        #: :meth:`server.table.Table._flush_merged`).
+        self.before_push: Callable[[], None] | None = None
 
     # -- connection -----------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -332,6 +336,10 @@ class ServerProtocol(LineReceiver):
         """Send a pushed message already encoded (``shared.protocol.encode``): the
         spectators of a table all get the same bytes, encoded once. Held like
         :meth:`push`."""
+        hook = self.before_push
+        if hook is not None:
+            self.before_push = None
+            hook()
         if self._held is not None:
             self._held.append(data)
         else:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from twisted.logger import Logger
 
@@ -46,6 +46,16 @@ __all__ = ["Seat", "Table", "parse_options", "view_delta"]
 log = Logger()
 
 
+def own_delta(seat_keys: Iterable[str], old: dict[str, Any], new: dict[str, Any]
+              ) -> tuple[dict[str, Any], list[str]]:
+    """:func:`view_delta` of a seat's view restricted to ``seat_keys`` (the keys that
+    depend on the seat, :class:`shared.gamedef.GameDef`): the rest of the delta is the
+    public view's, worked out once for every seat."""
+    changed = {k: new[k] for k in seat_keys
+               if k in new and (k not in old or (old[k] is not new[k] and old[k] != new[k]))}
+    return changed, [k for k in seat_keys if k in old and k not in new]
+
+
 def view_delta(old: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """``(view_set, view_unset)``: the top-level keys of ``new`` whose value differs from
     ``old`` (or that ``old`` lacks), with their new values, and the keys of ``old`` that
@@ -60,16 +70,17 @@ class UpdateLines:
     """The ``update`` lines of one action for delta connections, from parts encoded
     once: the envelope, the events every seat shares, the public part of the deltas
     (``view_set`` keys and ``view_unset`` outside the game's ``seat_keys``), and
-    ``t_server``/``step``/``timer``. Each seat adds only its own keys, events and legal
-    actions; a seat with none of those gets the same bytes as the others. Every line is
-    exactly what ``encode("update", table=..., events=..., view_set={**public, **own},
-    view_unset=..., legal=..., t_server=..., step=..., timer=...)`` writes (without
-    ``view_unset``/``legal`` when there are none)."""
+    ``[from_step]``/``t_server``/``step``/``timer``. Each seat adds only its own keys,
+    events and legal actions; a seat with none of those gets the same bytes as the
+    others. Every line is exactly what ``encode("update", table=..., events=...,
+    view_set={**public, **own}, view_unset=..., legal=..., [from_step=...,] t_server=...,
+    step=..., timer=...)`` writes (without ``view_unset``/``legal``/``from_step`` when
+    there are none)."""
 
     def __init__(self, table_id: int, events: list[dict[str, Any]] | None,
                  view_set: dict[str, Any], view_unset: list[str], t_server: float, step: int,
-                 timer: Any):
-        self._fields = (table_id, events, view_set, t_server, step, timer)
+                 timer: Any, from_step: int | None = None):
+        self._fields = (table_id, events, view_set, t_server, step, timer, from_step)
         self.view_unset = view_unset
         self._parts: tuple[bytes, bytes | None, bytes, bytes] | None = None  # at the first line
         self._plain: bytes | None = None
@@ -77,12 +88,13 @@ class UpdateLines:
     def _encoded(self) -> tuple[bytes, bytes | None, bytes, bytes]:
         """(envelope head, shared events, public view_set, tail), encoded once."""
         if self._parts is None:
-            table_id, events, view_set, t_server, step, timer = self._fields
+            table_id, events, view_set, t_server, step, timer, from_step = self._fields
+            tail = {} if from_step is None else {"from_step": from_step}
             self._parts = (
                 encode_value({"v": VERSION, "type": "update", "table": table_id})[:-1] + b',"events":',
                 encode_value(events) if events is not None else None,
                 encode_value(view_set),
-                b',' + encode_value({"t_server": t_server, "step": step, "timer": timer})[1:] + b"\n")
+                b',' + encode_value({**tail, "t_server": t_server, "step": step, "timer": timer})[1:] + b"\n")
         return self._parts
 
     def line(self, events: list[dict[str, Any]] | None, own: dict[str, Any], own_gone: list[str],
@@ -421,6 +433,9 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             ready.append(waiting.pop(0)[1])
         releasing = self.__dict__.get("_releasing", False)
         self._releasing = True  # what they run is in order: never deferred again
+        merging = len(ready) > 1 and self.__dict__.get("_merging") is None
+        if merging:  # several steps go out at once: one update each for "steps" seats
+            self._merging = {}
         try:
             for call in ready:
                 if self.closed:
@@ -431,6 +446,66 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                 call()
         finally:
             self._releasing = releasing
+            if merging:
+                self._flush_merged()
+                self._merging = self._merged_last = None
+
+    def _flush_merged(self) -> None:
+        """Send the ``update`` each ``steps`` seat was owed for the steps released since
+        its last one (:meth:`_fan_out` collected their events while :meth:`_committed`
+        released several steps at once): the events of those steps in order, its view
+        and legal actions after the last of them as a delta, ``step`` that last step and
+        ``from_step`` the first (docs/PROTOCOL.md ``update``, feature ``steps``). Runs
+        at the end of the batch, or before anything else is pushed to one of those
+        connections (``ServerProtocol.before_push``), so that nothing overtakes it."""
+        merging = self.__dict__.get("_merging")
+        last = self.__dict__.get("_merged_last")
+        if not merging or last is None:
+            return
+        owed, self._merging = merging, {}
+        for conn, _, _ in owed.values():
+            if conn.before_push == self._flush_merged:
+                conn.before_push = None
+        if self.closed:
+            return
+        state, public, now, step, timer = last
+        latest, self.state = self.state, state
+        try:
+            awaited = self.game.awaiting(state)
+            sent = self._sent_views
+            seat_keys = self.definition.seat_keys
+            shared: dict[tuple[int, int], tuple[UpdateLines, list[Any]]] = {}  # (base, first) ->
+            for index, (conn, first, events) in owed.items():
+                view = self.game.view(state, index)
+                legal = self._legal(index, awaited)
+                base = sent.get(index)
+                sent[index] = (conn, view, legal, public)
+                raw = getattr(conn, "push_raw", None)
+                if seat_keys is not None and base[3] is not None and raw is not None:
+                    # the seats whose last update had the same public view share its delta
+                    group = shared.get((id(base[3]), first))
+                    if group is None:
+                        changed, gone = view_delta(base[3], public)
+                        group = shared[(id(base[3]), first)] = (UpdateLines(
+                            self.id, events, {k: v for k, v in changed.items() if k not in seat_keys},
+                            [k for k in gone if k not in seat_keys], now, step, timer,
+                            from_step=first if first < step else None), events)
+                    lines, their_events = group
+                    raw(lines.line(None if events == their_events else events,
+                                   *own_delta(seat_keys, base[1], view),
+                                   None if legal == base[2] else [a.wire() for a in legal]))
+                    continue
+                changed, gone = view_delta(base[1], view)
+                fields: dict[str, Any] = dict(table=self.id, events=events, view_set=changed)
+                if gone:
+                    fields["view_unset"] = gone
+                if legal != base[2]:
+                    fields["legal"] = [a.wire() for a in legal]
+                if first < step:
+                    fields["from_step"] = first
+                conn.push("update", **fields, t_server=now, step=step, timer=timer)
+        finally:
+            self.state = latest
 
     def _commit_failed(self, error: OSError) -> None:
         """Writing or syncing failed: the records not yet synced wait in memory, and
@@ -570,7 +645,11 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         public part of the deltas is worked out once against the last update's public
         view, each seat compares only its own keys, and the seats for whom nothing of
         their own changed (keys, legal actions, private events) get the same bytes,
-        encoded once."""
+        encoded once.
+
+        While :meth:`_committed` releases several steps at once, a connection granted
+        ``steps`` gets nothing here: its events are collected and :meth:`_flush_merged`
+        sends it one update for all of them."""
         step = len(self.log) if step is None else step
         self._released_step = max(self._released_step, step)  # bots learn up to here (server.seats)
         timer = self.turn_timer.field()
@@ -586,10 +665,21 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             changed, gone = view_delta(last_public, public)
             lines = UpdateLines(self.id, shared, {k: v for k, v in changed.items() if k not in seat_keys},
                                 [k for k in gone if k not in seat_keys], now, step, timer)
+        merging = self.__dict__.get("_merging")  # several steps released at once (_committed)
+        if merging is not None:
+            self._merged_last = (self.state, public, now, step, timer)
         for seat in self.seats:
             mine = events_for(events, seat.index) if shared is None else shared
             conn = seat.conn
-            if conn is not None and resuming.get(seat.index) is not conn:
+            if (merging is not None and conn is not None and resuming.get(seat.index) is not conn
+                    and "steps" in getattr(conn, "features", ()) and "delta" in conn.features
+                    and seat.index in sent and sent[seat.index][0] is conn):
+                owed = merging.get(seat.index)  # one update for these steps: _flush_merged
+                if owed is None or owed[0] is not conn:
+                    owed = merging[seat.index] = (conn, step, [])
+                    conn.before_push = self._flush_merged
+                owed[2].extend(mine)
+            elif conn is not None and resuming.get(seat.index) is not conn:
                 view = self.game.view(self.state, seat.index)
                 legal = self._legal(seat.index, awaited)  # the engines reuse their action objects:
                 base = sent.get(seat.index)  # comparing two lists of them is mostly identity
@@ -599,11 +689,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                     conn.push("update", table=self.id, events=mine, view=view,
                               legal=[a.wire() for a in legal], t_server=now, step=step, timer=timer)
                 elif lines is not None and base[3] is last_public and raw is not None:
-                    old = base[1]  # only the seat's own keys are left to compare
-                    own = {k: view[k] for k in seat_keys
-                           if k in view and (k not in old or (old[k] is not view[k] and old[k] != view[k]))}
-                    raw(lines.line(None if shared is not None else mine, own,
-                                   [k for k in seat_keys if k in old and k not in view],
+                    raw(lines.line(None if shared is not None else mine, *own_delta(seat_keys, base[1], view),
                                    None if legal == base[2] else [a.wire() for a in legal]))
                 else:
                     changed, gone = view_delta(base[1], view)

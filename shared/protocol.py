@@ -179,8 +179,9 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
 #: Optional protocol features a client may ask for in ``hello.features`` (the server
 #: grants the ones it knows, listed in ``welcome.features``): ``delta`` -- updates carry
 #: the changed top-level keys of the view (``view_set``/``view_unset``), not the whole
-#: view (docs/PROTOCOL.md ``update``).
-FEATURES = frozenset({"delta"})
+#: view; ``steps`` (with ``delta``) -- one update may cover several consecutive steps
+#: released together (``from_step``, the first; docs/PROTOCOL.md ``update``).
+FEATURES = frozenset({"delta", "steps"})
 #: The emotes a seated player may send (``emote.emote``), and their rate limit: at most
 #: :data:`EMOTE_LIMIT` within :data:`EMOTE_WINDOW_S` seconds per seat.
 EMOTES = ("clap", "laugh", "shock", "well_played")

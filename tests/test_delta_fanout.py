@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import msgspec
+import pytest
 from twisted.internet import task
 from twisted.internet.testing import StringTransport
 
@@ -19,12 +20,17 @@ from server.lobby import Lobby
 from server.protocol import ServerProtocol
 from shared.config import merge
 from shared.protocol import encode
+from shared.rules import events_for
+
+
+def norm(value: Any) -> Any:
+    return json.loads(json.dumps(value))
 
 _dec = msgspec.json.Decoder()
 
 
 class DeltaSeat:
-    def __init__(self, lobby: Lobby, name: str):
+    def __init__(self, lobby: Lobby, name: str, features: tuple[str, ...] = ("delta",)):
         self.proto = ServerProtocol(lobby)
         self.transport = StringTransport()
         self.proto.makeConnection(self.transport)
@@ -32,7 +38,11 @@ class DeltaSeat:
         self.view: dict[str, Any] = {}
         self.legal: list[dict[str, Any]] = []
         self.inflight = False
-        self.send("hello", name=name, features=["delta"])
+        self.step: int | None = None
+        self.events: list[dict[str, Any]] = []  # every update's events, in order
+        self.merged = 0  # updates that covered several steps (feature "steps")
+        self.markers = 0
+        self.send("hello", name=name, features=list(features))
 
     def send(self, kind: str, **fields: Any) -> None:
         self.seq += 1
@@ -48,8 +58,13 @@ class DeltaSeat:
             if m["type"] == "ping":
                 self.proto.dataReceived(b'{"type":"pong","id":%d,"tc":%r}\n' % (m["id"], m["ts"]))
             elif m["type"] == "match_started":
-                self.view, self.legal = m["view"], m["legal"]
+                self.view, self.legal, self.step = m["view"], m["legal"], m["step"]
             elif m["type"] == "update":
+                first = m.get("from_step", m["step"])  # PROTOCOL.md: no gap, no overlap
+                assert first == self.step + 1 and m["step"] >= first, (self.step, first, m["step"])
+                self.step = m["step"]
+                self.merged += m["step"] > first
+                self.events += m["events"]
                 # the lines spliced from parts encoded once (server.table.UpdateLines) are
                 # byte for byte what encoding the whole message writes
                 fields = {k: v for k, v in m.items() if k not in ("v", "type")}
@@ -61,18 +76,41 @@ class DeltaSeat:
                     self.legal = m.get("legal", self.legal)
                 else:
                     self.view, self.legal = m["view"], m["legal"]
+            elif m["type"] == "marker":  # pushed right after step m["step"] was released
+                assert self.step >= m["step"], (self.step, m["step"])
+                self.markers += 1
             elif m.get("re") == self.seq:
                 self.inflight = False
             out.append(m)
         return out
 
 
-def test_every_delta_seat_rebuilds_its_own_view_at_every_step():
+@pytest.mark.parametrize("steps", [False, True], ids=["one_update_per_step", "steps_feature"])
+def test_every_delta_seat_rebuilds_its_own_view_at_every_step(tmp_path, steps, monkeypatch):
+    """With ``steps`` (match logs on disk: the group commit releases the actions each
+    reactor turn received together), seats 0 and 1 ask for the feature and get one
+    update for several steps; seats 2 and 3 do not, at the same table: every seat still
+    rebuilds its exact view, its step never skips or repeats, and the events it got are
+    exactly those of every step, in order."""
+    from server.table import Table
+
+    release = Table._release
+
+    def release_then_mark(self, events, now=None, state=None, step=None):
+        # something else pushed to seat 0 right after a step went out (a claim_result,
+        # say): with "steps" it must come after the update that covers that step
+        release(self, events, now, state, step)
+        if step is not None and step % 3 == 0 and self.seats[0].conn is not None:
+            self.seats[0].conn.push("marker", step=step)
+
+    monkeypatch.setattr(Table, "_release", release_then_mark)
     rng = random.Random(7)
     clock = task.Clock()
     clock.advance(1000)
-    lobby = Lobby(merge({"server": {"name": "T"}}), clock, testing=True)
-    seats = [DeltaSeat(lobby, f"p{i}") for i in range(4)]
+    lobby = Lobby(merge({"server": {"name": "T"}}), clock, testing=True,
+                  data_dir=tmp_path if steps else None)
+    seats = [DeltaSeat(lobby, f"p{i}", ("delta", "steps") if steps and i < 2 else ("delta",))
+             for i in range(4)]
     seats[0].send("create_table", game="omerta", seats=4, options={"rounds": 2, "seed": 11})
     table_id = next(m for m in seats[0].read() if m.get("re") == 1 + 1)["table"]["id"]
     for s in seats:
@@ -100,6 +138,10 @@ def test_every_delta_seat_rebuilds_its_own_view_at_every_step():
     assert table.status == "over", "the match did not end"
     assert len(table.log) > 100, len(table.log)
     assert own_changes > 20  # seats did see cards of their own (the path under test)
+    for i, s in enumerate(seats):
+        assert s.events == norm([e for h in table.history for e in events_for(h, i)]), f"seat {i}"
+        assert s.merged == 0 if not steps or i >= 2 else s.merged > (20 if i else 5), (i, s.merged)
+    assert seats[0].markers > 50
 
 
 def test_update_lines_share_the_public_part_and_add_each_seats_own():
@@ -125,3 +167,49 @@ def test_update_lines_share_the_public_part_and_add_each_seats_own():
     line = _dec.decode(bare.line([], {"hand": [1]}, [], []))
     assert line["view_set"] == {"hand": [1]} and "view_unset" not in line and line["legal"] == []
     assert line["timer"] == {"deadline": 3.0} and line["events"] == []
+
+
+@pytest.mark.parametrize("game,seats", [("family_business", 4), ("mafiosi", 3)])
+def test_the_steps_feature_in_every_game(tmp_path, game, seats):
+    """Feature ``steps`` in the games whose seats' own keys (a hand) change while others
+    play (Famiglia's two players never act at once: nothing to merge): every seat asks for it and plays at random, the match logs on disk (so each
+    reactor turn's actions are released together); each seat's rebuilt view and legal
+    actions are exactly the table's after every turn, its steps never skip or repeat,
+    its events are those of every step, and merged updates that changed the seat's own
+    keys did occur (``server.table.Table._flush_merged``)."""
+    from shared.games import game_def
+
+    rng = random.Random(3)
+    clock = task.Clock()
+    clock.advance(1000)
+    lobby = Lobby(merge({"server": {"name": "T"}}), clock, testing=True, data_dir=tmp_path)
+    players = [DeltaSeat(lobby, f"p{i}", ("delta", "steps")) for i in range(seats)]
+    players[0].send("create_table", game=game, seats=seats, options={"seed": 5})
+    table_id = next(m for m in players[0].read() if m.get("re") == 2)["table"]["id"]
+    for s in players:
+        s.send("join", table=table_id)
+    table = lobby.tables[table_id]
+    keys = game_def(game).seat_keys
+    own_merged = 0
+    for _ in range(5000):
+        clock.advance(0.05)
+        for s in players:
+            before, step = {k: s.view.get(k) for k in keys}, s.step
+            s.read()
+            own_merged += s.step is not None and step is not None and s.step > step + 1 and any(
+                s.view.get(k) != before[k] for k in keys if k != "seat")
+        if table.status != "playing":
+            break
+        for i, s in enumerate(players):
+            assert s.view == norm(table.game.view(table.state, i)), f"seat {i} at step {len(table.log)}"
+            assert s.legal == [a.to_dict() for a in table._legal(i)], f"seat {i} at {len(table.log)}"
+        for s in players:
+            if s.legal and not s.inflight:
+                s.inflight = True
+                s.send("action", table=table_id, action=rng.choice(s.legal),
+                       t_press=clock.seconds() * 1000, t_shown=clock.seconds() * 1000 - 300)
+    assert table.status == "over", "the match did not end"
+    for i, s in enumerate(players):
+        assert s.events == norm([e for h in table.history for e in events_for(h, i)]), f"seat {i}"
+    assert sum(s.merged for s in players) > 5 and own_merged > 0, (
+        [s.merged for s in players], own_merged)
