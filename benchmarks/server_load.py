@@ -34,10 +34,12 @@ from one match to the next), 400 seated tables where nobody acts
 refused (``claim_refused``) and answers sent in time that arrived after their window had
 closed (rejected, and the window closed by its timeout).
 
-Seats ask for delta updates (``hello.features: ["delta"]``) and rebuild their views;
-``--no-delta`` plays with whole views (as old clients, and as a server without deltas
-must be measured). Every ``clock`` message a seat gets is an offset error sample (the
-server's clock and the seats' are the same ``time.monotonic``, so the true offset is 0):
+Seats ask for delta updates and for one update per batch of steps released together
+(``hello.features: ["delta", "steps"]``) and rebuild their views, as the pygame client
+does; ``--no-delta`` plays with whole views, one update per step (as old clients and
+the phone page, and as a server without deltas must be measured). Every ``clock``
+message a seat gets is an offset error sample (the server's clock and the seats' are
+the same ``time.monotonic``, so the true offset is 0):
 ``offset_err_p99_ms``. Between phases every seat leaves its table and the server is
 left to settle, so that one phase's leftovers do not count in the next.
 ``--profile FILE`` runs the server under cProfile; ``--sizes 200`` runs only the 200-table
@@ -398,7 +400,7 @@ class TableRun:
             endpoints.connectProtocol(endpoints.TCP4ClientEndpoint(reactor, "127.0.0.1", self.port), c)
             yield c.ready
             yield c.request("hello", name=f"{name}{i}",
-                            **({"features": ["delta"]} if self.load.delta and name == "p" else {}))
+                            **({"features": ["delta", "steps"]} if self.load.delta and name == "p" else {}))
             out.append(c)
         return out
 
@@ -501,6 +503,8 @@ def summarize(parts: list[dict[str, Any]], pid: int, cpu_s: float, wall: float,
             "rss_mb": round(proc_rss_mb(pid), 1), "claims": total("claims"),
             "refused_honest": total("refused_honest"), "errors": errors,
             "update_bytes": round(total("update_bytes") / updates) if updates else None,
+            # what the seats received per action: 4 per step, fewer with feature "steps"
+            "updates_per_action": round(updates / actions, 2) if actions else None,
             "pings_per_s": round(total("pings") / wall, 1),
             "offset_err_p99_ms": pct(joined("offset_errors"), 99),
             "gen_core_percent": round(100 * total("gen_cpu_s") / wall, 1),
