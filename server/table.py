@@ -485,27 +485,43 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                     # the seats whose last update had the same public view share its delta
                     group = shared.get((id(base[3]), first))
                     if group is None:
-                        changed, gone = view_delta(base[3], public)
-                        group = shared[(id(base[3]), first)] = (UpdateLines(
-                            self.id, events, {k: v for k, v in changed.items() if k not in seat_keys},
-                            [k for k in gone if k not in seat_keys], now, step, timer,
-                            from_step=first if first < step else None), events)
+                        group = shared[(id(base[3]), first)] = (self._public_lines(
+                            base[3], public, events, now, step, timer,
+                            first if first < step else None), events)
                     lines, their_events = group
                     raw(lines.line(None if events == their_events else events,
                                    *own_delta(seat_keys, base[1], view),
                                    None if legal == base[2] else [a.wire() for a in legal]))
                     continue
-                changed, gone = view_delta(base[1], view)
-                fields: dict[str, Any] = dict(table=self.id, events=events, view_set=changed)
-                if gone:
-                    fields["view_unset"] = gone
-                if legal != base[2]:
-                    fields["legal"] = [a.wire() for a in legal]
-                if first < step:
-                    fields["from_step"] = first
-                conn.push("update", **fields, t_server=now, step=step, timer=timer)
+                self._push_delta(conn, base, view, legal, events, now, step, timer,
+                                 first if first < step else None)
         finally:
             self.state = latest
+
+    def _push_delta(self, conn: Any, base: tuple[Any, ...], view: dict[str, Any], legal: list[Action],
+                    events: list[dict[str, Any]], now: float, step: int, timer: Any,
+                    from_step: int | None = None) -> None:
+        """A delta ``update`` from the seat's last view and legal actions (``base``,
+        its ``_sent_views`` entry) to ``view``/``legal``, encoded for this seat alone."""
+        changed, gone = view_delta(base[1], view)
+        fields: dict[str, Any] = dict(table=self.id, events=events, view_set=changed)
+        if gone:
+            fields["view_unset"] = gone
+        if legal != base[2]:
+            fields["legal"] = [a.wire() for a in legal]
+        if from_step is not None:
+            fields["from_step"] = from_step
+        conn.push("update", **fields, t_server=now, step=step, timer=timer)
+
+    def _public_lines(self, old_public: dict[str, Any], public: dict[str, Any],
+                      events: list[dict[str, Any]] | None, now: float, step: int, timer: Any,
+                      from_step: int | None = None) -> UpdateLines:
+        """The :class:`UpdateLines` of the seats whose last update had ``old_public`` as
+        its public view: the delta to ``public`` outside the game's ``seat_keys``."""
+        seat_keys = self.definition.seat_keys
+        changed, gone = view_delta(old_public, public)
+        return UpdateLines(self.id, events, {k: v for k, v in changed.items() if k not in seat_keys},
+                           [k for k in gone if k not in seat_keys], now, step, timer, from_step)
 
     def _commit_failed(self, error: OSError) -> None:
         """Writing or syncing failed: the records not yet synced wait in memory, and
@@ -662,9 +678,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         self._last_public = public
         lines: UpdateLines | None = None  # the public part of the deltas, encoded once
         if seat_keys is not None and last_public is not None:
-            changed, gone = view_delta(last_public, public)
-            lines = UpdateLines(self.id, shared, {k: v for k, v in changed.items() if k not in seat_keys},
-                                [k for k in gone if k not in seat_keys], now, step, timer)
+            lines = self._public_lines(last_public, public, shared, now, step, timer)
         merging = self.__dict__.get("_merging")  # several steps released at once (_committed)
         if merging is not None:
             self._merged_last = (self.state, public, now, step, timer)
@@ -692,13 +706,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                     raw(lines.line(None if shared is not None else mine, *own_delta(seat_keys, base[1], view),
                                    None if legal == base[2] else [a.wire() for a in legal]))
                 else:
-                    changed, gone = view_delta(base[1], view)
-                    fields: dict[str, Any] = dict(table=self.id, events=mine, view_set=changed)
-                    if gone:
-                        fields["view_unset"] = gone
-                    if legal != base[2]:
-                        fields["legal"] = [a.wire() for a in legal]
-                    conn.push("update", **fields, t_server=now, step=step, timer=timer)
+                    self._push_delta(conn, base, view, legal, mine, now, step, timer)
             if seat.driver is not None:
                 self._feed_bot(seat, mine, now)
         self.spectators.send("update", table=self.id, events=events_for(events, None) if shared is None
