@@ -262,7 +262,7 @@ def run_load(port: int, tables: int, actions: int, takeover: str, away_s: float,
             seat = Seat(self, index)
             endpoints.connectProtocol(endpoints.TCP4ClientEndpoint(reactor, "127.0.0.1", port), seat)
             yield seat.ready
-            yield seat.request("hello", name=f"t{self.n}s{index}", features=["delta"])
+            yield seat.request("hello", name=f"t{self.n}s{index}", features=["delta", "steps"])
             return seat
 
         @defer.inlineCallbacks
