@@ -474,21 +474,23 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             awaited = self.game.awaiting(state)
             sent = self._sent_views
             seat_keys = self.definition.seat_keys
-            shared: dict[tuple[int, int], tuple[UpdateLines, list[Any]]] = {}  # (base, first) ->
+            shared: dict[tuple[int, int], tuple[UpdateLines, list[Any], Any]] = {}  # (base, first) ->
             for index, (conn, first, events) in owed.items():
+                base = sent.get(index)
+                if base is None or base[0] is not conn:  # another connection took the seat
+                    continue
                 view = self.game.view(state, index)
                 legal = self._legal(index, awaited)
-                base = sent.get(index)
                 sent[index] = (conn, view, legal, public)
                 raw = getattr(conn, "push_raw", None)
                 if seat_keys is not None and base[3] is not None and raw is not None:
                     # the seats whose last update had the same public view share its delta
                     group = shared.get((id(base[3]), first))
-                    if group is None:
+                    if group is None:  # (keeps that view alive: its id stays its own)
                         group = shared[(id(base[3]), first)] = (self._public_lines(
                             base[3], public, events, now, step, timer,
-                            first if first < step else None), events)
-                    lines, their_events = group
+                            first if first < step else None), events, base[3])
+                    lines, their_events, _ = group
                     raw(lines.line(None if events == their_events else events,
                                    *own_delta(seat_keys, base[1], view),
                                    None if legal == base[2] else [a.wire() for a in legal]))
@@ -676,9 +678,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         seat_keys = self.definition.seat_keys
         last_public = self.__dict__.get("_last_public")
         self._last_public = public
-        lines: UpdateLines | None = None  # the public part of the deltas, encoded once
-        if seat_keys is not None and last_public is not None:
-            lines = self._public_lines(last_public, public, shared, now, step, timer)
+        lines: UpdateLines | None = None  # the public part of the deltas (at the first seat)
         merging = self.__dict__.get("_merging")  # several steps released at once (_committed)
         if merging is not None:
             self._merged_last = (self.state, public, now, step, timer)
@@ -702,7 +702,10 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                 if base is None or base[0] is not conn or "delta" not in getattr(conn, "features", ()):
                     conn.push("update", table=self.id, events=mine, view=view,
                               legal=[a.wire() for a in legal], t_server=now, step=step, timer=timer)
-                elif lines is not None and base[3] is last_public and raw is not None:
+                elif (seat_keys is not None and last_public is not None and base[3] is last_public
+                      and raw is not None):
+                    if lines is None:
+                        lines = self._public_lines(last_public, public, shared, now, step, timer)
                     raw(lines.line(None if shared is not None else mine, *own_delta(seat_keys, base[1], view),
                                    None if legal == base[2] else [a.wire() for a in legal]))
                 else:
