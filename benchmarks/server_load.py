@@ -24,7 +24,9 @@ merges the samples. Every seat:
 
 For 1, 10, 100 and 200 tables it prints actions/s, the action round trip (``action``
 sent -> ``ack`` received) p50/p99, the server's **CPU** per action (user + system time of
-the server process from ``/proc/<pid>/stat``, not wall time), and its RSS. Then the same
+the server process from ``/proc/<pid>/stat``, not wall time) and the share of it spent
+in the kernel (``kernel_percent``: its sends, receives and fsyncs; the rest is Python), and
+its RSS. Then the same
 connections and message pattern against a bare Twisted JSON-lines echo server (each
 ``action`` is decoded, an ``ack`` and one ~update-sized JSON line per seat are encoded and
 written), with its CPU per message written and the ratio. Then 100 spectators on one
@@ -85,10 +87,12 @@ def now_ms() -> float:
 
 
 # -- the server processes ---------------------------------------------------------------
-def proc_cpu_s(pid: int) -> float:
+def proc_cpu_s(pid: int, kernel: bool = False) -> float:
+    """CPU seconds of process ``pid`` (every thread): user + system time, or only the
+    system time (the kernel's work for it: sends, receives, fsyncs) with ``kernel``."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
+    return (int(fields[12]) if kernel else int(fields[11]) + int(fields[12])) / TICK  # utime, stime
 
 
 def machine_cpu_s() -> float:
@@ -482,9 +486,10 @@ def raw_stats(load: Load) -> dict[str, Any]:
 
 
 def summarize(parts: list[dict[str, Any]], pid: int, cpu_s: float, wall: float,
-              machine_s: float = 0.0) -> dict[str, Any]:
-    """One phase's figures from the server's CPU seconds ``cpu_s`` over ``wall`` seconds
-    and the :func:`raw_stats` of every generator process."""
+              machine_s: float = 0.0, kernel_s: float = 0.0) -> dict[str, Any]:
+    """One phase's figures from the server's CPU seconds ``cpu_s`` (``kernel_s`` of them
+    system time) over ``wall`` seconds and the :func:`raw_stats` of every generator
+    process."""
     def total(key: str) -> Any:
         return sum(p[key] for p in parts)
 
@@ -500,6 +505,7 @@ def summarize(parts: list[dict[str, Any]], pid: int, cpu_s: float, wall: float,
     return {"actions_per_s": round(actions / wall, 1), "rtt_p50_ms": pct(rtts, 50),
             "rtt_p99_ms": pct(rtts, 99), "cpu_core_percent": round(100 * cpu_s / wall, 1),
             "cpu_us_per_action": round(1e6 * cpu_s / actions, 1) if actions else None,
+            "kernel_percent": round(100 * kernel_s / cpu_s, 1) if cpu_s else None,
             "rss_mb": round(proc_rss_mb(pid), 1), "claims": total("claims"),
             "refused_honest": total("refused_honest"), "errors": errors,
             "update_bytes": round(total("update_bytes") / updates) if updates else None,
@@ -517,19 +523,19 @@ def summarize(parts: list[dict[str, Any]], pid: int, cpu_s: float, wall: float,
 def measure(load: Load, pid: int, seconds: float) -> Any:
     """One phase measured with the seats of this process."""
     load.stats.reset()
-    cpu0, t0, m0 = proc_cpu_s(pid), time.monotonic(), machine_cpu_s()
+    cpu0, k0, t0, m0 = proc_cpu_s(pid), proc_cpu_s(pid, True), time.monotonic(), machine_cpu_s()
     yield sleep(seconds)
-    cpu1, t1, m1 = proc_cpu_s(pid), time.monotonic(), machine_cpu_s()
-    return summarize([raw_stats(load)], pid, cpu1 - cpu0, t1 - t0, m1 - m0)
+    cpu1, k1, t1, m1 = proc_cpu_s(pid), proc_cpu_s(pid, True), time.monotonic(), machine_cpu_s()
+    return summarize([raw_stats(load)], pid, cpu1 - cpu0, t1 - t0, m1 - m0, k1 - k0)
 
 
 def measure_sharded(shards: "Shards", pid: int, seconds: float) -> dict[str, Any]:
     """One phase measured with the seats of the worker processes (blocking)."""
     shards.call("reset")
-    cpu0, t0, m0 = proc_cpu_s(pid), time.monotonic(), machine_cpu_s()
+    cpu0, k0, t0, m0 = proc_cpu_s(pid), proc_cpu_s(pid, True), time.monotonic(), machine_cpu_s()
     time.sleep(seconds)
-    cpu1, t1, m1 = proc_cpu_s(pid), time.monotonic(), machine_cpu_s()
-    return summarize(shards.call("stats"), pid, cpu1 - cpu0, t1 - t0, m1 - m0)
+    cpu1, k1, t1, m1 = proc_cpu_s(pid), proc_cpu_s(pid, True), time.monotonic(), machine_cpu_s()
+    return summarize(shards.call("stats"), pid, cpu1 - cpu0, t1 - t0, m1 - m0, k1 - k0)
 
 
 # -- the load generator's worker processes -------------------------------------------
@@ -779,17 +785,19 @@ def main_run(args: argparse.Namespace) -> Any:
         load.mode = "echo"
         yield open_tables(load, eport, top)
         yield sleep(1.0)
-        cpu0 = proc_cpu_s(echo.pid)
+        cpu0, k0 = proc_cpu_s(echo.pid), proc_cpu_s(echo.pid, True)
         load.stats.reset()
         t0 = time.monotonic()
         yield sleep(seconds)
         cpu = proc_cpu_s(echo.pid) - cpu0
+        echo_kernel = round(100 * (proc_cpu_s(echo.pid, True) - k0) / cpu, 1) if cpu else None
         wall = time.monotonic() - t0
         acts = load.stats.actions
         echo_per_action = 1e6 * cpu / acts if acts else None
         echo_per_msg = echo_per_action / 6 if echo_per_action else None  # 1 in, ack + 4 updates out
         print(f"echo, {top} tables: {acts / wall:.0f} actions/s, {echo_per_action:.1f} us CPU per action, "
-              f"{echo_per_msg:.1f} us per message (1 read + 5 written)", flush=True)
+              f"{echo_per_msg:.1f} us per message (1 read + 5 written), {echo_kernel} % of it in the kernel",
+              flush=True)
         yield close_tables(load)
     finally:
         echo.terminate()
@@ -806,6 +814,8 @@ def main_run(args: argparse.Namespace) -> Any:
         "echo_cpu_us_per_message": round(echo_per_msg, 2) if echo_per_msg else None,
         "echo_cpu_us_per_action": round(echo_per_action, 1) if echo_per_action else None,
         "cpu_ratio_echo_over_server": ratio,
+        "kernel_percent": sat_top.get("kernel_percent"),  # of the server's CPU at that size
+        "echo_kernel_percent": echo_kernel,
         "actions_per_s": {n: results["levels"][n]["saturated"]["actions_per_s"] for n in sizes},
         "p99_ms_saturated": {n: results["levels"][n]["saturated"]["rtt_p99_ms"] for n in sizes},
         "p99_ms_paced": {n: results["levels"][n]["paced"]["rtt_p99_ms"] for n in sizes},
