@@ -615,6 +615,10 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         if self.paused:
             raise IllegalAction(self._pause_reason + "; the match resumes by itself")
         state, events = self.game.apply(self.state, seat, action)
+        # its public view now, not at the release: the group commit may apply the table's
+        # next action first, and a game's view may reuse what the previous state's view
+        # built (Omerta's views reuse its lists when the state they were cloned from had one)
+        public = self.game.view(state, None)
         now = self.now_ms()
         self.state = state
         t = now - self.started_at
@@ -625,21 +629,22 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             self._held_out.append(lambda: self._release(events))
             return events
         step = len(self.log)
-        self._commit_then(lambda: self._release(events, now, state, step))
+        self._commit_then(lambda: self._release(events, now, state, step, public))
         return events
 
     def _release(self, events: list[Event], now: float | None = None, state: Any = None,
-                 step: int | None = None) -> None:
+                 step: int | None = None, public: dict[str, Any] | None = None) -> None:
         """Tell everybody what an action did (it is on disk): updates, the window and
         the turn, the end of the match. ``state``/``step``: the match right after that
         action (the group commit may release it after later actions of the same reactor
-        turn were applied); the latest when None."""
+        turn were applied), ``public`` its spectator view; the latest when None."""
         now = self.now_ms() if now is None else now
         latest = self.state
         if state is not None:
             self.state = state  # the updates, window and turn of that action, in order
         try:
-            public = self.game.view(self.state, None)
+            if public is None:
+                public = self.game.view(self.state, None)
             self._track_window(now)
             self._track_turn(now, public)
             self._fan_out(events, now, public, step)

@@ -96,10 +96,10 @@ def test_every_delta_seat_rebuilds_its_own_view_at_every_step(tmp_path, steps, m
 
     release = Table._release
 
-    def release_then_mark(self, events, now=None, state=None, step=None):
+    def release_then_mark(self, events, now=None, state=None, step=None, public=None):
         # something else pushed to seat 0 right after a step went out (a claim_result,
         # say): with "steps" it must come after the update that covers that step
-        release(self, events, now, state, step)
+        release(self, events, now, state, step, public)
         if step is not None and step % 3 == 0 and self.seats[0].conn is not None:
             self.seats[0].conn.push("marker", step=step)
 
@@ -213,3 +213,60 @@ def test_the_steps_feature_in_every_game(tmp_path, game, seats):
         assert s.events == norm([e for h in table.history for e in events_for(h, i)]), f"seat {i}"
     assert sum(s.merged for s in players) > 5 and own_merged > 0, (
         [s.merged for s in players], own_merged)
+
+
+def test_the_group_commit_keeps_omertas_views_reusing_the_previous_states_lists(tmp_path, monkeypatch):
+    """With the match log on disk a table applies the actions a reactor turn brings
+    before the group commit releases the first (the passes of a snap window): the
+    public view is built when each action is applied, so the next state's view still
+    reuses its ``players`` list (``shared.games.omerta.views._public``). Rebuilds happen
+    exactly when a seat's slots, markers, peek flag or total changed."""
+    import shared.games.omerta.views as omerta_views
+    from server.table import Table
+
+    built = []
+    players = omerta_views._players
+    monkeypatch.setattr(omerta_views, "_players", lambda s: built.append(id(s)) or players(s))
+    applied = []
+    apply = Table._apply
+
+    def recording(self, seat, action):
+        events = apply(self, seat, action)
+        applied.append(self.state)
+        return events
+
+    monkeypatch.setattr(Table, "_apply", recording)
+    rng = random.Random(5)
+    clock = task.Clock()
+    clock.advance(1000)
+    lobby = Lobby(merge({"server": {"name": "T"}}), clock, testing=True, data_dir=tmp_path)
+    seats = [DeltaSeat(lobby, f"p{i}", ("delta", "steps")) for i in range(4)]
+    seats[0].send("create_table", game="omerta", seats=4, options={"rounds": 6, "seed": 13})
+    table_id = next(m for m in seats[0].read() if m.get("re") == 2)["table"]["id"]
+    for s in seats:
+        s.send("join", table=table_id)
+    table = lobby.tables[table_id]
+    first = table.state
+    batched = 0
+    for _ in range(3000):
+        clock.advance(0.05)
+        for s in seats:
+            s.read()
+        if table.status != "playing":
+            break
+        before = len(applied)
+        for s in seats:  # every seat that may act does, in the same reactor turn
+            if s.legal and not s.inflight:
+                options = [a for a in s.legal if a["type"] != "declare_omerta" or rng.random() < 0.03]
+                s.inflight = True
+                s.send("action", table=table_id, action=rng.choice(options or s.legal))
+        batched += len(applied) - before > 1
+    assert table.status == "over" and batched > 20, batched
+
+    def data(s):
+        return (s.games, s.patrol, s.mamma, s.peeked, s.totals)
+
+    needed = sum(data(a) != data(b) for a, b in zip([first] + applied, applied))
+    ids = {id(s) for s in applied}  # (all alive: their ids are their own)
+    rebuilt = [i for i in built if i in ids]
+    assert needed > 50 and len(rebuilt) == needed, (needed, len(rebuilt))

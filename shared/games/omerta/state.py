@@ -20,12 +20,9 @@ class OmertaState:
     views (``views._public``): never copied by ``clone``, pickle or ``deepcopy``.
     ``_parts`` (a slot too) keeps what its ``players`` and ``discard`` were built from,
     and ``_prev`` is the ``_parts`` of the state this one was cloned from: the views
-    reuse those lists while they would come out equal (``views._public``). When that
-    state had no view yet (the server applies the next action before the group commit
-    releases the previous one), ``_prev`` is its ``_cell``, a one-item list its view
-    fills in when it is built: the chain holds parts, never the earlier states."""
+    reuse those lists while they would come out equal (``views._public``)."""
 
-    __slots__ = ("__dict__", "__weakref__", "_view", "_parts", "_prev", "_cell")
+    __slots__ = ("__dict__", "__weakref__", "_view", "_parts", "_prev")
 
     n: int
     rounds: int
@@ -78,14 +75,7 @@ class OmertaState:
         c.patrol = dict(self.patrol)
         c.totals = list(self.totals)
         c.round_scores = list(self.round_scores)  # its rows are never changed: shared
-        parts = getattr(self, "_parts", None)  # unset on an unpickled state
-        if parts is None:  # no view of this state yet: it may come (views._public)
-            cell = getattr(self, "_cell", None)
-            if cell is None:
-                cell = self._cell = [None]
-            c._prev = cell
-        else:
-            c._prev = parts
+        c._prev = getattr(self, "_parts", None)  # unset on an unpickled state
         c._parts = None
         return c  # window and attack are frozen values: shared safely
 

@@ -79,8 +79,6 @@ def _public(s: OmertaState) -> dict[str, Any]:
     # peeked, totals, players, totals shown), (discard, discard shown), (round_scores,
     # round_scores shown), (window, window shown).
     prev = getattr(s, "_prev", None)
-    if type(prev) is list:  # the state cloned from had no view then: its parts, if built since
-        prev = prev[0]
     games, patrol, mamma, peeked, totals = s.games, s.patrol, s.mamma, s.peeked, s.totals
     if (prev is not None and prev[0] == games and prev[1] == patrol and prev[2] == mamma
             and prev[3] == peeked and prev[4] == totals):
@@ -102,9 +100,6 @@ def _public(s: OmertaState) -> dict[str, Any]:
     else:
         parts += (w, w.public() if w is not None else None)
     s._parts, s._prev = parts, None
-    cell = getattr(s, "_cell", None)
-    if cell is not None:  # states cloned from this one before its view was built
-        cell[0] = parts
     v = {
         "game": NAME,
         "seat": None,
