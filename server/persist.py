@@ -29,7 +29,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from twisted.logger import Logger
 
@@ -87,12 +87,19 @@ class MatchFile:
         self.written = 0  # records written by write() (synced or not)
         self.fsync_ms = 0.0
         self._pending: list[dict[str, Any]] = []  # written, not yet synced
+        #: the folder whose entry for this new file waits for the next sync (create(sync=False))
+        self.new_folder: Path | None = None
 
     @classmethod
-    def create(cls, directory: Path, table_id: int, seed: int, header: dict[str, Any]) -> "MatchFile":
+    def create(cls, directory: Path, table_id: int, seed: int, header: dict[str, Any],
+               sync: bool = True) -> "MatchFile":
         """A new file ``<directory>/matches/table-<id>-<seed>.jsonl`` (``-2``, ``-3`` ...
         before ``.jsonl`` when an earlier match took the name) starting with ``header``.
-        The folder entry is synced too, so the file survives a power cut."""
+        The folder entry is synced too, so the file survives a power cut: at once, or
+        with ``sync=False`` by the next sync of the file (the table's first group commit,
+        on the writer thread: a slow disk does not stall the reactor at every match
+        start), before anything written after the header is released. Raises
+        ``OSError``."""
         folder = directory / MATCHES
         folder.mkdir(parents=True, exist_ok=True)
         n = 1
@@ -104,6 +111,10 @@ class MatchFile:
             except FileExistsError:
                 n += 1
         mf = cls(folder / name, handle)
+        if not sync:
+            mf.write(header)
+            mf.new_folder = folder
+            return mf
         mf.append(header)
         _sync_dir(folder)
         return mf
@@ -189,6 +200,9 @@ class MatchFile:
         records = len(self._pending)
         fd, upto, size = self.begin_sync()
         os.fsync(fd)
+        if self.new_folder is not None:
+            _sync_dir(self.new_folder)
+            self.new_folder = None
         self.end_sync(upto, size, (time.perf_counter() - start) * 1000.0)
         return records
 
@@ -297,13 +311,15 @@ class GroupCommit:
         self.commits += 1
         self._busy = True
         fds = [fd for _, _, fd, _, _ in batch]
+        folders = list({mf.new_folder: None for _, mf, _, _, _ in batch if mf.new_folder is not None})
         if self.threads is None:
-            self._done(batch, _fsync_all(fds), waiters)
+            self._done(batch, _fsync_all(fds, folders), waiters)
         else:
-            _WRITER.submit(self._in_thread, batch, fds, waiters)
+            _WRITER.submit(self._in_thread, batch, fds, waiters, folders)
 
-    def _in_thread(self, batch: list[Any], fds: list[int], waiters: list[Any]) -> None:
-        results = _fsync_all(fds)
+    def _in_thread(self, batch: list[Any], fds: list[int], waiters: list[Any],
+                   folders: list[Path] = ()) -> None:
+        results = _fsync_all(fds, folders)
         self.threads.callFromThread(self._done, batch, results, waiters)
 
     def _done(self, batch: list[Any], results: list[tuple[OSError | None, float]],
@@ -316,6 +332,7 @@ class GroupCommit:
                 if mf.synced < upto:  # not already synced by the table itself meanwhile
                     table._commit_failed(error)
                 continue
+            mf.new_folder = None  # synced with it (_fsync_all)
             mf.end_sync(upto, size, ms)
             table._committed()
         for call in waiters:
@@ -338,11 +355,20 @@ SYNCFS_BACKOFF_S = 60.0
 _syncfs_off_until = 0.0
 
 
-def _fsync_all(fds: list[int]) -> list[tuple[OSError | None, float]]:
+def _fsync_all(fds: list[int], folders: Iterable[Path] = ()) -> list[tuple[OSError | None, float]]:
     """Make each file durable: ``(error or None, ms)`` each (a share of one ``syncfs``
     when :data:`SYNCFS_MIN_FILES` or more are on one filesystem, else ``os.fsync``
-    each). A failed ``syncfs`` falls back to ``fsync`` per file, which says whose
-    records failed. Runs on the writer thread."""
+    each), then the entries of new files in ``folders``. A failed ``syncfs`` falls
+    back to ``fsync`` per file, which says whose records failed. Runs on the writer
+    thread."""
+    try:
+        return _fsync_files(fds)
+    finally:
+        for folder in folders:
+            _sync_dir(folder)
+
+
+def _fsync_files(fds: list[int]) -> list[tuple[OSError | None, float]]:
     global _syncfs_off_until
     synced: set[int] = set()
     out: dict[int, tuple[OSError | None, float]] = {}
@@ -412,6 +438,19 @@ class WriterThread:
 
 _WRITER = WriterThread()
 _commits: "weakref.WeakKeyDictionary[Any, GroupCommit]" = weakref.WeakKeyDictionary()
+
+
+def close_file(mf: MatchFile, clock: Any, abandon: bool = False) -> None:
+    """Close ``mf`` (:meth:`MatchFile.close`: what is unsynced is synced first) or, with
+    ``abandon``, mark it abandoned (:meth:`MatchFile.abandon`), without the reactor
+    waiting for the disk: on the writer thread, after the batches submitted before it,
+    when ``clock`` schedules on a real reactor; at once on a test clock. The caller
+    stops using ``mf``."""
+    job = mf.abandon if abandon else mf.close
+    if group_commit(clock).threads is None:
+        job()
+    else:
+        _WRITER.submit(job)
 
 
 def group_commit(clock: Any) -> GroupCommit:

@@ -36,7 +36,7 @@ from server.arbiter import Arbiter
 from server.claims import WindowsMixin
 from server.host import HostMixin
 from server.options import default_settings, parse_options
-from server.persist import MatchFile, group_commit
+from server.persist import MatchFile, close_file, group_commit
 from server.seats import Seat, SeatsMixin
 from server.spectators import SpectatorFeed
 from server.turns import TurnTimer, turn_key
@@ -237,14 +237,21 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         self._open_log()
         self._track_window(self.started_at)
         self._track_turn(self.started_at, self.game.view(self.state, None))
-        bots = [seat for seat in self.seats if seat.bot]
         self._push_summary()
+        # the deal goes out once its log's header is on disk (the group commit, which
+        # syncs it on the writer thread: a slow disk stalls no other table meanwhile)
+        self._commit_then(self._deal)
+
+    def _deal(self) -> None:
+        """``match_started`` to every seat and spectator, and the bots start."""
+        if self.closed or self.status != "playing":
+            return
         for seat in self.seats:
             if seat.conn is not None:
                 seat.conn.set_playing(True)
                 self._send_start(seat.conn, seat.index)
         self._send_spectators_start()
-        self._start_drivers(bots, None)
+        self._start_drivers([seat for seat in self.seats if seat.bot], None)
 
     def _send_start(self, conn: Any, seat: int, resumed: bool = False,
                     missed: list[dict[str, Any]] | None = None,
@@ -363,14 +370,14 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             if seat.grace_call is not None and seat.grace_call.active():
                 seat.grace_call.cancel()
             seat.grace_call = None
-        if self.matchfile is not None:
+        if self.matchfile is not None:  # synced and closed on the writer thread (a slow disk)
             if self.status == "playing":
-                self.matchfile.abandon()
+                close_file(self.matchfile, self.clock, abandon=True)
             else:
                 if self.status == "over":  # everybody had the result: never restore it again
                     self._write({"kind": "closed", "t": round(self.now_ms() - self.started_at, 3)})
                 if self.matchfile is not None:
-                    self.matchfile.close()
+                    close_file(self.matchfile, self.clock)
 
     # -- the match log --------------------------------------------------------------
     def _open_log(self) -> None:
@@ -383,11 +390,13 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         header.update(self.host_log_fields())
         if self.port is not None:
             header["port"] = self.port
-        try:
-            self.matchfile = MatchFile.create(self.data_dir, self.id, self.seed, header)
+        try:  # synced by the first group commit, not here: a slow disk stalls no other table
+            self.matchfile = MatchFile.create(self.data_dir, self.id, self.seed, header, sync=False)
         except OSError as e:
             log.error("table {id}: cannot write the match log in {dir}: {e}", id=self.id,
                       dir=str(self.data_dir), e=e)
+            return
+        group_commit(self.clock).add(self)
 
     def _write(self, record: dict[str, Any]) -> bool:
         """Write ``record`` to the match log; True when it is written. It is on disk at

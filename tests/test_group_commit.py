@@ -3,6 +3,10 @@ record causes waits for its fsync, in order, and what was deferred meanwhile (a 
 timeout, a decision) runs once, in order, when the records are on disk."""
 from __future__ import annotations
 
+from typing import Any
+
+import pytest_twisted
+
 from server import persist
 from tests.test_persist import lobby_at, players_table, run
 
@@ -45,6 +49,7 @@ def test_one_fsync_covers_the_records_of_several_tables_written_in_one_turn(tmp_
 
     lobby = lobby_at(tmp_path)
     tables = [players_table(lobby, seed=s, rounds=1)[0] for s in (1, 2)]
+    persist.group_commit(lobby.clock).commit()  # their headers' (and folder entries') sync
     monkeypatch.setattr(persist.os, "fsync", fsync)
     monkeypatch.setattr(persist, "SYNCFS_MIN_FILES", 99)  # one fsync per log (syncfs: below)
     for table in tables:  # two actions at each table in the same reactor turn
@@ -60,6 +65,7 @@ def test_one_fsync_covers_the_records_of_several_tables_written_in_one_turn(tmp_
 def _dirty_tables(tmp_path, n):
     lobby = lobby_at(tmp_path)
     tables = [players_table(lobby, seed=s, rounds=1)[0] for s in range(1, n + 1)]
+    persist.group_commit(lobby.clock).commit()  # their headers' (and folder entries') sync
     for table in tables:
         seat = next(iter(table.game.awaiting(table.state)))
         table._apply(seat, table._legal(seat)[0])
@@ -78,6 +84,7 @@ def test_a_batch_of_many_logs_is_made_durable_by_one_syncfs(tmp_path, monkeypatc
     monkeypatch.setattr(persist, "_syncfs_off_until", 0.0)
     lobby, tables = _dirty_tables(tmp_path, persist.SYNCFS_MIN_FILES)
     lobby2, few = _dirty_tables(tmp_path / "few", persist.SYNCFS_MIN_FILES - 1)
+    syncfs_calls.clear()  # the headers' syncs
     real_fsync = persist.os.fsync
     monkeypatch.setattr(persist.os, "fsync", lambda fd: fsync_calls.append(fd) or real_fsync(fd))
     persist.group_commit(lobby.clock).commit()
@@ -114,10 +121,10 @@ def test_a_slow_syncfs_goes_back_to_one_fsync_per_log_for_a_while(tmp_path, monk
     if persist._syncfs is None:
         import pytest
         pytest.skip("syncfs is Linux only")
-    monkeypatch.setattr(persist, "_syncfs_off_until", 0.0)
-    monkeypatch.setattr(persist, "SYNCFS_SLOW_MS", -1.0)  # every syncfs counts as slow
     fsync_calls: list[int] = []
     lobby, tables = _dirty_tables(tmp_path, 3)
+    monkeypatch.setattr(persist, "_syncfs_off_until", 0.0)
+    monkeypatch.setattr(persist, "SYNCFS_SLOW_MS", -1.0)  # every syncfs counts as slow
     real = persist.os.fsync
     monkeypatch.setattr(persist.os, "fsync", lambda fd: fsync_calls.append(fd) or real(fd))
     persist.group_commit(lobby.clock).commit()
@@ -149,3 +156,73 @@ def test_the_writer_thread_runs_jobs_in_order_and_survives_a_failing_one():
     assert done.wait(5)
     assert [n for n, _ in ran] == ["first", "second"]
     assert {t for _, t in ran} == {"match-log fsync"}  # not the caller's thread
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_slow_disk_stalls_no_reactor_turn_when_matches_start_and_tables_close(tmp_path, monkeypatch):
+    """Issue 14, "a slow disk delays updates, it never stalls other work": on a real
+    reactor every fsync -- the match logs' headers and folder entries when matches
+    start, their records, the last sync when a table closes -- runs on the writer
+    thread. With a disk that takes 150 ms a sync, the reactor's turns stay short while
+    three matches start, play and their tables close."""
+    import threading
+    import time
+
+    from twisted.internet import reactor
+    from twisted.internet import task as ttask
+
+    from client.net import connect
+    from server.app import start_server
+    from shared.config import merge
+
+    on_main: list[bool] = []
+
+    def slow(real):
+        def sync(fd: int) -> Any:
+            on_main.append(threading.current_thread() is threading.main_thread())
+            time.sleep(0.15)
+            return real(fd)
+        return sync
+
+    monkeypatch.setattr(persist.os, "fsync", slow(persist.os.fsync))
+    if persist._syncfs is not None:
+        monkeypatch.setattr(persist, "_syncfs", slow(persist._syncfs))
+        monkeypatch.setattr(persist, "SYNCFS_SLOW_MS", 10_000.0)
+    config = merge({"server": {"host": "127.0.0.1", "port": 0, "discovery_port": 0,
+                               "data_dir": str(tmp_path), "reconnect_grace_s": 0}})
+    running = yield start_server(reactor, config, testing=True, discovery=False)
+    gaps: list[float] = []
+    last = [time.monotonic()]
+
+    def tick() -> None:
+        now = time.monotonic()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    loop = ttask.LoopingCall(tick)
+    loop.start(0.01)
+    client = yield connect(reactor, "127.0.0.1", running.port, "ann")
+    try:
+        for _ in range(3):
+            reply = yield client.request("create_table", game="omerta", seats=3,
+                                         options={"bot_think_ms": 0})
+            table_id = reply["table"]["id"]
+            yield client.request("join", table=table_id)
+            for _ in range(2):
+                yield client.request("add_bot", table=table_id)
+            table = running.lobby.tables[table_id]
+            for _ in range(100):  # the bots play (each of their steps waits for its sync)
+                if len(table.log) >= 3:
+                    break
+                yield ttask.deferLater(reactor, 0.05, lambda: None)
+            yield client.request("leave", table=table_id)
+            yield ttask.deferLater(reactor, 0.3, lambda: None)
+    finally:
+        loop.stop()
+        client.transport.loseConnection()
+        yield running.stop()
+        yield ttask.deferLater(reactor, 0.5, lambda: None)  # the writer thread's last jobs
+    logs = sorted((tmp_path / "matches").glob("table-*"))
+    assert len(logs) == 3 and all(len(p.read_bytes().splitlines()) > 3 for p in logs), logs
+    assert on_main and not any(on_main), on_main.count(True)
+    assert max(gaps[1:]) < 0.12, max(gaps)

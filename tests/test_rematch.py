@@ -67,6 +67,8 @@ def test_play_again_keeps_the_seats_names_tokens_bots_and_spectators(tmp_path):
     assert [(s["name"], s["bot"]) for s in summary["seats"]] == [("ann", False), ("bob", False),
                                                                   ("Bot 3", True)]
     assert [new.seats[0].token, new.seats[1].token] == tokens
+    assert not ann.of("match_started")  # the deal waits until its log's header is on disk
+    lobby.clock.advance(0)  # the group commit
     for client, seat in ((ann, 0), (bob, 1), (tv, None)):
         started = client.of("match_started")
         assert len(started) == 1 and started[0]["seat"] == seat and started[0]["step"] == 0
