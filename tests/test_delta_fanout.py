@@ -85,6 +85,21 @@ class DeltaSeat:
         return out
 
 
+def seated_table(data_dir: Any, game: str, n: int, features: Any, options: dict[str, Any]):
+    """``(clock, lobby, seats, table_id, table)``: a lobby on a ``task.Clock`` (match logs
+    in ``data_dir``; None: no logs) and ``n`` :class:`DeltaSeat` s, seat ``i`` asking for
+    ``features(i)``, seated at a new table of ``game`` with ``options``."""
+    clock = task.Clock()
+    clock.advance(1000)
+    lobby = Lobby(merge({"server": {"name": "T"}}), clock, testing=True, data_dir=data_dir)
+    seats = [DeltaSeat(lobby, f"p{i}", features(i)) for i in range(n)]
+    seats[0].send("create_table", game=game, seats=n, options=options)
+    table_id = next(m for m in seats[0].read() if m.get("re") == 2)["table"]["id"]
+    for s in seats:
+        s.send("join", table=table_id)
+    return clock, lobby, seats, table_id, lobby.tables[table_id]
+
+
 @pytest.mark.parametrize("steps", [False, True], ids=["one_update_per_step", "steps_feature"])
 def test_every_delta_seat_rebuilds_its_own_view_at_every_step(tmp_path, steps, monkeypatch):
     """With ``steps`` (match logs on disk: the group commit releases the actions each
@@ -105,18 +120,10 @@ def test_every_delta_seat_rebuilds_its_own_view_at_every_step(tmp_path, steps, m
 
     monkeypatch.setattr(Table, "_release", release_then_mark)
     rng = random.Random(7)
-    clock = task.Clock()
-    clock.advance(1000)
-    lobby = Lobby(merge({"server": {"name": "T"}}), clock, testing=True,
-                  data_dir=tmp_path if steps else None)
-    seats = [DeltaSeat(lobby, f"p{i}", ("delta", "steps") if steps and i < 2 else ("delta",))
-             for i in range(4)]
-    seats[0].send("create_table", game="omerta", seats=4, options={"rounds": 2, "seed": 11})
-    table_id = next(m for m in seats[0].read() if m.get("re") == 1 + 1)["table"]["id"]
-    for s in seats:
-        s.send("join", table=table_id)
-    table = lobby.tables[table_id]
-    own_changes = shortcuts = 0
+    clock, lobby, seats, table_id, table = seated_table(
+        tmp_path if steps else None, "omerta", 4,
+        lambda i: ("delta", "steps") if steps and i < 2 else ("delta",), {"rounds": 2, "seed": 11})
+    own_changes = 0
     for _ in range(3000):
         clock.advance(0.05)
         for s in seats:
@@ -180,15 +187,8 @@ def test_the_steps_feature_in_every_game(tmp_path, game, seats):
     from shared.games import game_def
 
     rng = random.Random(3)
-    clock = task.Clock()
-    clock.advance(1000)
-    lobby = Lobby(merge({"server": {"name": "T"}}), clock, testing=True, data_dir=tmp_path)
-    players = [DeltaSeat(lobby, f"p{i}", ("delta", "steps")) for i in range(seats)]
-    players[0].send("create_table", game=game, seats=seats, options={"seed": 5})
-    table_id = next(m for m in players[0].read() if m.get("re") == 2)["table"]["id"]
-    for s in players:
-        s.send("join", table=table_id)
-    table = lobby.tables[table_id]
+    clock, lobby, players, table_id, table = seated_table(
+        tmp_path, game, seats, lambda i: ("delta", "steps"), {"seed": 5})
     keys = game_def(game).seat_keys
     own_merged = 0
     for _ in range(5000):
@@ -237,15 +237,8 @@ def test_the_group_commit_keeps_omertas_views_reusing_the_previous_states_lists(
 
     monkeypatch.setattr(Table, "_apply", recording)
     rng = random.Random(5)
-    clock = task.Clock()
-    clock.advance(1000)
-    lobby = Lobby(merge({"server": {"name": "T"}}), clock, testing=True, data_dir=tmp_path)
-    seats = [DeltaSeat(lobby, f"p{i}", ("delta", "steps")) for i in range(4)]
-    seats[0].send("create_table", game="omerta", seats=4, options={"rounds": 6, "seed": 13})
-    table_id = next(m for m in seats[0].read() if m.get("re") == 2)["table"]["id"]
-    for s in seats:
-        s.send("join", table=table_id)
-    table = lobby.tables[table_id]
+    clock, lobby, seats, table_id, table = seated_table(
+        tmp_path, "omerta", 4, lambda i: ("delta", "steps"), {"rounds": 6, "seed": 13})
     first = table.state
     batched = 0
     for _ in range(3000):
