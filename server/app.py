@@ -99,6 +99,8 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
     actual = tcp.getHost().port
     lobby.port = actual
     lobby.restore()  # before the reactor runs again: no reconnect can come first
+    # the syncs and closes still queued on the writer thread finish before the process ends
+    reactor.addSystemEventTrigger("after", "shutdown", persist.drain_writer)
     udp = None
     if discovery:
         try:

@@ -427,6 +427,16 @@ class WriterThread:
                     self._thread.start()
         self._jobs.put((fn, args))
 
+    def drain(self, timeout_s: float = 5.0) -> bool:
+        """Block until the jobs submitted so far have run (at most ``timeout_s``
+        seconds); True when they did. For the server's shutdown: a table that closed
+        just before keeps its last records and its ``closed`` mark."""
+        if self._thread is None or not self._thread.is_alive():
+            return True
+        done = threading.Event()
+        self._jobs.put((done.set, ()))
+        return done.wait(timeout_s)
+
     def _run(self) -> None:
         while True:
             fn, args = self._jobs.get()
@@ -438,6 +448,11 @@ class WriterThread:
 
 _WRITER = WriterThread()
 _commits: "weakref.WeakKeyDictionary[Any, GroupCommit]" = weakref.WeakKeyDictionary()
+
+
+def drain_writer(timeout_s: float = 5.0) -> bool:
+    """:meth:`WriterThread.drain` of the match logs' writer thread."""
+    return _WRITER.drain(timeout_s)
 
 
 def close_file(mf: MatchFile, clock: Any, abandon: bool = False) -> None:
