@@ -226,7 +226,7 @@ def test_the_group_commit_keeps_omertas_views_reusing_the_previous_states_lists(
 
     built = []
     players = omerta_views._players
-    monkeypatch.setattr(omerta_views, "_players", lambda s: built.append(id(s)) or players(s))
+    monkeypatch.setattr(omerta_views, "_players", lambda s, *prev: built.append(id(s)) or players(s, *prev))
     applied = []
     apply = Table._apply
 

@@ -205,16 +205,22 @@ def test_omerta_views_reusing_the_previous_states_lists_equal_fresh_ones() -> No
 
     from shared.games import omerta as om
 
-    reused = reused_scores = 0
+    reused = reused_scores = kept_slots = 0
+    kept_seats: set[int] = set()
 
     def on_apply(state: Any, seat: Any, action: Any, events: Any) -> None:
-        nonlocal reused, reused_scores
+        nonlocal reused, reused_scores, kept_slots
         prev = state._prev
         fresh = pickle.loads(pickle.dumps(state))
         for p in [*range(state.n), None]:
             assert _dumps(om.view(state, p)) == _dumps(om.view(fresh, p))
         if prev is not None and om.view(state, None)["players"] is prev[5]:
             reused += 1
+        elif prev is not None and len(prev[5]) == state.n:  # rebuilt: the seats that show the same keep theirs
+            players = om.view(state, None)["players"]
+            kept_seats.update(p for p in range(state.n) if players[p] is prev[5][p])
+            kept_slots += sum(players[p]["slots"] is prev[5][p]["slots"] and players[p] != prev[5][p]
+                              for p in range(state.n))
         if prev is not None and state.round_scores and om.view(state, None)["round_scores"] is prev[10]:
             reused_scores += 1
         if prev is not None and state.window is not None and state.window is prev[11]:
@@ -225,6 +231,7 @@ def test_omerta_views_reusing_the_previous_states_lists_equal_fresh_ones() -> No
         play_match(om, {"seats": 4}, 70 + i, bots, on_apply=on_apply)
     assert reused > 500  # the reuse happens (most actions change no slot)
     assert reused_scores > 500  # and most actions end no round
+    assert kept_seats == {0, 1, 2, 3} and kept_slots > 20, (kept_seats, kept_slots)  # per seat too
 
     s = om.new_match({"seats": 3}, 5)
     om.view(s, 0)

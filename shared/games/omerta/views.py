@@ -85,7 +85,7 @@ def _public(s: OmertaState) -> dict[str, Any]:
         parts = prev[:7]
     else:
         parts = ([g[:] for g in games], dict(patrol), dict(mamma), peeked[:], totals[:],
-                 _players(s), totals[:])
+                 _players(s, prev), totals[:] if prev is None or prev[4] != totals else prev[6])
     if prev is not None and prev[7] == s.discard:
         parts += prev[7:9]
     else:
@@ -129,22 +129,38 @@ def _public(s: OmertaState) -> dict[str, Any]:
     return v
 
 
-def _players(s: OmertaState) -> list[dict[str, Any]]:
+def _players(s: OmertaState, prev: tuple[Any, ...] | None = None) -> list[dict[str, Any]]:
     """The view's ``players``: each seat's slots (with their patrol marker's placer),
-    Mamma placer, peek flag and total."""
+    Mamma placer, peek flag and total.
+
+    ``prev``: the ``_parts`` of the state ``s`` was cloned from (see :func:`_public`),
+    or None. A seat whose slot ids, patrol markers, Mamma placer, peek flag and total
+    show as there keeps that state's dict (its slot list too when only those changed),
+    and when no seat changed the list itself is that state's: most actions change one
+    seat's cards at most, and a card changing under a slot shows nothing (the views
+    then share objects, which :func:`server.table.view_delta` skips unseen)."""
     patrol, mamma, peeked, totals = s.patrol, s.mamma, s.peeked, s.totals
-    return [
-        {
-            "seat": p,
-            "slots": ([{"slot": sid, "patrol": patrol[sid][0] if sid in patrol else None}
-                       for sid, _ in game] if patrol else
-                      [{"slot": sid, "patrol": None} for sid, _ in game]),
-            "mamma": mamma[p][0] if p in mamma else None,
-            "peeked": peeked[p],
-            "total": totals[p],
-        }
-        for p, game in enumerate(s.games)
-    ]
+    old = prev[5] if prev is not None and len(prev[5]) == len(s.games) else None
+    same_marks = old is not None and prev[1] == patrol  # type: ignore[index]
+    out = []
+    changed = old is None
+    for p, game in enumerate(s.games):
+        o = old[p] if old is not None else None
+        if o is not None and same_marks and (prev[0][p] == game  # type: ignore[index]
+                                              or [sid for sid, _ in prev[0][p]] == [sid for sid, _ in game]):  # type: ignore[index]
+            slots = o["slots"]
+        elif patrol:
+            slots = [{"slot": sid, "patrol": patrol[sid][0] if sid in patrol else None} for sid, _ in game]
+        else:
+            slots = [{"slot": sid, "patrol": None} for sid, _ in game]
+        m = mamma[p][0] if p in mamma else None
+        if (o is not None and slots is o["slots"] and o["mamma"] == m and o["peeked"] is peeked[p]
+                and o["total"] == totals[p]):
+            out.append(o)
+            continue
+        changed = True
+        out.append({"seat": p, "slots": slots, "mamma": m, "peeked": peeked[p], "total": totals[p]})
+    return out if changed else old  # type: ignore[return-value]
 
 
 def zones(state: OmertaState) -> dict[str, list[int]]:
