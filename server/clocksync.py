@@ -60,15 +60,22 @@ PING_GRID_MS = 50.0
 class OffsetEstimator:
     """Offset and RTT statistics from ping samples. Pure; times in ms.
 
-    Kept incrementally: the offset is recomputed once per sample (O(:data:`WINDOW`)),
-    the RTTs are kept sorted as they come and go (a percentile is one index), so the
-    arbiter's questions cost nothing however often it asks."""
+    Kept incrementally: the offset is recomputed once per sample, from the window's
+    extreme bounds kept as sliding-window maximum and minimum (O(1) per sample; a sort
+    of the window only when the bounds contradict each other), the RTTs are kept sorted
+    as they come and go (a percentile is one index), so the arbiter's questions cost
+    nothing however often it asks."""
 
     def __init__(self, window: int = WINDOW, best: int = BEST_SAMPLES, rtt_window: int = RTT_WINDOW):
         self.samples: deque[tuple[float, float, float, float]] = deque(maxlen=window)
         # each sample: (rtt, offset, lowest possible offset, highest possible offset)
-        self._lows: deque[float] = deque(maxlen=window)  # the same samples' bounds
-        self._highs: deque[float] = deque(maxlen=window)
+        self._window = window
+        self._added = 0  # samples added so far: the index of the next one
+        # (index, bound) of the samples that may still become the highest low bound
+        # (lows decreasing) and the lowest high bound (highs increasing) of the window:
+        # the sliding-window maximum and minimum in O(1) per sample
+        self._lows: deque[tuple[int, float]] = deque()
+        self._highs: deque[tuple[int, float]] = deque()
         self.rtts: deque[float] = deque(maxlen=max(window, rtt_window))
         self._sorted: list[float] = []  # the same RTTs, sorted
         self.best = best
@@ -80,9 +87,21 @@ class OffsetEstimator:
         if t1 < t0:
             return
         rtt = t1 - t0
-        self.samples.append((rtt, (t0 + t1) / 2.0 - tc, t0 - tc, t1 - tc))
-        self._lows.append(t0 - tc)
-        self._highs.append(t1 - tc)
+        low, high = t0 - tc, t1 - tc
+        self.samples.append((rtt, (t0 + t1) / 2.0 - tc, low, high))
+        i = self._added
+        self._added = i + 1
+        lows, highs, gone = self._lows, self._highs, i - self._window
+        while lows and lows[-1][1] <= low:
+            lows.pop()
+        lows.append((i, low))
+        if lows[0][0] <= gone:
+            lows.popleft()
+        while highs and highs[-1][1] >= high:
+            highs.pop()
+        highs.append((i, high))
+        if highs[0][0] <= gone:
+            highs.popleft()
         if len(self.rtts) == self.rtts.maxlen:
             del self._sorted[bisect.bisect_left(self._sorted, self.rtts[0])]
         self.rtts.append(rtt)
@@ -90,7 +109,7 @@ class OffsetEstimator:
         self._offset = self._estimate()
 
     def _estimate(self) -> float:
-        low, high = max(self._lows), min(self._highs)
+        low, high = self._lows[0][1], self._highs[0][1]  # max and min over the window
         if low <= high:
             return (low + high) / 2.0
         best = sorted(self.samples)[: self.best]

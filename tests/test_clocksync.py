@@ -149,6 +149,34 @@ def test_percentiles_are_kept_incrementally_and_match_a_full_sort():
             assert est.rtt_percentile(p) == last[int(rank) - 1]
 
 
+def test_offset_bounds_are_kept_incrementally_and_match_the_whole_window():
+    """The highest low bound and the lowest high bound of the last ``window`` samples
+    (kept as sliding-window extremes) are those a scan of the window finds, whatever
+    the order the bounds come in; so is the offset (the middle of the intersection, or
+    the fallback when it is empty)."""
+    rng = random.Random(7)
+    for window in (1, 4, 32):
+        est = OffsetEstimator(window=window)
+        samples = []
+        for k in range(600):
+            t0 = k * 10.0
+            up, down = rng.expovariate(1 / 3.0), rng.expovariate(1 / 3.0)
+            drift = rng.choice([0.0, 0.0, 0.0, rng.uniform(-20, 20)])  # a clock that jumps
+            tc = t0 + up - 1000.0 + drift
+            est.add(t0, t0 + up + down, tc)
+            samples.append((t0 - tc, t0 + up + down - tc))
+            last = samples[-window:]
+            low, high = max(lo for lo, _ in last), min(hi for _, hi in last)
+            if low <= high:
+                assert est.offset_ms == (low + high) / 2.0
+            else:
+                best = sorted(est.samples)[:3]
+                offsets = sorted(s[1] for s in best)
+                mid = len(offsets) // 2
+                assert est.offset_ms == (offsets[mid] if len(offsets) % 2
+                                         else (offsets[mid - 1] + offsets[mid]) / 2.0)
+
+
 def test_pong_gives_offset_and_pushes_clock():
     clock, sent, sync = _sync({"ping_burst": 1})
     clock.advance(500.0)  # server time 500 000 ms
