@@ -631,10 +631,11 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         now = self.now_ms()
         self.state = state
         t = now - self.started_at
-        self.log.append({"seat": seat, "action": action.to_dict(), "t": t})
+        record = matchlog.action_record(len(self.log) + 1, seat, action, t)
+        self.log.append({"seat": seat, "action": record["action"], "t": t})  # one to_dict: read only
         self.actions.append((seat, action))
         self.history.append(events)
-        if not self._write(matchlog.action_record(len(self.log), seat, action, t)):
+        if not self._write(record):
             self._held_out.append(lambda: self._release(events))
             return events
         step = len(self.log)
