@@ -82,6 +82,11 @@ class MatchFile:
         self.path = path
         self._handle = handle
         self.size = size  # bytes on disk and synced: everything before is safe
+        self._end = size  # bytes written (the file's position: appends only, no tell())
+        try:  # its filesystem, for the group commit's syncfs (no fstat per commit)
+            self.dev: int | None = os.fstat(handle.fileno()).st_dev
+        except (OSError, AttributeError, ValueError):
+            self.dev = None
         self.appends = 0
         self.syncs = 0  # fsyncs of records (one covers every record of a group commit)
         self.written = 0  # records written by write() (synced or not)
@@ -138,9 +143,10 @@ class MatchFile:
             n = self._handle.write(data)
             if not n:
                 raise OSError("the match log accepted no bytes")
+            self._end += n
             data = data[n:]
         os.fsync(self._handle.fileno())
-        self.size = self._handle.tell()
+        self.size = self._end
         self.fsync_ms += (time.perf_counter() - start) * 1000.0
         self.appends += 1
         self.syncs += 1
@@ -160,6 +166,7 @@ class MatchFile:
             n = self._handle.write(data)
             if not n:
                 raise OSError("the match log accepted no bytes")
+            self._end += n
             data = data[n:]
         self.fsync_ms += (time.perf_counter() - start) * 1000.0
 
@@ -177,7 +184,7 @@ class MatchFile:
         """``(fd, upto, size)``: what an ``os.fsync(fd)`` starting now makes durable
         (the records written so far, :attr:`written` = ``upto``, the file up to ``size``
         bytes); hand ``upto``/``size`` to :meth:`end_sync` once that fsync returned."""
-        return self._handle.fileno(), self.written, self._handle.tell()
+        return self._handle.fileno(), self.written, self._end
 
     def end_sync(self, upto: int, size: int, ms: float = 0.0) -> None:
         """The fsync of :meth:`begin_sync` returned: the records before ``upto`` are on
@@ -223,6 +230,7 @@ class MatchFile:
         self._handle = open(self.path, "r+b", buffering=0)
         self._handle.truncate(self.size)
         self._handle.seek(self.size)
+        self._end = self.size
 
     def close(self) -> None:
         """Close the file (what :meth:`write` left unsynced is synced first)."""
@@ -311,15 +319,16 @@ class GroupCommit:
         self.commits += 1
         self._busy = True
         fds = [fd for _, _, fd, _, _ in batch]
+        devs = [mf.dev for _, mf, _, _, _ in batch]
         folders = list({mf.new_folder: None for _, mf, _, _, _ in batch if mf.new_folder is not None})
         if self.threads is None:
-            self._done(batch, _fsync_all(fds, folders), waiters)
+            self._done(batch, _fsync_all(fds, folders, devs), waiters)
         else:
-            _WRITER.submit(self._in_thread, batch, fds, waiters, folders)
+            _WRITER.submit(self._in_thread, batch, fds, waiters, folders, devs)
 
     def _in_thread(self, batch: list[Any], fds: list[int], waiters: list[Any],
-                   folders: list[Path] = ()) -> None:
-        results = _fsync_all(fds, folders)
+                   folders: list[Path] = (), devs: list[int | None] | None = None) -> None:
+        results = _fsync_all(fds, folders, devs)
         self.threads.callFromThread(self._done, batch, results, waiters)
 
     def _done(self, batch: list[Any], results: list[tuple[OSError | None, float]],
@@ -355,28 +364,31 @@ SYNCFS_BACKOFF_S = 60.0
 _syncfs_off_until = 0.0
 
 
-def _fsync_all(fds: list[int], folders: Iterable[Path] = ()) -> list[tuple[OSError | None, float]]:
+def _fsync_all(fds: list[int], folders: Iterable[Path] = (),
+               devs: list[int | None] | None = None) -> list[tuple[OSError | None, float]]:
     """Make each file durable: ``(error or None, ms)`` each (a share of one ``syncfs``
     when :data:`SYNCFS_MIN_FILES` or more are on one filesystem, else ``os.fsync``
-    each), then the entries of new files in ``folders``. A failed ``syncfs`` falls
-    back to ``fsync`` per file, which says whose records failed. Runs on the writer
-    thread."""
+    each), then the entries of new files in ``folders``. ``devs``: each file's
+    filesystem (``st_dev``, :attr:`MatchFile.dev`; None or missing: ``fstat`` asks). A
+    failed ``syncfs`` falls back to ``fsync`` per file, which says whose records failed.
+    Runs on the writer thread."""
     try:
-        return _fsync_files(fds)
+        return _fsync_files(fds, devs)
     finally:
         for folder in folders:
             _sync_dir(folder)
 
 
-def _fsync_files(fds: list[int]) -> list[tuple[OSError | None, float]]:
+def _fsync_files(fds: list[int], devs: list[int | None] | None = None) -> list[tuple[OSError | None, float]]:
     global _syncfs_off_until
     synced: set[int] = set()
     out: dict[int, tuple[OSError | None, float]] = {}
     if _syncfs is not None and len(fds) >= SYNCFS_MIN_FILES and time.monotonic() >= _syncfs_off_until:
         by_dev: dict[int, list[int]] = {}
-        for fd in fds:
+        for i, fd in enumerate(fds):
+            dev = devs[i] if devs is not None and i < len(devs) else None
             try:
-                by_dev.setdefault(os.fstat(fd).st_dev, []).append(fd)
+                by_dev.setdefault(os.fstat(fd).st_dev if dev is None else dev, []).append(fd)
             except OSError:
                 pass  # fsync below says what is wrong
         for group in by_dev.values():

@@ -5,6 +5,7 @@ finished match whose players had not all seen the result comes back finished."""
 from __future__ import annotations
 
 import errno
+import json
 
 from server import persist
 from shared import matchlog
@@ -91,3 +92,50 @@ def test_an_unwritable_data_directory_is_reported_with_what_to_do(tmp_path):
     blocker.write_text("not a folder")
     message = persist.check_writable(blocker)
     assert message is not None and "--data-dir" in message and str(blocker) in message
+
+
+class ShortWrites:
+    """A file handle that takes at most 7 bytes per ``write`` and, while ``fail``, raises
+    ENOSPC after taking them (a disk that fills in the middle of a record)."""
+
+    def __init__(self, handle):
+        self.handle = handle
+        self.fail = False
+
+    def write(self, data):
+        n = self.handle.write(bytes(data[:7]))
+        if self.fail:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return n
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+
+def test_a_match_file_knows_its_size_without_asking_the_file(tmp_path):
+    """``MatchFile`` counts the bytes it wrote instead of calling ``tell()`` at every
+    group commit: what ``begin_sync`` says a sync covers is the file's real size after
+    short writes, after a write that failed half-way and ``repair``, and after appends."""
+    mf = persist.MatchFile.create(tmp_path, 1, 5, {"kind": "header", "n": 1}, sync=False)
+    mf._handle = ShortWrites(mf._handle)
+    assert mf.dev == (tmp_path / "matches").stat().st_dev
+    for i in range(5):
+        mf.write({"kind": "action", "step": i, "pad": "x" * (i * 13)})
+        assert mf.begin_sync()[2] == mf.path.stat().st_size
+    assert mf.sync() == 6
+    assert mf.size == mf.path.stat().st_size
+    mf._handle.fail = True
+    try:
+        mf.write({"kind": "action", "step": 5, "pad": "y" * 40})
+    except OSError:
+        pass
+    else:
+        raise AssertionError("the failing write did not raise")
+    mf.unsynced()
+    mf.repair()  # cut back to the last synced byte
+    assert mf.begin_sync()[2] == mf.path.stat().st_size == mf.size
+    mf.append({"kind": "action", "step": 5})
+    mf.write({"kind": "action", "step": 6})
+    assert mf.begin_sync()[2] == mf.path.stat().st_size
+    lines = mf.path.read_bytes().splitlines()
+    assert [json.loads(line)["step"] for line in lines[1:]] == [0, 1, 2, 3, 4, 5, 6]  # no torn line
