@@ -221,8 +221,13 @@ class Lobby:
         raise ProtocolError("bad_token", "this seat is no longer held for you (unknown or expired token)")
 
     def _at(self, conn: Any, table_id: int) -> None:
-        """``conn`` may be at table ``table_id`` (see ``_tables_of``)."""
-        self._tables_of.setdefault(conn, set()).add(table_id)
+        """``conn`` may be at table ``table_id`` (see ``_tables_of``). Runs on every
+        request naming a table: no new set when the connection has one."""
+        tables = self._tables_of.get(conn)
+        if tables is None:
+            self._tables_of[conn] = {table_id}
+        else:
+            tables.add(table_id)
 
     def _index_token(self, token: str | None, table_id: int) -> None:
         if token is not None:
