@@ -57,7 +57,7 @@ def line_bytes(record: dict[str, Any]) -> bytes:
     """One record as a line: compact JSON (UTF-8, msgspec) with its ``"crc"`` last,
     ``\\n``-terminated. A non-finite number is written as ``null``; a value JSON cannot
     hold raises ``TypeError``."""
-    body = _ENCODER.encode({k: v for k, v in record.items() if k != "crc"})
+    body = _ENCODER.encode({k: v for k, v in record.items() if k != "crc"} if "crc" in record else record)
     if body == b"{}":
         return body + b"\n"
     return b'%s,"crc":"%s"}\n' % (body[:-1], _crc(body).encode())
