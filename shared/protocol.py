@@ -135,17 +135,28 @@ def decode(line: bytes) -> dict[str, Any]:
 
 def _check_values(obj: Any, depth: int) -> None:
     """Depth and integer range of every value (msgspec already refuses non-finite
-    numbers and lone surrogates)."""
+    numbers and lone surrogates). ``obj``: what msgspec decoded (plain ``dict``,
+    ``list``, scalars); scalars inside a container are checked in its loop, without a
+    call each (every line read passes here)."""
     if depth > MAX_DEPTH:
         raise ProtocolError("bad_json", f"the message is nested more than {MAX_DEPTH} levels deep")
-    if isinstance(obj, dict):
-        for value in obj.values():
+    kind = type(obj)
+    if kind is dict:
+        values: Any = obj.values()
+    elif kind is list:
+        values = obj
+    else:
+        if kind is int and not -MAX_INT <= obj <= MAX_INT:
+            raise ProtocolError("bad_json", f"an integer is outside ±2^53: {str(obj)[:20]}...")
+        return
+    if depth >= MAX_DEPTH and values:  # its members lie deeper than MAX_DEPTH
+        raise ProtocolError("bad_json", f"the message is nested more than {MAX_DEPTH} levels deep")
+    for value in values:
+        kind = type(value)
+        if kind is dict or kind is list:
             _check_values(value, depth + 1)
-    elif isinstance(obj, list):
-        for value in obj:
-            _check_values(value, depth + 1)
-    elif type(obj) is int and not -MAX_INT <= obj <= MAX_INT:
-        raise ProtocolError("bad_json", f"an integer is outside ±2^53: {str(obj)[:20]}...")
+        elif kind is int and not -MAX_INT <= value <= MAX_INT:
+            raise ProtocolError("bad_json", f"an integer is outside ±2^53: {str(value)[:20]}...")
 
 
 #: The envelope's own fields, allowed on every message.
@@ -176,6 +187,9 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "emote": {"table": (int, True), "emote": (str, True)},
     "rematch": {"table": (int, True)},
 }
+#: Message type -> every field it may carry (its own and the envelope's).
+_ALLOWED: dict[str, frozenset[str]] = {kind: frozenset(fields) | _ENVELOPE
+                                       for kind, fields in CLIENT_MESSAGES.items()}
 #: Optional protocol features a client may ask for in ``hello.features`` (the server
 #: grants the ones it knows, listed in ``welcome.features``): ``delta`` -- updates carry
 #: the changed top-level keys of the view (``view_set``/``view_unset``), not the whole
@@ -203,7 +217,7 @@ def check_fields(msg: Mapping[str, Any]) -> None:
     seq = msg.get("seq")
     if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
         raise ProtocolError("bad_message", "'seq' must be an integer")
-    extra = set(msg) - set(schema) - _ENVELOPE
+    extra = msg.keys() - _ALLOWED[msg["type"]]
     if extra:
         raise ProtocolError("bad_message", f"{msg['type']}: unknown field(s) {sorted(extra)}")
     for name, (kind, required) in schema.items():

@@ -190,3 +190,75 @@ def test_a_failing_pass_or_late_claim_leaves_the_next_window_alone(lobby):
     again = cy.request("action", table=table_id, action={"type": "snap_pass"})
     assert again["type"] == "error" and again["code"] == "illegal_action"
     assert _table_snapshot(table) == before
+
+
+def _reference_check(obj, depth=0):
+    """The rule of ``shared.protocol._check_values`` written plainly: every value of the
+    message (scalars too) at most MAX_DEPTH deep, every integer within ±MAX_INT; the
+    first offence in document order decides the sentence."""
+    from shared.protocol import MAX_DEPTH, MAX_INT
+
+    if depth > MAX_DEPTH:
+        return "deep"
+    if isinstance(obj, dict):
+        obj = list(obj.values())
+    if isinstance(obj, list):
+        for value in obj:
+            found = _reference_check(value, depth + 1)
+            if found:
+                return found
+    elif type(obj) is int and not -MAX_INT <= obj <= MAX_INT:
+        return "int"
+    return None
+
+
+def _nested(draw_depth, leaf):
+    """A JSON value nested ``draw_depth`` levels (lists and objects alternating)."""
+    value = leaf
+    for level in range(draw_depth):
+        value = [value] if level % 2 else {"k": value}
+    return value
+
+
+def test_value_checks_hold_at_every_depth_and_integer_bound():
+    """``decode`` refuses exactly the lines whose values lie deeper than MAX_DEPTH or
+    whose integers leave ±MAX_INT, at the boundaries and in random trees, with the
+    sentence of the first offence (``_check_values`` checks scalars in its loops)."""
+    from hypothesis import given, settings, strategies as st
+
+    from shared.protocol import MAX_DEPTH, MAX_INT, _check_values
+
+    def verdict(value):
+        try:
+            _check_values(value, 0)
+        except ProtocolError as e:
+            assert e.code == "bad_json"
+            return "deep" if "nested" in e.message else "int"
+        return None
+
+    for depth in range(MAX_DEPTH - 2, MAX_DEPTH + 3):
+        for leaf in (1, MAX_INT, MAX_INT + 1, -MAX_INT - 1, "x", True, None, [], {}, 2.5):
+            value = _nested(depth, leaf)
+            assert verdict(value) == _reference_check(value), (depth, leaf)
+    assert verdict(_nested(MAX_DEPTH, 5)) is None and verdict(_nested(MAX_DEPTH + 1, 5)) == "deep"
+
+    ints = st.one_of(st.integers(-MAX_INT - 2, MAX_INT + 2), st.sampled_from([MAX_INT, MAX_INT + 1, -MAX_INT - 1]))
+    leaves = st.one_of(ints, st.text(max_size=3), st.booleans(), st.none(), st.floats(allow_nan=False, allow_infinity=False))
+    trees = st.recursive(leaves, lambda kids: st.one_of(st.lists(kids, max_size=3),
+                                                        st.dictionaries(st.text(max_size=2), kids, max_size=3)),
+                         max_leaves=40)
+
+    @settings(max_examples=300, deadline=None)
+    @given(trees, st.integers(0, MAX_DEPTH + 2))
+    def check(tree, extra):
+        value = _nested(extra, tree)
+        assert verdict(value) == _reference_check(value)
+        line = json.dumps({"type": "list_tables", "x": value}).encode()
+        try:
+            decode(line)
+        except ProtocolError as e:
+            assert e.code == "bad_json" and _reference_check({"x": value}, 0) is not None
+        else:
+            assert _reference_check({"x": value}, 0) is None
+
+    check()
