@@ -29,7 +29,7 @@ from twisted.logger import Logger
 
 from shared import matchlog
 from shared.games import game_def
-from shared.protocol import VERSION, ProtocolError, encode_value, merge_objects
+from shared.protocol import VERSION, ProtocolError, encode, encode_value, merge_objects
 from shared.rules import Action, BadAction, Event, IllegalAction, all_public, events_for
 from shared.windows import Window
 from server.arbiter import Arbiter
@@ -336,14 +336,21 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             log.info("table {id}: {n} log records, fsync {ms:.3f} ms each on average", id=self.id,
                      n=self.matchfile.appends, ms=self.matchfile.fsync_ms / self.matchfile.appends)
         self._count_result()
-        scoreboard = self.scoreboard_rows()
+        fields = {"table": self.id, "result": self.result, "reactions": self.reaction_medians(),
+                  "scoreboard": self.scoreboard_rows()}
+        data: bytes | None = None  # the same for every seat (the evening's scoreboard is long): encoded once
         for seat in self.seats:
-            if seat.conn is not None:
-                seat.conn.set_playing(False)
-                seat.conn.push("match_over", table=self.id, result=self.result,
-                               reactions=self.reaction_medians(), scoreboard=scoreboard)
-        self.spectators.send("match_over", table=self.id, result=self.result,
-                             reactions=self.reaction_medians(), scoreboard=scoreboard)
+            conn = seat.conn
+            if conn is not None:
+                conn.set_playing(False)
+                raw = getattr(conn, "push_raw", None)
+                if raw is None:
+                    conn.push("match_over", **fields)
+                    continue
+                if data is None:
+                    data = encode("match_over", **fields)
+                raw(data)
+        self.spectators.send("match_over", **fields)
         self._push_summary()
 
     def _stop_timers(self) -> None:
