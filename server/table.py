@@ -300,7 +300,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         ``seat``: the base of its next delta (docs/PROTOCOL.md ``update``, feature
         ``delta``)."""
         sent = self.__dict__.setdefault("_sent_views", {})
-        sent[seat] = (conn, view, legal, None)  # no public view to start deltas from
+        sent[seat] = (conn, view, legal, None, False)  # no public view to start deltas from
 
     def _send_spectators_start(self) -> None:
         self.spectators.send("match_started", table=self.id, game=self.game.NAME, seat=None,
@@ -491,15 +491,16 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             sent = self._sent_views
             seat_keys = self.definition.seat_keys
             shared: dict[tuple[int, int], tuple[UpdateLines, list[Any], Any]] = {}  # (base, first) ->
+            own_view = self.definition.own_view
             for index, (conn, first, events) in owed.items():
                 base = sent.get(index)
                 if base is None or base[0] is not conn:  # another connection took the seat
                     continue
-                view = self.game.view(state, index)
                 legal = self._legal(index, awaited)
-                sent[index] = (conn, view, legal, public)
                 raw = getattr(conn, "push_raw", None)
                 if seat_keys is not None and base[3] is not None and raw is not None:
+                    view = own_view(state, index) if own_view is not None else self.game.view(state, index)
+                    sent[index] = (conn, view, legal, public, own_view is not None)
                     # the seats whose last update had the same public view share its delta
                     group = shared.get((id(base[3]), first))
                     if group is None:  # (keeps that view alive: its id stays its own)
@@ -511,6 +512,8 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                                    *own_delta(seat_keys, base[1], view),
                                    None if legal == base[2] else [a.wire() for a in legal]))
                     continue
+                view = self.game.view(state, index)
+                sent[index] = (conn, view, legal, public, False)
                 self._push_delta(conn, base, view, legal, events, now, step, timer,
                                  first if first < step else None)
         finally:
@@ -521,7 +524,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                     from_step: int | None = None) -> None:
         """A delta ``update`` from the seat's last view and legal actions (``base``,
         its ``_sent_views`` entry) to ``view``/``legal``, encoded for this seat alone."""
-        changed, gone = view_delta(base[1], view)
+        changed, gone = view_delta(self._sent_view(base), view)
         fields: dict[str, Any] = dict(table=self.id, events=events, view_set=changed)
         if gone:
             fields["view_unset"] = gone
@@ -530,6 +533,15 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         if from_step is not None:
             fields["from_step"] = from_step
         conn.push("update", **fields, t_server=now, step=step, timer=timer)
+
+    def _sent_view(self, base: tuple[Any, ...]) -> dict[str, Any]:
+        """The whole view a ``_sent_views`` entry ``(conn, view, legal, public, own)``
+        stands for: ``view``, or when ``own`` (it holds only the seat's part,
+        ``GameDef.own_view``) that part over the rest of ``public``."""
+        if not base[4]:
+            return base[1]
+        seat_keys = self.definition.seat_keys
+        return {**{k: v for k, v in base[3].items() if k not in seat_keys}, **base[1]}
 
     def _public_lines(self, old_public: dict[str, Any], public: dict[str, Any],
                       events: list[dict[str, Any]] | None, now: float, step: int, timer: Any,
@@ -698,6 +710,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         awaited = self.game.awaiting(self.state) if self.state is not None else ()
         shared = events_for(events, None) if all_public(events) else None  # the same for all
         seat_keys = self.definition.seat_keys
+        own_view = self.definition.own_view  # a seat's own keys alone (GameDef.own_view)
         last_public = self.__dict__.get("_last_public")
         self._last_public = public
         lines: UpdateLines | None = None  # the public part of the deltas (at the first seat)
@@ -716,21 +729,28 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                     conn.before_push = self._flush_merged
                 owed[2].extend(mine)
             elif conn is not None and resuming.get(seat.index) is not conn:
-                view = self.game.view(self.state, seat.index)
                 legal = self._legal(seat.index, awaited)  # the engines reuse their action objects:
                 base = sent.get(seat.index)  # comparing two lists of them is mostly identity
-                sent[seat.index] = (conn, view, legal, public)
                 raw = getattr(conn, "push_raw", None)
                 if base is None or base[0] is not conn or "delta" not in getattr(conn, "features", ()):
+                    view = self.game.view(self.state, seat.index)
+                    sent[seat.index] = (conn, view, legal, public, False)
                     conn.push("update", table=self.id, events=mine, view=view,
                               legal=[a.wire() for a in legal], t_server=now, step=step, timer=timer)
                 elif (seat_keys is not None and last_public is not None and base[3] is last_public
                       and raw is not None):
+                    if own_view is not None:  # the public part is the spectators': only the rest
+                        view = own_view(self.state, seat.index)
+                    else:
+                        view = self.game.view(self.state, seat.index)
+                    sent[seat.index] = (conn, view, legal, public, own_view is not None)
                     if lines is None:
                         lines = self._public_lines(last_public, public, shared, now, step, timer)
                     raw(lines.line(None if shared is not None else mine, *own_delta(seat_keys, base[1], view),
                                    None if legal == base[2] else [a.wire() for a in legal]))
                 else:
+                    view = self.game.view(self.state, seat.index)
+                    sent[seat.index] = (conn, view, legal, public, False)
                     self._push_delta(conn, base, view, legal, mine, now, step, timer)
             if seat.driver is not None:
                 self._feed_bot(seat, mine, now)

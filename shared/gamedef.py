@@ -72,6 +72,10 @@ class GameDef:
       a delta update once for every seat, and a seat with nothing of its own that
       changed gets the same bytes as the others (server/table.py ``_fan_out``). None
       (the default): unknown, each seat's whole view is compared.
+    * ``own_view(state, seat)`` -- with ``seat_keys``: exactly the ``seat_keys`` part of
+      ``view(state, seat)`` (each of those keys the view has, with its value), built
+      without the rest of the view: what the table needs of each seat after every
+      action (the conformance suite checks it). None (the default): taken from ``view``.
     """
 
     name: str
@@ -87,6 +91,7 @@ class GameDef:
     timing_keys: tuple[str, ...] = ()
     late_claims_public: bool = True
     seat_keys: frozenset[str] | None = None
+    own_view: Callable[[Any, int], dict[str, Any]] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def option(self, key: str) -> Option | None:

@@ -361,6 +361,12 @@ class MatchChecker:
                 theirs = {k: x for k, x in public.items() if k not in self.gd.seat_keys}
                 assert mine == theirs, (f"{where}: {who}'s view differs from the spectator's outside "
                                         f"seat_keys: {sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))}")
+                if self.gd.own_view is not None:  # GameDef.own_view: the seat_keys part, exactly
+                    own = self.gd.own_view(state, p)
+                    expected = {k: x for k, x in v.items() if k in self.gd.seat_keys}
+                    wrong = sorted(k for k in own.keys() | expected.keys()
+                                   if k not in own or k not in expected or own[k] != expected[k])
+                    assert own == expected, f"{where}: {who}'s own_view is not its view's seat_keys part: {wrong}"
             wire_events = events_for(events, p)
             assert_json(v, f"{where}: view of {who}")
             assert_json(wire_events, f"{where}: events of {who}")
@@ -586,9 +592,29 @@ def test_suite_catches_a_seat_key_left_undeclared() -> None:
     """Omerta's view of the active seat shows its drawn card: ``drawn`` must be declared."""
     import dataclasses
     gd = registry.DEFS["omerta"]
-    narrower = dataclasses.replace(gd, seat_keys=frozenset({"seat", "safe_cards"}))
+    narrower = dataclasses.replace(gd, seat_keys=frozenset({"seat", "safe_cards"}), own_view=None)
     with pytest.raises(AssertionError, match="outside seat_keys: \\['drawn'\\]"):
         check_match(narrower, 3, 1, "random")
+
+
+def test_suite_catches_an_own_view_that_is_not_the_views_seat_part() -> None:
+    """``GameDef.own_view`` must give exactly the ``seat_keys`` part of the seat's view:
+    one that leaves a key out, or shows the drawn card's face to every seat, is caught."""
+    import dataclasses
+    gd = registry.DEFS["omerta"]
+    own = gd.own_view
+
+    def without_drawn(state: Any, seat: Any) -> dict[str, Any]:
+        return {k: v for k, v in own(state, seat).items() if k != "drawn"}
+
+    with pytest.raises(AssertionError, match="own_view is not its view's seat_keys part: \\['drawn'\\]"):
+        check_match(dataclasses.replace(gd, own_view=without_drawn), 3, 1, "random")
+
+    def face_up(state: Any, seat: Any) -> dict[str, Any]:
+        return own(state, state.turn)  # every seat sees what the active seat sees
+
+    with pytest.raises(AssertionError, match="own_view is not its view's seat_keys part"):
+        check_match(dataclasses.replace(gd, own_view=face_up), 3, 1, "random")
 
 
 @pytest.mark.parametrize("game", PLANTED, indirect=True)

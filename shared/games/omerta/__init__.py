@@ -71,7 +71,7 @@ from shared.games.omerta.engine import apply, awaiting, legal_actions
 from shared.games.omerta.rounds import new_match
 from shared.games.omerta.state import OmertaState
 from shared.games.omerta.views import (
-    full_view, is_over, reaction_window, scores, timeout_action, view, zones)
+    full_view, is_over, own_view, reaction_window, scores, timeout_action, view, zones)
 from shared.games.omerta.visibility import visible_cards, wire_cards
 from shared.gamedef import GameDef, Option, claim_outcome_by_success
 
@@ -91,6 +91,7 @@ GAME = GameDef(
     rules=sys.modules[__name__], make_bot=_make_bot,
     claim_outcome=claim_outcome_by_success, turn_id=turn_id,
     seat_keys=frozenset({"seat", "drawn", "safe_cards"}),  # views.view: the rest is _public's
+    own_view=own_view,
     options=(
         Option("rounds", "int", None, lo=1, hi=20, label="rounds (default: one per player)"),
         Option("snap_timeout_ms", "int", 3000, lo=500, hi=30_000,
@@ -109,6 +110,6 @@ __all__ = [
     "Henchman", "Hitwoman", "HitwomanPass", "Lady", "Mamma", "Mole", "OmertaState", "Peek",
     "PolicePatrol", "Replace", "Safecracker", "SafeSwap", "Snap", "SnapPass", "Snitch",
     "TakeDiscard", "WindowTimeout", "apply", "awaiting", "card", "full_view", "is_over",
-    "legal_actions", "new_match", "reaction_window", "scores", "timeout_action", "turn_id", "view",
+    "legal_actions", "new_match", "own_view", "reaction_window", "scores", "timeout_action", "turn_id", "view",
     "visible_cards", "wire_cards", "zones",
 ]

@@ -53,15 +53,24 @@ def view(state: OmertaState, seat: int | None) -> dict[str, Any]:
     also with the views of the states that follow while they are unchanged: read them, do not mutate them.
     """
     s = state
+    return {**(getattr(s, "_view", None) or _public(s)), **own_view(s, seat)}
+
+
+def own_view(state: OmertaState, seat: int | None) -> dict[str, Any]:
+    """The part of :func:`view` that depends on ``seat`` (``GameDef.own_view``):
+    ``{"seat", "drawn", "safe_cards"}``, the rest being the spectator's. The drawn card
+    shows its face to the active seat, or to all when it came from the discard pile; the
+    safe's cards show to the active seat during its Safecracker look."""
+    s = state
     me = seat if seat is not None and 0 <= seat < s.n else None
-    v = dict(getattr(s, "_view", None) or _public(s))
-    v["seat"] = me
+    drawn = None
     if s.drawn is not None:
         visible = s.drawn_from == "discard" or me == s.turn
-        v["drawn"] = {"source": s.drawn_from, "card": DECK[s.drawn].to_dict() if visible else None}
+        drawn = {"source": s.drawn_from, "card": DECK[s.drawn].to_dict() if visible else None}
+    safe_cards = None
     if me is not None and me == s.turn and s.step == "safe" and s.phase == "turn":
-        v["safe_cards"] = [DECK[c].to_dict() for c in s.safe]
-    return v
+        safe_cards = [DECK[c].to_dict() for c in s.safe]
+    return {"seat": me, "drawn": drawn, "safe_cards": safe_cards}
 
 
 def _public(s: OmertaState) -> dict[str, Any]:
