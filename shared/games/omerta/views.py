@@ -53,24 +53,28 @@ def view(state: OmertaState, seat: int | None) -> dict[str, Any]:
     also with the views of the states that follow while they are unchanged: read them, do not mutate them.
     """
     s = state
-    return {**(getattr(s, "_view", None) or _public(s)), **own_view(s, seat)}
+    return _own_into(dict(getattr(s, "_view", None) or _public(s)), s, seat)
 
 
 def own_view(state: OmertaState, seat: int | None) -> dict[str, Any]:
     """The part of :func:`view` that depends on ``seat`` (``GameDef.own_view``):
-    ``{"seat", "drawn", "safe_cards"}``, the rest being the spectator's. The drawn card
-    shows its face to the active seat, or to all when it came from the discard pile; the
-    safe's cards show to the active seat during its Safecracker look."""
-    s = state
+    ``{"seat", "drawn", "safe_cards"}``, the rest being the spectator's."""
+    return _own_into({"seat": None, "drawn": None, "safe_cards": None}, state, seat)
+
+
+def _own_into(v: dict[str, Any], s: OmertaState, seat: int | None) -> dict[str, Any]:
+    """Set ``seat``'s own keys in ``v`` (whose ``seat``, ``drawn`` and ``safe_cards``
+    are the spectator's: None) and return it. The drawn card shows its face to the
+    active seat, or to all when it came from the discard pile; the safe's cards show to
+    the active seat during its Safecracker look."""
     me = seat if seat is not None and 0 <= seat < s.n else None
-    drawn = None
+    v["seat"] = me
     if s.drawn is not None:
         visible = s.drawn_from == "discard" or me == s.turn
-        drawn = {"source": s.drawn_from, "card": DECK[s.drawn].to_dict() if visible else None}
-    safe_cards = None
+        v["drawn"] = {"source": s.drawn_from, "card": DECK[s.drawn].to_dict() if visible else None}
     if me is not None and me == s.turn and s.step == "safe" and s.phase == "turn":
-        safe_cards = [DECK[c].to_dict() for c in s.safe]
-    return {"seat": me, "drawn": drawn, "safe_cards": safe_cards}
+        v["safe_cards"] = [DECK[c].to_dict() for c in s.safe]
+    return v
 
 
 def _public(s: OmertaState) -> dict[str, Any]:
