@@ -333,6 +333,8 @@ class MatchChecker:
             for p in awaited:
                 assert 0 <= p < self.n, f"{where}: awaiting seat {p}"
                 assert legal[p], f"{where}: seat {p} is awaited but has no legal action"
+        for p in range(self.n):  # the server and the simulator ask only the awaited seats
+            assert p in awaited or not legal[p], f"{where}: seat {p} is not awaited but has legal actions"
         # windows
         if window is not None:
             assert window.pending <= window.eligible, f"{where}: pending {set(window.pending)} ⊄ eligible {set(window.eligible)}"
