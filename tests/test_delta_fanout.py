@@ -100,6 +100,18 @@ def seated_table(data_dir: Any, game: str, n: int, features: Any, options: dict[
     return clock, lobby, seats, table_id, lobby.tables[table_id]
 
 
+def play_turns(clock: Any, table: Any, seats: list[Any], turns: int = 3000) -> Any:
+    """Every 50 ms of the test clock each seat reads what it was sent; yields while the
+    match plays (the caller checks and acts), at most ``turns`` times."""
+    for _ in range(turns):
+        clock.advance(0.05)
+        for s in seats:
+            s.read()
+        if table.status != "playing":
+            return
+        yield
+
+
 @pytest.mark.parametrize("steps", [False, True], ids=["one_update_per_step", "steps_feature"])
 def test_every_delta_seat_rebuilds_its_own_view_at_every_step(tmp_path, steps, monkeypatch):
     """With ``steps`` (match logs on disk: the group commit releases the actions each
@@ -129,12 +141,7 @@ def test_every_delta_seat_rebuilds_its_own_view_at_every_step(tmp_path, steps, m
         tmp_path if steps else None, "omerta", 4,
         lambda i: ("delta", "steps") if steps and i < 2 else ("delta",), {"rounds": 2, "seed": 11})
     own_changes = 0
-    for _ in range(3000):
-        clock.advance(0.05)
-        for s in seats:
-            s.read()
-        if table.status != "playing":
-            break
+    for _ in play_turns(clock, table, seats):
         for i, s in enumerate(seats):
             expected = json.loads(json.dumps(table.game.view(table.state, i)))
             assert s.view == expected, f"seat {i} rebuilt another view at step {len(table.log)}"
@@ -249,12 +256,7 @@ def test_the_group_commit_keeps_omertas_views_reusing_the_previous_states_lists(
         tmp_path, "omerta", 4, lambda i: ("delta", "steps"), {"rounds": 6, "seed": 13})
     first = table.state
     batched = 0
-    for _ in range(3000):
-        clock.advance(0.05)
-        for s in seats:
-            s.read()
-        if table.status != "playing":
-            break
+    for _ in play_turns(clock, table, seats):
         before = len(applied)
         for s in seats:  # every seat that may act does, in the same reactor turn
             if s.legal and not s.inflight:
