@@ -136,10 +136,8 @@ def decode(line: bytes) -> dict[str, Any]:
 def _check_values(obj: Any, depth: int) -> None:
     """Depth and integer range of every value (msgspec already refuses non-finite
     numbers and lone surrogates). ``obj``: what msgspec decoded (plain ``dict``,
-    ``list``, scalars); scalars inside a container are checked in its loop, without a
-    call each (every line read passes here)."""
-    if depth > MAX_DEPTH:
-        raise ProtocolError("bad_json", f"the message is nested more than {MAX_DEPTH} levels deep")
+    ``list``, scalars) at ``depth``; scalars inside a container are checked in its loop,
+    without a call each (every line read passes here)."""
     kind = type(obj)
     if kind is dict:
         values: Any = obj.values()
@@ -147,7 +145,7 @@ def _check_values(obj: Any, depth: int) -> None:
         values = obj
     else:
         if kind is int and not -MAX_INT <= obj <= MAX_INT:
-            raise ProtocolError("bad_json", f"an integer is outside ±2^53: {str(obj)[:20]}...")
+            raise _outside_int(obj)
         return
     if depth >= MAX_DEPTH and values:  # its members lie deeper than MAX_DEPTH
         raise ProtocolError("bad_json", f"the message is nested more than {MAX_DEPTH} levels deep")
@@ -156,7 +154,11 @@ def _check_values(obj: Any, depth: int) -> None:
         if kind is dict or kind is list:
             _check_values(value, depth + 1)
         elif kind is int and not -MAX_INT <= value <= MAX_INT:
-            raise ProtocolError("bad_json", f"an integer is outside ±2^53: {str(value)[:20]}...")
+            raise _outside_int(value)
+
+
+def _outside_int(value: int) -> ProtocolError:
+    return ProtocolError("bad_json", f"an integer is outside ±2^53: {str(value)[:20]}...")
 
 
 #: The envelope's own fields, allowed on every message.
