@@ -491,7 +491,6 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
             sent = self._sent_views
             seat_keys = self.definition.seat_keys
             shared: dict[tuple[int, int], tuple[UpdateLines, list[Any], Any]] = {}  # (base, first) ->
-            own_view = self.definition.own_view
             for index, (conn, first, events) in owed.items():
                 base = sent.get(index)
                 if base is None or base[0] is not conn:  # another connection took the seat
@@ -499,8 +498,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                 legal = self._legal(index, awaited)
                 raw = getattr(conn, "push_raw", None)
                 if seat_keys is not None and base[3] is not None and raw is not None:
-                    view = own_view(state, index) if own_view is not None else self.game.view(state, index)
-                    sent[index] = (conn, view, legal, public, own_view is not None)
+                    view = self._send_base(index, conn, state, legal, public, own=True)
                     # the seats whose last update had the same public view share its delta
                     group = shared.get((id(base[3]), first))
                     if group is None:  # (keeps that view alive: its id stays its own)
@@ -512,8 +510,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                                    *own_delta(seat_keys, base[1], view),
                                    None if legal == base[2] else [a.wire() for a in legal]))
                     continue
-                view = self.game.view(state, index)
-                sent[index] = (conn, view, legal, public, False)
+                view = self._send_base(index, conn, state, legal, public)
                 self._push_delta(conn, base, view, legal, events, now, step, timer,
                                  first if first < step else None)
         finally:
@@ -533,6 +530,16 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         if from_step is not None:
             fields["from_step"] = from_step
         conn.push("update", **fields, t_server=now, step=step, timer=timer)
+
+    def _send_base(self, seat: int, conn: Any, state: Any, legal: list[Action],
+                   public: dict[str, Any], own: bool = False) -> dict[str, Any]:
+        """``seat``'s view of ``state`` -- with ``own``, only its own part when the game
+        declares ``GameDef.own_view`` -- recorded with ``legal`` and ``public`` as the base
+        of the seat's next delta (``_sent_views``, see :meth:`_sent_view`); returned."""
+        own_view = self.definition.own_view if own else None
+        view = own_view(state, seat) if own_view is not None else self.game.view(state, seat)
+        self._sent_views[seat] = (conn, view, legal, public, own_view is not None)
+        return view
 
     def _sent_view(self, base: tuple[Any, ...]) -> dict[str, Any]:
         """The whole view a ``_sent_views`` entry ``(conn, view, legal, public, own)``
@@ -710,7 +717,6 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         awaited = self.game.awaiting(self.state) if self.state is not None else ()
         shared = events_for(events, None) if all_public(events) else None  # the same for all
         seat_keys = self.definition.seat_keys
-        own_view = self.definition.own_view  # a seat's own keys alone (GameDef.own_view)
         last_public = self.__dict__.get("_last_public")
         self._last_public = public
         lines: UpdateLines | None = None  # the public part of the deltas (at the first seat)
@@ -733,24 +739,19 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                 base = sent.get(seat.index)  # comparing two lists of them is mostly identity
                 raw = getattr(conn, "push_raw", None)
                 if base is None or base[0] is not conn or "delta" not in getattr(conn, "features", ()):
-                    view = self.game.view(self.state, seat.index)
-                    sent[seat.index] = (conn, view, legal, public, False)
+                    view = self._send_base(seat.index, conn, self.state, legal, public)
                     conn.push("update", table=self.id, events=mine, view=view,
                               legal=[a.wire() for a in legal], t_server=now, step=step, timer=timer)
                 elif (seat_keys is not None and last_public is not None and base[3] is last_public
                       and raw is not None):
-                    if own_view is not None:  # the public part is the spectators': only the rest
-                        view = own_view(self.state, seat.index)
-                    else:
-                        view = self.game.view(self.state, seat.index)
-                    sent[seat.index] = (conn, view, legal, public, own_view is not None)
+                    # the public part is the spectators': the seat's own part is enough
+                    view = self._send_base(seat.index, conn, self.state, legal, public, own=True)
                     if lines is None:
                         lines = self._public_lines(last_public, public, shared, now, step, timer)
                     raw(lines.line(None if shared is not None else mine, *own_delta(seat_keys, base[1], view),
                                    None if legal == base[2] else [a.wire() for a in legal]))
                 else:
-                    view = self.game.view(self.state, seat.index)
-                    sent[seat.index] = (conn, view, legal, public, False)
+                    view = self._send_base(seat.index, conn, self.state, legal, public)
                     self._push_delta(conn, base, view, legal, mine, now, step, timer)
             if seat.driver is not None:
                 self._feed_bot(seat, mine, now)
