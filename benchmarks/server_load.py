@@ -25,7 +25,9 @@ merges the samples. Every seat:
 For 1, 10, 100 and 200 tables it prints actions/s, the action round trip (``action``
 sent -> ``ack`` received) p50/p99, the server's **CPU** per action (user + system time of
 the server process from ``/proc/<pid>/stat``, not wall time) and the share of it spent
-in the kernel (``kernel_percent``: its sends, receives and fsyncs; the rest is Python), and
+in the kernel (``kernel_percent``: its sends, receives and fsyncs; the rest is Python), the
+CPU per action over the second half of the phase alone (``cpu_us_per_action_2nd_half``:
+under load an action gets dearer in the first seconds, see ARCHITECTURE §8), and
 its RSS. Then the same
 connections and message pattern against a bare Twisted JSON-lines echo server (each
 ``action`` is decoded, an ``ack`` and one ~update-sized JSON line per seat are encoded and
@@ -524,18 +526,34 @@ def measure(load: Load, pid: int, seconds: float) -> Any:
     """One phase measured with the seats of this process."""
     load.stats.reset()
     cpu0, k0, t0, m0 = proc_cpu_s(pid), proc_cpu_s(pid, True), time.monotonic(), machine_cpu_s()
-    yield sleep(seconds)
+    yield sleep(seconds / 2)
+    mid = (proc_cpu_s(pid), load.stats.actions)
+    yield sleep(seconds / 2)
     cpu1, k1, t1, m1 = proc_cpu_s(pid), proc_cpu_s(pid, True), time.monotonic(), machine_cpu_s()
-    return summarize([raw_stats(load)], pid, cpu1 - cpu0, t1 - t0, m1 - m0, k1 - k0)
+    return second_half(summarize([raw_stats(load)], pid, cpu1 - cpu0, t1 - t0, m1 - m0, k1 - k0), mid, cpu1)
 
 
 def measure_sharded(shards: "Shards", pid: int, seconds: float) -> dict[str, Any]:
     """One phase measured with the seats of the worker processes (blocking)."""
     shards.call("reset")
     cpu0, k0, t0, m0 = proc_cpu_s(pid), proc_cpu_s(pid, True), time.monotonic(), machine_cpu_s()
-    time.sleep(seconds)
+    time.sleep(seconds / 2)
+    mid = (proc_cpu_s(pid), sum(shards.call("count")))
+    time.sleep(seconds / 2)
     cpu1, k1, t1, m1 = proc_cpu_s(pid), proc_cpu_s(pid, True), time.monotonic(), machine_cpu_s()
-    return summarize(shards.call("stats"), pid, cpu1 - cpu0, t1 - t0, m1 - m0, k1 - k0)
+    return second_half(summarize(shards.call("stats"), pid, cpu1 - cpu0, t1 - t0, m1 - m0, k1 - k0), mid, cpu1)
+
+
+def second_half(figures: dict[str, Any], mid: tuple[float, int], cpu_end: float) -> dict[str, Any]:
+    """``figures`` of a phase with ``cpu_us_per_action_2nd_half``: the server's CPU per
+    action over the second half of the phase alone, from ``mid`` = (its CPU seconds,
+    the actions acked so far) at half time and its CPU seconds ``cpu_end`` at the end.
+    Under load an action gets dearer during the first seconds, as the tables' data
+    stops fitting in the caches (ARCHITECTURE §8, "the cold data"); this is the figure
+    once it has."""
+    late = figures["_actions"] - mid[1]
+    figures["cpu_us_per_action_2nd_half"] = round(1e6 * (cpu_end - mid[0]) / late, 1) if late > 0 else None
+    return figures
 
 
 # -- the load generator's worker processes -------------------------------------------
@@ -560,7 +578,8 @@ def worker_main(conn: Any, port: int, delta: bool, seed: int) -> None:
     """One generator process: its share of the tables, driven by the commands of the
     coordinating process over ``conn`` (a ``multiprocessing`` pipe): ``("open", n,
     mode)``, ``("mode", mode)``, ``("reset",)``, ``("stats",)`` (-> :func:`raw_stats`),
-    ``("close",)``, ``("quit",)``; every command is answered once done."""
+    ``("count",)`` (-> the actions acked since the reset), ``("close",)``, ``("quit",)``;
+    every command is answered once done."""
     random.seed(seed)
     gc.set_threshold(10_000, 10, 10)  # this generator's own collector pauses stay short
     load = Load()
@@ -582,6 +601,8 @@ def worker_main(conn: Any, port: int, delta: bool, seed: int) -> None:
             load.stats.reset()
         elif kind == "stats":
             result = raw_stats(load)
+        elif kind == "count":  # the actions acked since the reset, and nothing else
+            result = load.stats.actions
         elif kind == "close":
             yield close_tables(load)
             gc.unfreeze()
@@ -811,6 +832,7 @@ def main_run(args: argparse.Namespace) -> Any:
     summary = {
         "quick": quick, "tables_for_cpu": top,
         "cpu_us_per_action": server_us,
+        "cpu_us_per_action_2nd_half": sat_top.get("cpu_us_per_action_2nd_half"),
         "echo_cpu_us_per_message": round(echo_per_msg, 2) if echo_per_msg else None,
         "echo_cpu_us_per_action": round(echo_per_action, 1) if echo_per_action else None,
         "cpu_ratio_echo_over_server": ratio,
