@@ -209,13 +209,10 @@ class Lobby:
         if step is not None and (not isinstance(step, int) or isinstance(step, bool) or step < 0):
             raise ProtocolError("bad_message", "reconnect: 'step' must be a non-negative integer")
         wanted = token.encode()
-        known = self.tables.get(self._tokens.get(hashlib.sha256(wanted).digest(), -1))
-        for table in ([known] if known is not None else []) + list(self.tables.values()):
-            if table.closed:
-                continue
+        table = self.tables.get(self._tokens.get(hashlib.sha256(wanted).digest(), -1))
+        if table is not None and not table.closed:
             for seat in table.seats:
                 if seat.token is not None and hmac.compare_digest(seat.token.encode(), wanted):
-                    self._index_token(seat.token, table.id)
                     self._at(conn, table.id)
                     return table.reconnect(conn, seat.index, step)
         raise ProtocolError("bad_token", "this seat is no longer held for you (unknown or expired token)")

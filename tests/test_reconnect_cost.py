@@ -463,3 +463,35 @@ def test_a_full_server_tells_the_newcomer_over_tcp(tmp_path):
         assert reply["code"] == "server_full" and "server.max_tables" in reply["message"]
         for s in players:
             s.close()
+
+
+def test_a_reconnect_compares_its_token_only_with_the_seats_of_its_own_table(monkeypatch):
+    """The lobby finds a token's table through its index (``Lobby._tokens``): an unknown
+    token costs one lookup, not a comparison with every seat of every table (a client
+    sending bad tokens cannot make the server walk the whole evening), and a good one is
+    compared only with the seats of its table, even after its player dropped."""
+    from server import lobby as lobby_mod
+
+    lobby = make_lobby()
+    held = []
+    for _ in range(5):  # five tables, each with its player dropped and his seat held
+        ann, tid, token, table = ann_and_two_bots(lobby)
+        ann.proto.connectionLost(None)
+        held.append((tid, token, table))
+    compared = []
+    real = lobby_mod.hmac.compare_digest
+
+    def counting(a: Any, b: Any) -> bool:
+        compared.append(a)
+        return real(a, b)
+
+    monkeypatch.setattr(lobby_mod.hmac, "compare_digest", counting)
+    stranger = Client(lobby, "mallory")
+    for bad in ("not-a-token", held[0][1][:-1] + "x", ""):
+        assert stranger.request("reconnect", token=bad, step=0)["code"] == "bad_token"
+    assert compared == []
+    tid, token, table = held[3]
+    back = Client(lobby, "ann")
+    assert back.request("reconnect", token=token, step=0) == {**back.of("joined")[-1], "table": tid, "seat": 0}
+    assert 1 <= len(compared) <= len(table.seats)
+    assert table.seats[0].conn is back.proto
