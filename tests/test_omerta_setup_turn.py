@@ -68,6 +68,21 @@ def test_initial_peek_is_private_and_once():
     assert s.phase == "turn" and s.turn == 0 and "turn" in types(ev)
 
 
+def test_the_peeks_are_listed_as_the_same_objects_after_another_seats_peek():
+    """§2.3 step 4: a seat's peeks are every pair of its own four slots; listed again
+    after another seat's peek they are the same objects (the server compares a seat's
+    legal actions with the last it sent: shared objects compare by identity and keep
+    their wire form), and equal to fresh ``Peek`` values."""
+    s = deal([["1", "2", "3", "4"], ["5", "6", "7", "8"], ["9", "10", "1", "2"]], peek=False)
+    before = om.legal_actions(s, 1)
+    own = [slot(1, i) for i in range(4)]
+    assert before == [om.Peek((a, b)) for i, a in enumerate(own) for b in own[i + 1:]]
+    s, _ = act(s, 0, om.Peek((slot(0, 0), slot(0, 1))))
+    after = om.legal_actions(s, 1)
+    assert len(after) == 6 and all(x is y for x, y in zip(after, before))
+    assert om.legal_actions(s, 0) == []
+
+
 def test_draw_from_pile_is_private_and_must_be_resolved():
     """§2.4 steps 2-3: the drawn card is seen by the drawer only."""
     s = deal([["1", "2", "3", "4"], ["5", "6", "7", "8"], ["9", "10", "1", "2"]], pile=["5"])

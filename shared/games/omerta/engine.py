@@ -80,7 +80,7 @@ def legal_actions(state: OmertaState, seat: int) -> list[Action]:
     if s.phase == "peek":
         if s.peeked[seat]:
             return []
-        return [Peek(pair) for pair in combinations([sid for sid, _ in s.games[seat]], 2)]
+        return [_PEEKS.get(pair) or _peek(pair) for pair in combinations([sid for sid, _ in s.games[seat]], 2)]
     if s.window is not None:
         w = s.window
         if seat not in w.pending:
@@ -113,6 +113,20 @@ def legal_actions(state: OmertaState, seat: int) -> list[Action]:
 _SNAP_PASS, _HITWOMAN_PASS, _DISCARD_DRAWN, _DECLINE = SnapPass(), HitwomanPass(), DiscardDrawn(), Decline()
 #: class -> slot id -> its shared action (``made.get(sid) or _slot_action(cls, sid)``)
 _SLOT_ACTIONS: dict[type, dict[int, Action]] = {Snap: {}, Hitwoman: {}, Replace: {}}
+
+
+#: slot pair -> its shared ``Peek`` (``_PEEKS.get(pair) or _peek(pair)``)
+_PEEKS: dict[tuple[int, ...], Action] = {}
+
+
+def _peek(pair: tuple[int, ...]) -> Action:
+    """``Peek(pair)``, one shared instance per pair of slot ids (the seats' peeks are
+    listed again after every action of the peek phase: shared, their wire form is built
+    once and two lists of them compare by identity)."""
+    if len(_PEEKS) > 2048:  # slot ids grow within a match: keep it small
+        _PEEKS.clear()
+    a = _PEEKS[pair] = Peek(pair)
+    return a
 
 
 def _slot_action(cls: type, slot: int) -> Action:
