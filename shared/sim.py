@@ -93,40 +93,65 @@ def play_match(
     (property tests check invariants there). Raises ``RuntimeError`` if the match has
     not ended after ``max_applies`` actions.
     """
-    clock = VirtualClock()
-    record = MatchRecord(rules.new_match(config, seed))
-    window_timer: list[Any] = [None, None]  # [window id, call]
+    return _Match(rules, config, seed, bots, max_applies, on_apply).run()
 
-    def submit(seat: int) -> Callable[[Decision, Any], None]:
+
+class _Match:
+    """The machinery of one :func:`play_match`: the bots behind their drivers on a
+    virtual clock, every action applied and told to every seat (its events, view and
+    legal actions) as the server does, each reaction window's timeout scheduled."""
+
+    def __init__(self, rules: ModuleType, config: Mapping[str, Any], seed: int, bots: Sequence[Bot],
+                 max_applies: int,
+                 on_apply: Callable[[Any, int | None, Action, list[Event]], None] | None) -> None:
+        self.rules = rules
+        self.clock = VirtualClock()
+        self.record = MatchRecord(rules.new_match(config, seed))
+        self.max_applies = max_applies
+        self.on_apply = on_apply
+        self.window_timer: list[Any] = [None, None]  # [window id, call]
+        self.drivers = [BotDriver(bot, self.clock.callLater, self._sender(i)) for i, bot in enumerate(bots)]
+        self.updates = [driver.on_update for driver in self.drivers]
+
+    def _sender(self, seat: int) -> Callable[[Decision, Any], None]:
         def send(decision: Decision, anchor: Any) -> None:
-            apply(seat, decision.action)
+            self.apply(seat, decision.action)
         return send
 
-    drivers = [BotDriver(bot, clock.callLater, submit(i)) for i, bot in enumerate(bots)]
-    legal_actions, view, reaction_window = rules.legal_actions, rules.view, rules.reaction_window
-    is_over, rules_apply = rules.is_over, rules.apply
-    updates = [driver.on_update for driver in drivers]
-    seats = range(len(drivers))
+    def run(self) -> MatchRecord:
+        """Play until the match is over; the record. Raises ``RuntimeError`` when the
+        bots stop acting first, or after ``max_applies`` actions."""
+        record, is_over, clock = self.record, self.rules.is_over, self.clock
+        self.broadcast([])
+        while not is_over(record.state) and clock.run_next():
+            pass
+        if not is_over(record.state):
+            raise RuntimeError("bots stopped acting before the match ended")
+        record.virtual_ms = clock.now * 1000.0
+        return record
 
-    def broadcast(events: list[Event]) -> None:
-        state = record.state
+    def broadcast(self, events: list[Event]) -> None:
+        rules, state, updates = self.rules, self.record.state, self.updates
+        legal_actions, view = rules.legal_actions, rules.view
         mine = events_by_seat(events, len(updates))
-        for seat in seats:
+        for seat, update in enumerate(updates):
             legal = legal_actions(state, seat)
-            updates[seat](mine[seat], view(state, seat), legal)
-        window = reaction_window(state)
-        if window is not None and window.id != window_timer[0]:
-            if window_timer[1] is not None and window_timer[1].active():
-                window_timer[1].cancel()
+            update(mine[seat], view(state, seat), legal)
+        window = rules.reaction_window(state)
+        timer = self.window_timer
+        if window is not None and window.id != timer[0]:
+            if timer[1] is not None and timer[1].active():
+                timer[1].cancel()
             action = rules.timeout_action(window)
-            window_timer[0] = window.id
-            window_timer[1] = clock.callLater(window.timeout_ms / 1000.0, lambda: apply(None, action))
+            timer[0] = window.id
+            timer[1] = self.clock.callLater(window.timeout_ms / 1000.0, lambda: self.apply(None, action))
 
-    def apply(seat: int | None, action: Action) -> None:
-        if is_over(record.state):
+    def apply(self, seat: int | None, action: Action) -> None:
+        record = self.record
+        if self.rules.is_over(record.state):
             return
         try:
-            state, events = rules_apply(record.state, seat, action)
+            state, events = self.rules.apply(record.state, seat, action)
         except IllegalAction:
             if seat is None:
                 return  # the window closed before its timeout fired
@@ -135,19 +160,11 @@ def play_match(
         record.log.append((seat, action))
         record.events.extend(events)
         record.applies += 1
-        if on_apply is not None:
-            on_apply(state, seat, action, events)
-        if record.applies > max_applies:
-            raise RuntimeError(f"match not over after {max_applies} actions")
-        broadcast(events)
-
-    broadcast([])
-    while not is_over(record.state) and clock.run_next():
-        pass
-    if not rules.is_over(record.state):
-        raise RuntimeError("bots stopped acting before the match ended")
-    record.virtual_ms = clock.now * 1000.0
-    return record
+        if self.on_apply is not None:
+            self.on_apply(state, seat, action, events)
+        if record.applies > self.max_applies:
+            raise RuntimeError(f"match not over after {self.max_applies} actions")
+        self.broadcast(events)
 
 
 def events_by_seat(events: Sequence[Event], seats: int) -> list[list[dict[str, Any]]]:
