@@ -3,7 +3,7 @@ that reached the discard pile (§2.4 step 4) and the snap window (§2.5)."""
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Callable
+from typing import Any, Callable
 
 from shared.games.omerta.actions import (
     _POWER_ACTIONS, DeclareOmerta, Decline, DiscardDrawn, DrawDeck, EndTurn, Hitwoman,
@@ -80,7 +80,8 @@ def legal_actions(state: OmertaState, seat: int) -> list[Action]:
     if s.phase == "peek":
         if s.peeked[seat]:
             return []
-        return [_PEEKS.get(pair) or _peek(pair) for pair in combinations([sid for sid, _ in s.games[seat]], 2)]
+        made = _SLOT_ACTIONS[Peek]  # listed again after every peek: shared, they compare by identity
+        return [made.get(pair) or _slot_action(Peek, pair) for pair in combinations([sid for sid, _ in s.games[seat]], 2)]
     if s.window is not None:
         w = s.window
         if seat not in w.pending:
@@ -111,26 +112,14 @@ def legal_actions(state: OmertaState, seat: int) -> list[Action]:
 # Actions are frozen values (equal by their fields): legal_actions hands out shared
 # instances of the common ones instead of building them for every seat and state.
 _SNAP_PASS, _HITWOMAN_PASS, _DISCARD_DRAWN, _DECLINE = SnapPass(), HitwomanPass(), DiscardDrawn(), Decline()
-#: class -> slot id -> its shared action (``made.get(sid) or _slot_action(cls, sid)``)
-_SLOT_ACTIONS: dict[type, dict[int, Action]] = {Snap: {}, Hitwoman: {}, Replace: {}}
+#: class -> slot id (a pair of them for Peek) -> its shared action
+#: (``made.get(sid) or _slot_action(cls, sid)``)
+_SLOT_ACTIONS: dict[type, dict[Any, Action]] = {Snap: {}, Hitwoman: {}, Replace: {}, Peek: {}}
 
 
-#: slot pair -> its shared ``Peek`` (``_PEEKS.get(pair) or _peek(pair)``)
-_PEEKS: dict[tuple[int, ...], Action] = {}
-
-
-def _peek(pair: tuple[int, ...]) -> Action:
-    """``Peek(pair)``, one shared instance per pair of slot ids (the seats' peeks are
-    listed again after every action of the peek phase: shared, their wire form is built
-    once and two lists of them compare by identity)."""
-    if len(_PEEKS) > 2048:  # slot ids grow within a match: keep it small
-        _PEEKS.clear()
-    a = _PEEKS[pair] = Peek(pair)
-    return a
-
-
-def _slot_action(cls: type, slot: int) -> Action:
-    """``cls(slot)`` (Snap, Hitwoman, Replace), one shared instance per slot id."""
+def _slot_action(cls: type, slot: Any) -> Action:
+    """``cls(slot)`` (Snap, Hitwoman, Replace; Peek of a pair of slot ids), one shared
+    instance per slot id or pair."""
     made = _SLOT_ACTIONS[cls]
     a = made.get(slot)
     if a is None:
