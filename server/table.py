@@ -30,7 +30,7 @@ from twisted.logger import Logger
 from shared import matchlog
 from shared.games import game_def
 from shared.protocol import VERSION, ProtocolError, encode, encode_value, merge_objects
-from shared.rules import Action, BadAction, Event, IllegalAction, all_public, events_for
+from shared.rules import Action, BadAction, Event, IllegalAction, events_for, private_seats
 from shared.windows import Window
 from server.arbiter import Arbiter
 from server.claims import WindowsMixin
@@ -704,7 +704,9 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         public part of the deltas is worked out once against the last update's public
         view, each seat compares only its own keys, and the seats for whom nothing of
         their own changed (keys, legal actions, private events) get the same bytes,
-        encoded once.
+        encoded once. Only the seats an event is private to or holds a secret for
+        (:func:`shared.rules.private_seats`) get events of their own; the others share
+        the spectators' events and their encoding.
 
         While :meth:`_committed` releases several steps at once, a connection granted
         ``steps`` gets nothing here: its events are collected and :meth:`_flush_merged`
@@ -715,7 +717,8 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         sent = self.__dict__.setdefault("_sent_views", {})
         resuming = self.__dict__.get("_resuming") or {}  # their match_started follows (server.seats)
         awaited = self.game.awaiting(self.state) if self.state is not None else ()
-        shared = events_for(events, None) if all_public(events) else None  # the same for all
+        shared = events_for(events, None)  # what spectators and most seats see
+        private = private_seats(events)  # the seats that see more (a peek shows its card)
         seat_keys = self.definition.seat_keys
         last_public = self.__dict__.get("_last_public")
         self._last_public = public
@@ -724,7 +727,7 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
         if merging is not None:
             self._merged_last = (self.state, public, now, step, timer)
         for seat in self.seats:
-            mine = events_for(events, seat.index) if shared is None else shared
+            mine = events_for(events, seat.index) if seat.index in private else shared
             conn = seat.conn
             if (merging is not None and conn is not None and resuming.get(seat.index) is not conn
                     and "steps" in getattr(conn, "features", ()) and "delta" in conn.features
@@ -748,15 +751,15 @@ class Table(SeatsMixin, WindowsMixin, HostMixin):
                     view = self._send_base(seat.index, conn, self.state, legal, public, own=True)
                     if lines is None:
                         lines = self._public_lines(last_public, public, shared, now, step, timer)
-                    raw(lines.line(None if shared is not None else mine, *own_delta(seat_keys, base[1], view),
+                    raw(lines.line(mine if seat.index in private else None, *own_delta(seat_keys, base[1], view),
                                    None if legal == base[2] else [a.wire() for a in legal]))
                 else:
                     view = self._send_base(seat.index, conn, self.state, legal, public)
                     self._push_delta(conn, base, view, legal, mine, now, step, timer)
             if seat.driver is not None:
                 self._feed_bot(seat, mine, now)
-        self.spectators.send("update", table=self.id, events=events_for(events, None) if shared is None
-                             else shared, view=public, legal=[], t_server=now, step=step, timer=timer)
+        self.spectators.send("update", table=self.id, events=shared, view=public, legal=[],
+                             t_server=now, step=step, timer=timer)
 
     def _after_change(self) -> None:
         """After the state or a seat changed: stand-ins for held seats, and the bot of a

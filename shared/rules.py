@@ -254,10 +254,19 @@ def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]
     return [e.for_seat(seat) for e in events if e.visible_to(seat)]
 
 
-def all_public(events: Iterable[Event]) -> bool:
-    """True when every seat and spectator sees ``events`` alike (none is private to a
-    seat or carries a secret): one :func:`events_for` then serves them all."""
-    return all(e.to is None and e.secret is None for e in events)
+def private_seats(events: Iterable[Event]) -> set[int]:
+    """The seats that see ``events`` otherwise than a spectator does: those an event is
+    ``to`` (only they see it) or whose ``secret_to`` it names (they see its secret
+    fields). Every other seat's :func:`events_for` equals ``events_for(events, None)``,
+    so one encoding of the public events serves them all (issue 14). Empty when every
+    event is public."""
+    out: set[int] = set()
+    for e in events:
+        if e.to is not None:
+            out.add(e.to)
+        if e.secret is not None and e.secret_to is not None:
+            out.add(e.secret_to)
+    return out
 
 
 def card_faces(obj: Any, kinds: Iterable[str] | None = None) -> set[int]:

@@ -1,10 +1,10 @@
 """shared/rules.py hot paths (issue 14): an action's JSON form is built once and shared
-for encoding, while to_dict still hands out a copy; all_public tells when one events
-list serves every seat."""
+for encoding, while to_dict still hands out a copy; private_seats tells which seats
+need events of their own (the others share the spectators' list)."""
 from __future__ import annotations
 
 from shared.games.omerta.actions import Peek, Snap
-from shared.rules import Event, all_public, events_for
+from shared.rules import Event, events_for, private_seats
 
 
 def test_wire_is_built_once_and_to_dict_is_a_copy_nobody_can_spoil():
@@ -20,13 +20,20 @@ def test_wire_is_built_once_and_to_dict_is_a_copy_nobody_can_spoil():
     assert snap == Snap(3) and hash(snap) == hash(Snap(3)) and repr(snap) == "Snap(slot=3)"
 
 
-def test_all_public_only_when_no_event_is_private_or_secret():
+def test_private_seats_are_those_an_event_is_to_or_holds_a_secret_for():
     public = [Event("turn", {"seat": 1}), Event("discard", {"seat": 1, "card": 4})]
-    assert all_public(public) and all_public([])
-    assert not all_public(public + [Event("drawn", {"seat": 1}, secret={"card": 5}, secret_to=1)])
-    assert not all_public(public + [Event("look", {"card": 5}, to=2)])
-    # what one shared list would have been for each seat anyway
-    assert all(events_for(public, seat) == events_for(public, None) for seat in range(4))
+    assert private_seats(public) == set() and private_seats([]) == set()
+    drawn = Event("drawn", {"seat": 1}, secret={"card": 5}, secret_to=1)
+    look = Event("look", {"card": 5}, to=2)
+    assert private_seats(public + [drawn]) == {1}
+    assert private_seats(public + [look]) == {2}
+    assert private_seats([drawn, *public, look]) == {1, 2}
+    # every other seat sees exactly what a spectator sees: the list they share
+    for events in (public, public + [drawn, look]):
+        for seat in set(range(4)) - private_seats(events):
+            assert events_for(events, seat) == events_for(events, None)
+    assert events_for([drawn], 1) != events_for([drawn], None)
+    assert events_for([look], 2) != events_for([look], None)
 
 
 def test_parse_checks_every_field_kind_with_a_message_naming_it():
