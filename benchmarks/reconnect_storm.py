@@ -20,7 +20,7 @@ all go in the same instant) and, in two variants, each with its own server:
   ``--away`` seconds (default 3) every seat reconnects.
 
 For each variant it prints the server's **worst reactor stall** in ms (the server process
-runs a :class:`server.arbiter.ReactorLag` ticking every 10 ms that notes every tick later
+runs a :class:`server.pacing.ReactorLag` ticking every 10 ms that notes every tick later
 than 1 ms, with the time, in a file this script reads; the worst over the variant's storm,
 from the drop until every seat is resumed plus half a second; also apart: from the drop
 until the first reconnection, ``drop_stall_ms``, and after, ``resume_stall_ms``), the
@@ -63,7 +63,7 @@ def serve_main(root: str, config: str, stalls: str) -> None:
     os.chdir(root)
     from twisted.internet import reactor
 
-    from server.arbiter import ReactorLag
+    from server.pacing import ReactorLag
     from server.main import main
 
     out = open(stalls, "a", buffering=1)

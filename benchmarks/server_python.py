@@ -13,7 +13,7 @@ seats asking for delta updates (features ``delta`` and ``steps``) and playing ra
 with probability 0.25, 150-400 ms after the window's update; else a pass). Only the
 server's entry points are timed (``dataReceived`` and ``clock.advance``, CPU time):
 what this script's own seats do (decoding every line, choosing) does not count. The
-collector runs as in ``mafia-server`` (:class:`server.arbiter.CollectorPacing`, started
+collector runs as in ``mafia-server`` (:class:`server.pacing.CollectorPacing`, started
 once the tables are seated): with CPython's default thresholds its full collections
 walked every table's state and made the figure grow with the number of tables (131 us
 per action at 10 tables, 153-170 at 100, against 102-106 and 125-128 with the server's
@@ -45,7 +45,7 @@ import msgspec  # noqa: E402
 from twisted.internet import task  # noqa: E402
 from twisted.internet.testing import StringTransport  # noqa: E402
 
-from server.arbiter import CollectorPacing  # noqa: E402
+from server.pacing import CollectorPacing  # noqa: E402
 from server.lobby import Lobby  # noqa: E402
 from server.protocol import ServerProtocol  # noqa: E402
 from shared.config import merge  # noqa: E402
@@ -180,7 +180,7 @@ def play(tables: int, seconds: float, data_dir: Path | None, profile: str | None
         for s in seats:
             s.read()
         runs.append((table, seats))
-    # the collector as mafia-server runs it (server.arbiter.CollectorPacing: what the
+    # the collector as mafia-server runs it (server.pacing.CollectorPacing: what the
     # seated tables hold is frozen, young collections every 50,000 allocations); with
     # CPython's defaults the full collections walk every table's match state and the
     # figure would grow with the number of tables for that reason alone

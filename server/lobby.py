@@ -23,7 +23,8 @@ from shared.games import DEFS, GAMES, get_game
 from shared.protocol import VERSION, ProtocolError, encode
 from server import persist
 from server.scoreboard import Scoreboard
-from server.table import Table, parse_options
+from server.match.table import Table
+from server.options import parse_options
 
 log = Logger()
 
@@ -102,7 +103,7 @@ class Lobby:
                 table.drop(conn)
         for tid in sorted(ids):
             table = self.tables.get(tid)
-            if table is not None and table.host_conn is conn:
+            if table is not None and table.host.conn is conn:
                 table.host_lost(conn)
         for tid in sorted(ids):
             creator = self._created_by.get(tid)
@@ -151,7 +152,7 @@ class Lobby:
         table = Table(tid, game, label, engine, settings, self.config, self.clock,
                       on_empty=self._remove, data_dir=self.data_dir, port=self.port,
                       options=options or {})
-        table.host_conn = conn  # the creator is the host (server.host)
+        table.host.conn = conn  # the creator is the host (server.match.host)
         self._adopt(table)
         self.tables[tid] = table
         self._created_by[tid] = conn

@@ -88,7 +88,7 @@ def run(reactor: Any, args: argparse.Namespace):
         print(f"mafia-server: cannot listen on port {config['server']['port']}: {e.socketError}",
               file=sys.stderr)
         raise SystemExit(1)
-    from server.arbiter import CollectorPacing
+    from server.pacing import CollectorPacing
 
     CollectorPacing(running.lobby.clock).start()  # short GC pauses (issue 14)
     print(f"mafia-server listening on {config['server']['host']}:{running.port}", flush=True)

@@ -339,11 +339,11 @@ class GroupCommit:
                 continue
             if error is not None:
                 if mf.synced < upto:  # not already synced by the table itself meanwhile
-                    table._commit_failed(error)
+                    table.commit_failed(error)
                 continue
             mf.new_folder = None  # synced with it (_fsync_all)
             mf.end_sync(upto, size, ms)
-            table._committed()
+            table.committed()
         for call in waiters:
             call()
         if (self._due or self._waiters) and self._call is None:

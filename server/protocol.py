@@ -212,7 +212,7 @@ class ServerProtocol(LineReceiver):
         self._flusher: OutputFlush | None = None  # set for a real TCP transport
         #: Called (once) before the next message is pushed: a table holding a merged
         #: ``update`` for this connection sends it first (feature ``steps``,
-        #: :meth:`server.table.Table._flush_merged`).
+        #: :meth:`server.match.delivery.Delivery.flush_merged`).
         self.before_push: Callable[[], None] | None = None
 
     # -- connection -----------------------------------------------------------------

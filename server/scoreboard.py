@@ -69,7 +69,7 @@ class Scoreboard:
         return True
 
     def record_table(self, table: Any) -> bool:
-        """Count the match ``table`` (a :class:`server.table.Table` whose ``result`` is
+        """Count the match ``table`` (a :class:`server.match.table.Table` whose ``result`` is
         set) just finished or restored finished."""
         if table.result is None:
             return False

@@ -3,38 +3,8 @@ from __future__ import annotations
 
 from twisted.internet import task
 
-from server.arbiter import TIE_MS, Arbiter, Claim, bound_press, order_claims
+from server.match.arbiter import TIE_MS, Arbiter, Claim, order_claims
 from shared.games.omerta import Snap
-
-
-def test_claim_from_the_future_is_refused():
-    press, reason = bound_press(press=1050.0, receive=1000.0, rtt_bound=20, shown=900)
-    assert press is None and "after the server received it" in reason
-
-
-def test_claim_older_than_the_rtt_bound_is_refused():
-    press, reason = bound_press(press=950.0, receive=1000.0, rtt_bound=20, shown=900)
-    assert press is None and "at most 20 ms" in reason
-
-
-def test_claim_before_the_card_was_sent_is_refused():
-    press, reason = bound_press(press=990.0, receive=1000.0, rtt_bound=20, shown=995)
-    assert press is None and "before the card was sent" in reason
-
-
-def test_claim_before_the_card_was_shown_on_screen_is_refused():
-    press, reason = bound_press(press=990.0, receive=1000.0, rtt_bound=20, shown=985,
-                                shown_at_client=993)
-    assert press is None and "before the card was on your screen" in reason
-    press, reason = bound_press(press=990.0, receive=1000.0, rtt_bound=20, shown=985,
-                                shown_at_client=980)
-    assert press is None and "cannot have been on your screen" in reason
-
-
-def test_valid_claim_keeps_its_press_and_tiny_errors_are_clamped():
-    assert bound_press(990.0, 1000.0, 20, 985, 987) == (990.0, None)
-    assert bound_press(1000.4, 1000.0, 20, 985) == (1000.0, None)  # offset error: clamped
-    assert bound_press(979.6, 1000.0, 20, 900) == (980.0, None)
 
 
 def _claim(seat, press, receive=None):

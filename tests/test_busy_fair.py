@@ -9,8 +9,9 @@ from typing import Any
 
 from twisted.internet import task
 
-from server import arbiter
-from server.arbiter import MAX_LAG_MS, Arbiter, Claim, ReactorLag, after_queued_input, lag_ms
+from server import pacing
+from server.match.arbiter import Arbiter, Claim
+from server.pacing import MAX_LAG_MS, ReactorLag, after_queued_input, lag_ms
 
 
 class BusyReactor:
@@ -54,7 +55,7 @@ def test_a_test_clock_has_no_lag_and_runs_at_once():
 
 def test_a_collection_waits_for_claims_queued_while_the_server_was_busy():
     clock = ReactorClock()
-    lag = arbiter.reactor_lag(clock)
+    lag = pacing.reactor_lag(clock)
     assert isinstance(lag, ReactorLag)
     clock.advance(0.1)
     clock.advance(0.14)  # busy: 40 ms late

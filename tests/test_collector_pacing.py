@@ -8,7 +8,7 @@ import weakref
 
 from twisted.internet import task
 
-from server.arbiter import CollectorPacing
+from server.pacing import CollectorPacing
 
 
 class FakeGC:

@@ -21,7 +21,7 @@ from twisted.internet import defer, protocol, task
 
 from client.net import ClientProtocol, connect
 from server.app import start_server
-from server.table import view_delta
+from server.match.delivery import view_delta
 from shared.config import merge
 from shared.games import GAMES
 from tests.test_protocol_schema import errors

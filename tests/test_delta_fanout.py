@@ -65,7 +65,7 @@ class DeltaSeat:
                 self.step = m["step"]
                 self.merged += m["step"] > first
                 self.events += m["events"]
-                # the lines spliced from parts encoded once (server.table.UpdateLines) are
+                # the lines spliced from parts encoded once (server.match.delivery.UpdateLines) are
                 # byte for byte what encoding the whole message writes
                 fields = {k: v for k, v in m.items() if k not in ("v", "type")}
                 assert encode("update", **fields) == line + b"\n", line
@@ -119,7 +119,7 @@ def test_every_delta_seat_rebuilds_its_own_view_at_every_step(tmp_path, steps, m
     update for several steps; seats 2 and 3 do not, at the same table: every seat still
     rebuilds its exact view, its step never skips or repeats, and the events it got are
     exactly those of every step, in order."""
-    from server.table import Table
+    from server.match.table import Table
 
     release = Table._release
 
@@ -128,7 +128,7 @@ def test_every_delta_seat_rebuilds_its_own_view_at_every_step(tmp_path, steps, m
             # as if the seats' last update had another public view (a seat that was
             # resuming, say): each delta is then worked out from the whole view the seat
             # was sent, rebuilt from the seat's own part (GameDef.own_view) and its public view
-            self._last_public = None
+            self.delivery.last_public = None
         # something else pushed to seat 0 right after a step went out (a claim_result,
         # say): with "steps" it must come after the update that covers that step
         release(self, events, now, state, step, public)
@@ -147,8 +147,8 @@ def test_every_delta_seat_rebuilds_its_own_view_at_every_step(tmp_path, steps, m
             assert s.view == expected, f"seat {i} rebuilt another view at step {len(table.log)}"
             # what the table keeps as the base of the seat's next delta stands for that view
             # (its own part alone, GameDef.own_view, over the public view it went with)
-            assert json.loads(json.dumps(table._sent_view(table._sent_views[i]))) == expected, i
-            assert s.legal == [a.to_dict() for a in table._legal(i)], f"seat {i}: legal at {len(table.log)}"
+            assert json.loads(json.dumps(table.delivery.sent_view(table.delivery.sent_views[i]))) == expected, i
+            assert s.legal == [a.to_dict() for a in table.legal(i)], f"seat {i}: legal at {len(table.log)}"
             own_changes += s.view.get("drawn") is not None and s.view["drawn"]["card"] is not None
         for s in seats:
             if s.legal and not s.inflight:
@@ -167,9 +167,9 @@ def test_every_delta_seat_rebuilds_its_own_view_at_every_step(tmp_path, steps, m
 
 
 def test_update_lines_share_the_public_part_and_add_each_seats_own():
-    """server.table.UpdateLines: every line decodes to the fields it was given; only a
+    """server.match.delivery.UpdateLines: every line decodes to the fields it was given; only a
     seat with nothing of its own gets the shared bytes."""
-    from server.table import UpdateLines
+    from server.match.delivery import UpdateLines
 
     events = [{"type": "turn", "seat": 1}]
     lines = UpdateLines(7, events, {"turn": 1, "players": [1, 2]}, ["gone"], 1234.5, 9, None)
@@ -198,7 +198,7 @@ def test_the_steps_feature_in_every_game(tmp_path, game, seats):
     reactor turn's actions are released together); each seat's rebuilt view and legal
     actions are exactly the table's after every turn, its steps never skip or repeat,
     its events are those of every step, and merged updates that changed the seat's own
-    keys did occur (``server.table.Table._flush_merged``)."""
+    keys did occur (``server.match.delivery.Delivery.flush_merged``)."""
     from shared.games import game_def
 
     rng = random.Random(3)
@@ -217,7 +217,7 @@ def test_the_steps_feature_in_every_game(tmp_path, game, seats):
             break
         for i, s in enumerate(players):
             assert s.view == norm(table.game.view(table.state, i)), f"seat {i} at step {len(table.log)}"
-            assert s.legal == [a.to_dict() for a in table._legal(i)], f"seat {i} at {len(table.log)}"
+            assert s.legal == [a.to_dict() for a in table.legal(i)], f"seat {i} at {len(table.log)}"
         for s in players:
             if s.legal and not s.inflight:
                 s.inflight = True
@@ -237,20 +237,20 @@ def test_the_group_commit_keeps_omertas_views_reusing_the_previous_states_lists(
     reuses its ``players`` list (``shared.games.omerta.views._public``). Rebuilds happen
     exactly when a seat's slots, markers, peek flag or total changed."""
     import shared.games.omerta.views as omerta_views
-    from server.table import Table
+    from server.match.table import Table
 
     built = []
     players = omerta_views._players
     monkeypatch.setattr(omerta_views, "_players", lambda s, *prev: built.append(id(s)) or players(s, *prev))
     applied = []
-    apply = Table._apply
+    apply = Table.apply
 
     def recording(self, seat, action):
         events = apply(self, seat, action)
         applied.append(self.state)
         return events
 
-    monkeypatch.setattr(Table, "_apply", recording)
+    monkeypatch.setattr(Table, "apply", recording)
     rng = random.Random(5)
     clock, lobby, seats, table_id, table = seated_table(
         tmp_path, "omerta", 4, lambda i: ("delta", "steps"), {"rounds": 6, "seed": 13})

@@ -6,7 +6,7 @@ import json
 
 from twisted.internet import task
 
-from server.spectators import SpectatorFeed
+from server.match.spectators import SpectatorFeed
 
 
 class RawConn:

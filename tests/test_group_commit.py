@@ -20,7 +20,7 @@ def test_calls_deferred_behind_the_disk_run_once_each_in_order(tmp_path):
     def deferring(name: str):
         def call() -> None:
             # as _on_timeout and _decide do: stop while the table holds outcomes back
-            if table._when_saved(call):
+            if table.saving.when_saved(call):
                 return
             ran.append(name)
             assert len(ran) < 10, "deferred calls chase each other forever"
@@ -28,8 +28,8 @@ def test_calls_deferred_behind_the_disk_run_once_each_in_order(tmp_path):
 
     seat = table.game.awaiting(table.state)
     assert seat
-    legal = table._legal(next(iter(seat)))
-    table._apply(next(iter(seat)), legal[0])  # written, its update waits for the fsync
+    legal = table.legal(next(iter(seat)))
+    table.apply(next(iter(seat)), legal[0])  # written, its update waits for the fsync
     assert table.matchfile.dirty
     first, second = deferring("first"), deferring("second")
     first()
@@ -55,7 +55,7 @@ def test_one_fsync_covers_the_records_of_several_tables_written_in_one_turn(tmp_
     for table in tables:  # two actions at each table in the same reactor turn
         for _ in range(2):
             seat = next(iter(table.game.awaiting(table.state)))
-            table._apply(seat, table._legal(seat)[0])
+            table.apply(seat, table.legal(seat)[0])
     assert all(t.matchfile.dirty for t in tables) and calls == []
     persist.group_commit(lobby.clock).commit()  # the end of the reactor turn
     assert len(calls) == 2  # one per match log, not one per action
@@ -68,7 +68,7 @@ def _dirty_tables(tmp_path, n):
     persist.group_commit(lobby.clock).commit()  # their headers' (and folder entries') sync
     for table in tables:
         seat = next(iter(table.game.awaiting(table.state)))
-        table._apply(seat, table._legal(seat)[0])
+        table.apply(seat, table.legal(seat)[0])
     assert all(t.matchfile.dirty for t in tables)
     return lobby, tables
 
@@ -131,7 +131,7 @@ def test_a_slow_syncfs_goes_back_to_one_fsync_per_log_for_a_while(tmp_path, monk
     assert fsync_calls == [] and persist._syncfs_off_until > 0
     for table in tables:
         seat = next(iter(table.game.awaiting(table.state)))
-        table._apply(seat, table._legal(seat)[0])
+        table.apply(seat, table.legal(seat)[0])
     persist.group_commit(lobby.clock).commit()
     assert len(fsync_calls) == 3  # another program fills that disk: fsync each meanwhile
 

@@ -147,7 +147,7 @@ def _table_snapshot(table) -> tuple:
 
     w = table.window
     return (pickle.dumps(table.state), len(table.log), None if w is None else (w.id, w.pending),
-            frozenset(table._claimed), len(table.arbiter.claims))
+            frozenset(table.claims.claimed), len(table.arbiter.claims))
 
 
 @pytest.mark.parametrize("bad", [

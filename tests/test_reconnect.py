@@ -68,7 +68,7 @@ def test_a_dropped_seat_is_held_played_by_a_bot_once_missed_and_given_back_with_
     expected = [e for events in table.history[step:] for e in events_for(events, 0)]
     assert started["missed"] == expected and len(expected) > 5
     assert started["view"] == table.game.view(table.state, 0)  # her own cards, face up where known
-    assert started["legal"] == [a.to_dict() for a in table._legal(0)]
+    assert started["legal"] == [a.to_dict() for a in table.legal(0)]
     assert {s["seat"]: s["name"] for s in started["seats"]} == {0: "ann", 1: "Bot 2", 2: "Bot 3"}
     assert "window_shown" in started and "timer" in started
     assert held.driver is None and not held.away and held.conn is back.proto

@@ -17,8 +17,9 @@ import pytest
 from twisted.internet import task
 
 from server import persist
-from server import seats as seats_mod
-from server.seats import Learner
+from server.match import seats as seats_mod
+from server.match import standins as standins_mod
+from server.match.standins import Learner
 from shared.bots.driver import BotDriver
 from shared.rules import events_for
 from tests.test_loopback_processes import server_process
@@ -49,13 +50,13 @@ class Recorder:
 def recording(table: Any) -> list[Recorder]:
     """Every bot the table makes from now on is a :class:`Recorder` (listed here)."""
     made: list[Recorder] = []
-    make = table._make_bot
+    make = table.stand_ins.make_bot
 
     def make_recorder(seat: int) -> Recorder:
         made.append(Recorder(make(seat)))
         return made[-1]
 
-    table._make_bot = make_recorder
+    table.stand_ins.make_bot = make_recorder
     return made
 
 
@@ -77,7 +78,7 @@ def manual_cooperator(clock: Any) -> list[Any]:
     """Bot lessons on ``clock`` run one action per tick, each tick only when the test
     calls it (the list of due ticks is returned)."""
     ticks: list[Any] = []
-    seats_mod._cooperators[clock] = task.Cooperator(
+    standins_mod._cooperators[clock] = task.Cooperator(
         terminationPredicateFactory=lambda: (lambda: True), scheduler=ticks.append)
     return ticks
 
@@ -97,7 +98,7 @@ def play_until_awaited(lobby: Any, ann: Client, table: Any, tid: int, steps: int
         lobby.clock.advance(0.05)
         if len(table.log) >= steps and 0 in table.game.awaiting(table.state) and table.window is None:
             return
-        legal = table._legal_dicts(0)
+        legal = [a.to_dict() for a in table.legal(0)]
         if legal:
             ann.request("action", table=tid, action=legal[0])
     pytest.fail("the match never waited for ann")
@@ -202,10 +203,10 @@ def test_a_lesson_started_while_an_action_waits_for_its_fsync_sees_it_once(tmp_p
     ticks = manual_cooperator(lobby.clock)
     made = recording(table)
     ann_seat = table.seats[0]
-    legal = table._legal(0)
-    table._apply(0, legal[0])  # as a bot would: written, its outcome held for the fsync
-    assert table.matchfile.dirty and table._released_step == len(table.actions) - 1
-    table._start_drivers([ann_seat], "takeover")
+    legal = table.legal(0)
+    table.apply(0, legal[0])  # as a bot would: written, its outcome held for the fsync
+    assert table.matchfile.dirty and table.delivery.released_step == len(table.actions) - 1
+    table.stand_ins.start([ann_seat], "takeover")
     run_ticks(ticks)
     (bot,) = made
     assert isinstance(ann_seat.driver, Learner)  # it waits for the held outcome
@@ -235,7 +236,7 @@ def test_a_table_whose_players_all_dropped_replays_its_match_once():
         if len(table.log) >= 20 and table.game.awaiting(table.state) == {0} and table.window is None:
             break
         for seat, who in ((0, ann), (1, bob)):
-            legal = table._legal_dicts(seat)
+            legal = [a.to_dict() for a in table.legal(seat)]
             if legal and table.status == "playing":
                 who.request("action", table=tid, action=rng.choice(legal))
     else:
@@ -284,7 +285,7 @@ def test_a_reconnection_between_an_action_and_its_fsync_gets_each_step_once(tmp_
     play_until_awaited(lobby, ann, table, tid, 12)
     step = ann.of("update")[-1]["step"]
     ann.proto.connectionLost(None)
-    table._apply(0, table._legal(0)[0])  # e.g. a pass for her in a window: not on disk yet
+    table.apply(0, table.legal(0)[0])  # e.g. a pass for her in a window: not on disk yet
     assert table.matchfile.dirty
     back = Client(lobby, "ann")
     assert back.request("reconnect", token=token, step=step)["seat"] == 0
@@ -310,7 +311,7 @@ def test_a_reconnection_while_the_table_is_paused_waits_for_the_disk(tmp_path, m
     disk = FlakyDisk(persist.os.fsync)
     monkeypatch.setattr(persist.os, "fsync", disk)
     disk.full = True
-    table._apply(0, table._legal(0)[0])
+    table.apply(0, table.legal(0)[0])
     lobby.clock.advance(0)
     assert table.paused
     back = Client(lobby, "ann")
@@ -331,7 +332,7 @@ def test_a_resync_between_an_action_and_its_fsync_gets_each_step_once(tmp_path):
     play_until_awaited(lobby, ann, table, tid, 12)
     step = ann.of("update")[-1]["step"]
     ann.inbox.clear()
-    table._apply(0, table._legal(0)[0])
+    table.apply(0, table.legal(0)[0])
     assert ann.request("resync", table=tid, step=step)["type"] == "ack"
     lobby.clock.advance(0)
     events, started = received_events(ann, step)
@@ -352,7 +353,7 @@ def test_a_resume_put_off_by_a_busy_reactor_turn_comes_from_the_cooperator(monke
     back = Client(lobby, "ann")
     assert back.request("reconnect", token=token, step=step)["seat"] == 0
     assert not back.of("match_started") and table.seats[0].conn is back.proto
-    table._apply(0, table._legal(0)[0])  # her own seat acts meanwhile (as a pass would)
+    table.apply(0, table.legal(0)[0])  # her own seat acts meanwhile (as a pass would)
     lobby.clock.advance(0)
     assert not back.of("update") and not back.of("match_started")
     run_ticks(ticks)

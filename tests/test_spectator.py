@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from twisted.internet import task
 
 from server.lobby import Lobby
-from server.table import Table, parse_options
+from server.match.table import Table
+from server.options import parse_options
 from shared.config import merge
 from shared.games import get_game
 from shared.protocol import ProtocolError

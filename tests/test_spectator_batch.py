@@ -1,4 +1,4 @@
-"""server/spectators.py: a crowd of spectators gets the table's stream in batches (one
+"""server/match/spectators.py: a crowd of spectators gets the table's stream in batches (one
 write per spectator per BATCH_MS, each message encoded once, nothing lost or
 reordered); a few spectators get each message at once."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 from twisted.internet import task
 
-from server import spectators as sp
+from server.match import spectators as sp
 
 
 class Conn:

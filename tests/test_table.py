@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from twisted.internet import task
 
-from server.table import Table, parse_options
+from server.match.table import Table
+from server.options import parse_options
 from shared.bots import make_bot
 from shared.bots.driver import BotDriver
 from shared.config import merge

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from twisted.internet import task
 
-from server.table import Table, parse_options
+from server.match.table import Table
+from server.options import parse_options
 from shared.config import merge
 from shared.games import get_game
 from tests.test_table import FakeConn, snap_window_table

@@ -151,7 +151,7 @@ def _players(s: OmertaState, prev: tuple[Any, ...] | None = None) -> list[dict[s
     show as there keeps that state's dict (its slot list too when only those changed),
     and when no seat changed the list itself is that state's: most actions change one
     seat's cards at most, and a card changing under a slot shows nothing (the views
-    then share objects, which :func:`server.table.view_delta` skips unseen)."""
+    then share objects, which :func:`server.match.delivery.view_delta` skips unseen)."""
     patrol, mamma, peeked, totals = s.patrol, s.mamma, s.peeked, s.totals
     old = prev[5] if prev is not None and len(prev[5]) == len(s.games) else None
     same_marks = old is not None and prev[1] == patrol  # type: ignore[index]

@@ -9,7 +9,7 @@ seconds later so that the countdown matches what the spectator sees. A spectator
 arrives during a match is sent the public snapshot that delayed spectators are seeing
 right now -- the view of *D* seconds ago -- and then the delayed stream from there.
 
-A crowd is sent in batches (issue 14): from :data:`BATCH_FROM` spectators on, what the
+A crowd is sent in batches: from :data:`BATCH_FROM` spectators on, what the
 table sends them waits at most :data:`BATCH_MS` and leaves as one write per spectator
 (each message encoded once, the same bytes to all), instead of one write and one
 ``send`` per spectator per message: a TV cannot tell 50 ms, and 100 spectators of a

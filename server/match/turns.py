@@ -37,7 +37,7 @@ class TurnTimer:
         self.clock = clock
         self.seconds = float(seconds)
         # a table's own method is held weakly: no reference cycle keeps a closed
-        # table in memory until the garbage collector runs (issue 14)
+        # table in memory until the garbage collector runs
         self._on_expire: Callable[[], Callable[[TurnKey], None] | None] = (
             weakref.WeakMethod(on_expire) if hasattr(on_expire, "__self__") else lambda: on_expire)
         self.key: TurnKey | None = None

@@ -30,14 +30,13 @@ All times are milliseconds on the server's monotonic clock.
 """
 from __future__ import annotations
 
-import gc
 import hashlib
 import weakref
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from shared.rules import Action
+from server.pacing import after_queued_input
 from server.timers import reschedule
 
 #: Slack for the error of the clock-offset estimate (ms): a press up to this far outside
@@ -97,30 +96,6 @@ def bound_claim(press: float, shown: float, receive: float, rtt_bound: float, se
     return press_b, shown_b, None
 
 
-def bound_press(press: float, receive: float, rtt_bound: float, shown: float,
-                shown_at_client: float | None = None,
-                tolerance: float = TOLERANCE_MS) -> tuple[float | None, str | None]:
-    """The checks of a press in server time alone, for a claim that names no window
-    yet: ``(press, None)`` when it could belong to a window shown at ``shown``, else
-    ``(None, reason)``. Kept for the late-claim rules; races are judged by
-    :func:`bound_claim`."""
-    if press > receive + tolerance:
-        return None, (f"your press is stamped {press - receive:.0f} ms after the server "
-                      "received it: your clock is out of sync")
-    lowest = receive - rtt_bound
-    if press < lowest - tolerance:
-        return None, (f"your claim arrived {receive - press:.0f} ms after its press; your "
-                      f"connection allows at most {rtt_bound:.0f} ms")
-    if shown_at_client is not None and shown_at_client < shown - tolerance:
-        return None, "the card cannot have been on your screen before the server sent it"
-    if press < shown - tolerance:
-        return None, "you pressed before the card was sent to you"
-    if shown_at_client is not None and press < shown_at_client - tolerance:
-        return None, "you pressed before the card was on your screen"
-    floor = max(lowest, shown, shown_at_client if shown_at_client is not None else lowest)
-    return min(max(press, floor), receive), None
-
-
 def tie_key(salt: str, window: int, seat: int) -> bytes:
     """The tie-break key of ``seat`` in window ``window``: lower wins an exact tie."""
     return hashlib.sha256(f"{salt}/{window}/{seat}".encode()).digest()
@@ -139,145 +114,6 @@ def order_claims(claims: list[Claim], salt: str, window: int) -> list[Claim]:
         out.append(pick)
         rest.remove(pick)
     return out
-
-
-#: Longest reactor lag (ms) added to a claim's bounds and to the closing of a
-#: collection or a window: beyond it the server is overloaded, not slow to read.
-MAX_LAG_MS = 250.0
-
-
-class ReactorLag:
-    """How far behind the reactor runs (issue 14, "busy but fair"): a timer every
-    ``period_s`` notes how late it fired -- the time the reactor spent on other work
-    (reading, deciding, writing) before it could run it, which is also how long a line
-    that arrived meanwhile may have waited in the socket before the server read it.
-    :meth:`lag_ms` is the largest of the last ``keep`` samples (2 s), in ms."""
-
-    def __init__(self, clock: Any, period_s: float = 0.1, keep: int = 20):
-        self.clock = clock
-        self.period_s = period_s
-        self.samples: deque[float] = deque(maxlen=keep)
-        self._due = clock.seconds() + period_s
-        self._call = clock.callLater(period_s, self._tick)
-
-    def _tick(self) -> None:
-        now = self.clock.seconds()
-        self.samples.append(max(0.0, (now - self._due) * 1000.0))
-        self._due = now + self.period_s
-        self._call = self.clock.callLater(self.period_s, self._tick)
-
-    def lag_ms(self) -> float:
-        """The reactor's recent lag in ms (0 when it keeps up), at most :data:`MAX_LAG_MS`,
-        plus how long the current reactor turn has run so far."""
-        late = max(0.0, (self.clock.seconds() - self._due) * 1000.0)  # a tick overdue now
-        return min(MAX_LAG_MS, max(max(self.samples, default=0.0), late))
-
-    def stop(self) -> None:
-        if self._call is not None and self._call.active():
-            self._call.cancel()
-
-
-_lags: "weakref.WeakKeyDictionary[Any, ReactorLag | None]" = weakref.WeakKeyDictionary()
-
-
-def reactor_lag(clock: Any) -> ReactorLag | None:
-    """The :class:`ReactorLag` of the reactor behind ``clock`` (one each), or None for a
-    ``task.Clock`` (tests: timers run on time, lines are read at once)."""
-    try:
-        return _lags[clock]
-    except KeyError:
-        reactor = getattr(clock, "_reactor", None)
-        lag = ReactorLag(clock) if reactor is not None and hasattr(reactor, "callInThread") else None
-        _lags[clock] = lag
-        return lag
-
-
-def lag_ms(clock: Any) -> float:
-    """:meth:`ReactorLag.lag_ms` of ``clock``'s reactor; 0.0 on a ``task.Clock``."""
-    lag = reactor_lag(clock)
-    return lag.lag_ms() if lag is not None else 0.0
-
-
-def after_queued_input(clock: Any, fn: Callable[..., None], *args: Any) -> Any:
-    """Call ``fn(*args)`` once the lines already waiting in the server's sockets have been
-    read: a timer that closes a collection or a window fires before the reactor reads
-    what arrived meanwhile, so on a real reactor the call goes one reactor turn later
-    (plus the recent lag); on a ``task.Clock`` at once. Returns the DelayedCall, or
-    None when ``fn`` ran."""
-    lag = reactor_lag(clock)
-    if lag is None:
-        fn(*args)
-        return None
-    return clock.callLater(lag.lag_ms() / 1000.0, fn, *args)
-
-
-class CollectorPacing:
-    """Short garbage-collector pauses for a busy ``mafia-server`` (issue 14): the
-    reactor's longest stalls at 200 tables were CPython's full collections (about
-    0.3 s each for ~500,000 objects, every 10-30 s under load) and the gen-1
-    collections that feed them; the round trip p99 of the whole server was theirs.
-
-    * the young generation is collected every ``young`` allocations (CPython's
-      default: 700), so far fewer short-lived objects (views, updates, timers) live
-      long enough to be promoted and rescanned. Measured in ``mafia-server`` at 100
-      saturated tables (``gc.callbacks``, thread CPU, one ``server_load.py --sizes 100``
-      run): 10,000 spent 0.77 s collecting (178 young and 15 middle collections of
-      2.9 and 16 ms), 50,000 spent 0.16 s (120 and 10, of 1.0 and 0.8 ms), 200,000
-      0.13 s: 4 % of the server's CPU;
-    * every ``freeze_s`` seconds the surviving objects are frozen (``gc.freeze``,
-      O(1)): automatic collections never walk the long-lived match state again, so
-      every automatic collection stays as small as what was created since;
-    * every ``full_s`` seconds one full collection of everything (``gc.unfreeze``,
-      ``gc.collect``, ``gc.freeze``) gives back the reference cycles that became
-      garbage after being frozen: memory stays bounded, at the price of one pause of
-      the old full-collection size per ``full_s`` instead of one per 10-30 s.
-
-    ``clock`` is an ``IReactorTime``; ``collector`` the ``gc`` module (a fake in
-    tests). :meth:`start` applies the thresholds and starts both timers;
-    :meth:`stop` cancels them and puts back the thresholds and the frozen objects.
-    Times in seconds. Only ``mafia-server`` installs it (:mod:`server.main`): the
-    client, which embeds a server, keeps CPython's defaults."""
-
-    def __init__(self, clock: Any, young: int = 50_000, freeze_s: float = 10.0,
-                 full_s: float = 900.0, collector: Any = gc):
-        self.clock = clock
-        self.young = young
-        self.freeze_s = freeze_s
-        self.full_s = full_s
-        self.gc = collector
-        self.full_collections = 0
-        self._saved: tuple[int, ...] | None = None
-        self._freeze_call: Any = None
-        self._full_call: Any = None
-
-    def start(self) -> None:
-        self._saved = tuple(self.gc.get_threshold())
-        self.gc.set_threshold(self.young, *self._saved[1:])
-        self.gc.collect()  # what starting the server left behind, then ...
-        self.gc.freeze()  # ... modules, config and restored matches: never rescanned
-        self._freeze_call = self.clock.callLater(self.freeze_s, self._freeze)
-        self._full_call = self.clock.callLater(self.full_s, self._full)
-
-    def _freeze(self) -> None:
-        self.gc.freeze()
-        self._freeze_call = self.clock.callLater(self.freeze_s, self._freeze)
-
-    def _full(self) -> None:
-        self.gc.unfreeze()
-        self.gc.collect()
-        self.gc.freeze()
-        self.full_collections += 1
-        self._full_call = self.clock.callLater(self.full_s, self._full)
-
-    def stop(self) -> None:
-        for call in (self._freeze_call, self._full_call):
-            if call is not None and call.active():
-                call.cancel()
-        self._freeze_call = self._full_call = None
-        if self._saved is not None:
-            self.gc.set_threshold(*self._saved)
-            self._saved = None
-            self.gc.unfreeze()
 
 
 #: ``decide(window_id, ordered_claims, first_receive_ms)``
@@ -316,9 +152,6 @@ class Arbiter:
     def collecting(self) -> bool:
         """True while claims wait for their decision."""
         return bool(self.claims)
-
-    def has_claim(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.claims)
 
     def submit(self, window: int, claim: Claim, pending_bounds: dict[int, float],
                sent: float = 0.0) -> None:

@@ -1,0 +1,1 @@
+"""One table and its match, as named collaborators (:mod:`server.match.table`)."""

@@ -1,0 +1,251 @@
+"""The match log of one table on disk (docs/MATCHLOG.md): opening it, writing every
+record before anybody hears of what it records, the group commit, pausing while the
+disk fails, and reading a log back after a crash.
+
+Every record is written at once and synced at the end of the reactor turn by the group
+commit (:class:`server.persist.GroupCommit`: one fsync covers every record of the turn,
+on the writer thread, so a slow disk stalls no other table); what a record causes is
+held (:meth:`Saving.commit_then`) until it is on disk. When the disk fails (full, I/O
+error) the records wait in memory, the table **pauses** -- every seat and spectator is
+told ``table_paused`` with the reason, nothing that depends on an unsaved record reaches
+anybody, no action is taken -- and the write is retried with backoff (0.5 s doubling to
+8 s) until it works; then the table resumes by itself (``table_resumed``).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+from twisted.logger import Logger
+
+from shared import matchlog
+from server.match.contracts import MatchTable
+from server.persist import MatchFile, close_file, group_commit
+
+log = Logger()
+
+#: First and longest wait (s) before a failed write is tried again.
+RETRY_FIRST_S = 0.5
+RETRY_LONGEST_S = 8.0
+
+
+class Saving:
+    """The match log of ``table`` (a :class:`MatchTable`); ``data_dir``: where it goes
+    (None: no log); ``port``: the server's TCP port, written to the header (the port
+    that restores it).
+
+    ``matchfile``: the open log (None before the match or without ``data_dir``);
+    ``unsaved``: records waiting for the disk while paused; ``held_out``: what they hold
+    back from the clients; ``after_resume``: time-outs and decisions that came due while
+    paused; ``commit_waiting``: ``(records written, call)`` waiting for the group commit."""
+
+    def __init__(self, table: MatchTable, data_dir: Path | None, port: int | None):
+        self.table = table
+        self.data_dir = data_dir
+        self.port = port
+        self.matchfile: MatchFile | None = None
+        self.unsaved: list[dict[str, Any]] = []
+        self.held_out: list[Callable[[], None]] = []
+        self.after_resume: list[Callable[[], None]] = []
+        self.pause_reason = ""
+        self.retry_call: Any = None
+        self.retry_delay = RETRY_FIRST_S
+        self.commit_waiting: list[tuple[int, Callable[[], None]]] = []
+        self.releasing = False  # running what a commit released: never deferred again
+
+    @property
+    def closed(self) -> bool:
+        """The table is closed or gone (the group commit skips its log)."""
+        try:
+            return self.table.closed
+        except ReferenceError:
+            return True
+
+    @property
+    def paused(self) -> bool:
+        """True while records wait for the disk."""
+        return bool(self.unsaved)
+
+    # -- writing ----------------------------------------------------------------------
+    def open_log(self, header_fields: dict[str, Any]) -> None:
+        """Create the match log of the match that starts (no-op without ``data_dir``);
+        ``header_fields`` are added to its header (the host's, :mod:`server.match.host`).
+        A log that cannot be created is logged: the match goes on without one."""
+        t = self.table
+        if self.data_dir is None:
+            return
+        settings = {k: v for k, v in t.settings.items() if k != "seed"}
+        header = matchlog.header(t.game.NAME, t.engine_config, t.seed, t.id, t.name,
+                                 [s.record() for s in t.seats])
+        header["settings"] = settings
+        header.update(header_fields)
+        if self.port is not None:
+            header["port"] = self.port
+        try:  # synced by the first group commit, not here: a slow disk stalls no other table
+            self.matchfile = MatchFile.create(self.data_dir, t.id, t.seed, header, sync=False)
+        except OSError as e:
+            log.error("table {id}: cannot write the match log in {dir}: {e}", id=t.id,
+                      dir=str(self.data_dir), e=e)
+            return
+        group_commit(t.clock).add(self)
+
+    def write(self, record: dict[str, Any]) -> bool:
+        """Write ``record`` to the match log; True when it is written. It is on disk at
+        the end of the reactor turn (group commit): what it causes goes through
+        :meth:`commit_then`, which holds it until then. When the disk fails the table
+        pauses (see the module docstring). Returns False while paused."""
+        if self.matchfile is None:
+            return True
+        if self.unsaved:
+            self.unsaved.append(record)
+            return False
+        try:
+            self.matchfile.write(record)
+        except OSError as e:
+            self.commit_failed(e)
+            return False
+        group_commit(self.table.clock).add(self)
+        return True
+
+    def commit_then(self, call: Callable[[], None]) -> None:
+        """Run ``call`` (it tells somebody the outcome of a written record) once every
+        record written so far is on disk (:class:`server.persist.GroupCommit`), in
+        order; at once when nothing waits for the disk."""
+        mf = self.matchfile
+        if self.commit_waiting or (mf is not None and mf.dirty):
+            self.commit_waiting.append((mf.written if mf is not None else 0, call))
+        else:
+            call()
+
+    def committed(self) -> None:
+        """The group commit synced records of this table: release, in order, what
+        waited for them (what waits for later records stays). Several steps released
+        at once go out as one batch (:meth:`server.match.delivery.Delivery.begin_batch`)."""
+        t = self.table
+        waiting = self.commit_waiting
+        synced = self.matchfile.synced if self.matchfile is not None else 0
+        ready = []
+        while waiting and waiting[0][0] <= synced:
+            ready.append(waiting.pop(0)[1])
+        releasing = self.releasing
+        self.releasing = True  # what they run is in order: never deferred again
+        batch = len(ready) > 1 and t.delivery.begin_batch()
+        try:
+            for call in ready:
+                if t.closed:
+                    return
+                if self.paused:  # a later write failed meanwhile: wait for the retry
+                    self.held_out.append(call)
+                    continue
+                call()
+        finally:
+            self.releasing = releasing
+            if batch:
+                t.delivery.end_batch()
+
+    def when_saved(self, call: Callable[[], None]) -> bool:
+        """While outcomes wait for the disk, keep ``call`` for after them (or, while
+        paused, for when the table resumes) and return True: the caller stops. Else
+        return False."""
+        if not self.paused:
+            waiting = self.commit_waiting
+            if not waiting or self.releasing:
+                return False
+            waiting.append((waiting[-1][0], call))  # after the outcomes held back
+            return True
+        self.after_resume.append(call)
+        return True
+
+    @property
+    def outcomes_held(self) -> bool:
+        """True while outcomes of written records wait for the group commit."""
+        return bool(self.commit_waiting)
+
+    # -- pausing while the disk fails -------------------------------------------------
+    def commit_failed(self, error: OSError) -> None:
+        """Writing or syncing failed: the records not yet synced wait in memory, and
+        what they held back waits for the retry; the table pauses."""
+        if self.matchfile is not None:
+            self.unsaved = self.matchfile.unsynced() + self.unsaved
+        waiting, self.commit_waiting = self.commit_waiting, []
+        self.held_out = [call for _, call in waiting] + self.held_out
+        if self.retry_call is None:
+            self._pause(error)
+
+    def _pause(self, error: OSError) -> None:
+        t = self.table
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        self.pause_reason = f"the server cannot save this match: {reason.lower()}"
+        log.error("table {id}: {r}; the table pauses and retries", id=t.id, r=self.pause_reason)
+        t.delivery.to_everyone("table_paused", table=t.id, message=self.pause_reason)
+        self.retry_delay = RETRY_FIRST_S
+        self.retry_call = t.clock.callLater(self.retry_delay, self._retry_write)
+
+    def _retry_write(self) -> None:
+        t = self.table
+        self.retry_call = None
+        if t.closed or self.matchfile is None:
+            return
+        try:
+            self.matchfile.repair()
+            while self.unsaved:
+                self.matchfile.append(self.unsaved[0])
+                self.unsaved.pop(0)
+        except OSError as e:
+            log.warn("table {id}: the match log still cannot be written: {e}", id=t.id, e=e)
+            self.retry_delay = min(RETRY_LONGEST_S, self.retry_delay * 2)
+            self.retry_call = t.clock.callLater(self.retry_delay, self._retry_write)
+            return
+        log.info("table {id}: the match log is written again; the table resumes", id=t.id)
+        t.delivery.to_everyone("table_resumed", table=t.id)
+        held, self.held_out = self.held_out, []
+        for release in held:
+            release()
+        waiting, self.after_resume = self.after_resume, []
+        for call in waiting:  # time-outs and decisions that came due meanwhile
+            if not self.paused and not t.closed:
+                call()
+
+    # -- the end ----------------------------------------------------------------------
+    def close(self, status: str, t_ms: float) -> None:
+        """The table closes: stop retrying; an unfinished match's log is marked
+        abandoned (nobody is left to come back to it), a finished one gets its
+        ``closed`` record (never restored again). Synced and closed on the writer
+        thread (a slow disk). ``t_ms``: ms since the match started."""
+        if self.retry_call is not None and self.retry_call.active():
+            self.retry_call.cancel()
+        if self.matchfile is None:
+            return
+        clock = self.table.clock
+        if status == "playing":
+            close_file(self.matchfile, clock, abandon=True)
+            return
+        if status == "over":  # everybody had the result: never restore it again
+            self.write({"kind": "closed", "t": round(t_ms, 3)})
+        if self.matchfile is not None:
+            close_file(self.matchfile, clock)
+
+    # -- reading back after a crash ---------------------------------------------------
+    def replay(self, path: Path, mlog: matchlog.MatchLog) -> None:
+        """Re-apply every action of ``mlog`` (parsed, cut to its good part) on the
+        table: ``state``, ``actions``, ``history`` and ``log`` as they were, the log file
+        reopened for appending. A record the engine refuses cuts the log there (logged).
+        Raises :class:`shared.matchlog.LogError` when not even the start replays."""
+        t = self.table
+        state = None
+        try:
+            for state, seat, action, events in matchlog.replay(t.game, mlog):
+                if action is not None:
+                    t.actions.append((seat, action))
+                    t.history.append(events)
+        except matchlog.LogError as e:  # a refused record: restore what came before it
+            if state is None:
+                raise
+            mlog.cut(len(t.actions), str(e))
+            log.warn("table {id}: {w}", id=t.id, w=mlog.warnings[-1])
+        t.state = state
+        t.delivery.released_step = len(t.actions)  # restored: nothing held back
+        t.log = [{"seat": r["seat"], "action": r["action"], "t": float(r["t"])} for r in mlog.actions]
+        if self.data_dir is not None:
+            self.matchfile = MatchFile.reopen(path, mlog.good_bytes)

@@ -1,0 +1,558 @@
+"""One table and its match (ARCHITECTURE §3, §5; docs/PROTOCOL.md): the match's start,
+every applied action (logged and synced *before* anybody is told), its release to the
+players, the end, the close, and the restore of a match from its log after a crash.
+
+The table holds its collaborators by name and hands each the table itself (they see it
+as a :class:`server.match.contracts.MatchTable`):
+
+- ``roster`` (:class:`~server.match.seats.SeatRoster`): joining, leaving, held seats,
+  reconnect tokens and resumes;
+- ``stand_ins`` (:class:`~server.match.standins.StandIns`): the bots that play seats,
+  and the lessons that teach them the match so far;
+- ``claims`` (:class:`~server.match.claims.ClaimDesk`): reaction windows and the claims
+  made in them, ordered by the arbiter;
+- ``delivery`` (:class:`~server.match.delivery.Delivery`): who gets which bytes;
+- ``saving`` (:class:`~server.match.saving.Saving`): the match log on disk, the group
+  commit, pausing while the disk fails;
+- ``host`` (:class:`~server.match.host.HostControls`): host, lock, options, emotes,
+  rematch;
+- ``turn_timer`` (:class:`~server.match.turns.TurnTimer`) and ``spectators``
+  (:class:`~server.match.spectators.SpectatorFeed`).
+
+A *connection* is a :class:`server.match.contracts.Connection`. The seat always comes
+from the connection, never from a message.
+"""
+from __future__ import annotations
+
+import weakref
+from pathlib import Path
+from typing import Any, Callable
+
+from twisted.logger import Logger
+
+from shared import matchlog
+from shared.games import game_def
+from shared.protocol import ProtocolError
+from shared.rules import Action, BadAction, Event, IllegalAction
+from shared.windows import Window
+from server.match.claims import ClaimDesk
+from server.match.contracts import Clock
+from server.match.delivery import Delivery
+from server.match.host import HostControls
+from server.match.saving import Saving
+from server.match.seat import Seat
+from server.match.seats import SeatRoster
+from server.match.spectators import SpectatorFeed
+from server.match.standins import StandIns
+from server.match.turns import TurnTimer, turn_key
+from server.options import default_settings
+
+log = Logger()
+
+
+class Table:
+    """One table and its match.
+
+    ``game``: a registered rules module (its declaration is ``definition``);
+    ``engine_config``/``settings`` from :func:`server.options.parse_options`; ``config``:
+    the whole server config (``server``, ``timing``, ``bots``); ``clock``:
+    ``IReactorTime`` on the server's monotonic clock; ``data_dir``: where the match log
+    goes (None: no log); ``port``: the server's TCP port, written to the log (the port
+    that restores it); ``on_empty(table)`` is called when the table closed because
+    nobody is left at it; ``on_change(table)`` after seat or status changes;
+    ``options``: the accepted ``create_table`` options (:mod:`server.match.host`).
+
+    ``log``: ``[{"seat", "action", "t"}]`` (``t``: ms since the start), ``actions`` the
+    same parsed, ``history[k]``: the events of step ``k + 1``; ``match_no``: the
+    table's match number this evening; ``scoreboard``: the lobby's
+    :class:`server.scoreboard.Scoreboard` (None: none); ``on_replace(old, new)``: the
+    lobby puts ``new`` in the place of ``old`` (a rematch, new options);
+    ``replaced_by``: that new table, once there is one.
+    """
+
+    def __init__(self, table_id: int, game: Any, name: str, engine_config: dict[str, Any],
+                 settings: dict[str, Any], config: dict[str, Any], clock: Clock,
+                 on_empty: Callable[["Table"], None] = lambda t: None,
+                 on_change: Callable[["Table"], None] = lambda t: None,
+                 data_dir: Path | None = None, port: int | None = None,
+                 options: dict[str, Any] | None = None):
+        self.id = table_id
+        self.game = game
+        self.definition = game_def(game.NAME)
+        self.name = name
+        self.engine_config = engine_config
+        self.settings = dict(settings)
+        self.seed: int = settings["seed"]
+        self.bot_think_ms: float = settings["bot_think_ms"]
+        self.bot_kind: str = settings["bot_kind"]
+        self.bot_takeover: str = settings.get("bot_takeover", "after_miss")
+        self.config = config
+        self.clock = clock
+        self.on_empty = on_empty
+        self.on_change = on_change
+        self.seats = [Seat(i) for i in range(engine_config["seats"])]
+        self.spectators = SpectatorFeed(clock, settings.get("spectator_delay_s", 0))
+        self.status = "waiting"  # "waiting" | "playing" | "over"
+        self.state: Any = None
+        self.log: list[dict[str, Any]] = []
+        self.actions: list[tuple[int | None, Action]] = []
+        self.history: list[list[Event]] = []
+        self.result: dict[str, Any] | None = None
+        self.started_at = 0.0
+        self.closed = False
+        self.match_no = 1
+        self.players_at_start: dict[int, str] = {}  # seat -> name of the people at the start
+        self.scoreboard: Any = None
+        self.on_replace: Callable[[Any, Any], None] = lambda old, new: None
+        self.replaced_by: Table | None = None
+        self.turn_timer = TurnTimer(clock, settings.get("turn_timer_s", 0), self._turn_expired)
+        # the collaborators hold the table weakly: a closed table (a whole match history,
+        # thousands of objects) is freed at once by reference counting, not by the
+        # collector; what they call back after that finds it gone (ReferenceError)
+        me = weakref.proxy(self)
+        self.roster = SeatRoster(me)
+        self.stand_ins = StandIns(me)
+        self.claims = ClaimDesk(me, float(config["timing"]["collection_margin_ms"]))
+        self.delivery = Delivery(me)
+        self.saving = Saving(me, data_dir, port)
+        self.host = HostControls(me, options)
+
+    # -- what the lobby and the tests read ----------------------------------------------
+    def now_ms(self) -> float:
+        return self.clock.seconds() * 1000.0
+
+    @property
+    def matchfile(self) -> Any:
+        """The open match log (:class:`server.persist.MatchFile`), or None."""
+        return self.saving.matchfile
+
+    @property
+    def paused(self) -> bool:
+        """True while the match waits for the disk (:class:`server.match.saving.Saving`)."""
+        return self.saving.paused
+
+    @property
+    def arbiter(self) -> Any:
+        return self.claims.arbiter
+
+    @property
+    def window(self) -> Window | None:
+        """The open reaction window, or None."""
+        return self.claims.window
+
+    @property
+    def window_shown(self) -> float:
+        """Server ms when the open window's update went out."""
+        return self.claims.window_shown
+
+    def summary(self) -> dict[str, Any]:
+        """The ``Table`` object of the protocol."""
+        return {"id": self.id, "name": self.name, "game": self.game.NAME,
+                "status": self.status, "seats": [s.summary() for s in self.seats],
+                "spectators": len(self.spectators),
+                "fixed_deal": bool(self.settings.get("fixed_deal")), **self.host.summary()}
+
+    def connections(self) -> list[Any]:
+        """Every connection at the table: seated ones, then spectators."""
+        return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators.conns)
+
+    def seat_of(self, conn: Any) -> int | None:
+        for s in self.seats:
+            if s.conn is conn:
+                return s.index
+        return None
+
+    def push_summary(self) -> None:
+        """The table's summary to everybody at it; the lobby hears of the change."""
+        self.delivery.to_everyone("table", table=self.summary())
+        self.on_change(self)
+
+    def scoreboard_rows(self) -> list[dict[str, Any]]:
+        """The evening's scoreboard (``match_over.scoreboard``); [] without one."""
+        return self.scoreboard.rows() if self.scoreboard is not None else []
+
+    # -- requests (the lobby's dispatch; each raises ProtocolError) ---------------------
+    def join(self, conn: Any, seat: int | None = None, spectate: bool = False) -> dict[str, Any]:
+        return self.roster.join(conn, seat, spectate)
+
+    def leave(self, conn: Any) -> None:
+        self.roster.leave(conn)
+
+    def drop(self, conn: Any) -> None:
+        self.roster.drop(conn)
+
+    def reconnect(self, conn: Any, index: int, step: int | None) -> dict[str, Any]:
+        return self.roster.reconnect(conn, index, step)
+
+    def held(self) -> bool:
+        return self.roster.held()
+
+    def add_bot(self, seat: int | None = None) -> None:
+        self.roster.add_bot(seat)
+
+    def remove_bot(self, seat: int) -> None:
+        self.roster.remove_bot(seat)
+
+    def resync(self, conn: Any, step: int | None = None) -> dict[str, Any]:
+        return self.delivery.resync(conn, step)
+
+    def is_host(self, conn: Any) -> bool:
+        return self.host.is_host(conn)
+
+    def start(self, conn: Any) -> None:
+        self.host.start(conn)
+
+    def set_options(self, conn: Any, options: dict[str, Any], testing: bool) -> "Table":
+        return self.host.set_options(conn, options, testing)
+
+    def move_to_spectators(self, conn: Any, index: int) -> None:
+        self.host.move_to_spectators(conn, index)
+
+    def lock(self, conn: Any, locked: bool) -> None:
+        self.host.lock(conn, locked)
+
+    def pass_host(self, conn: Any, index: int) -> None:
+        self.host.pass_host(conn, index)
+
+    def emote(self, conn: Any, emote: str) -> None:
+        self.host.emote(conn, emote)
+
+    def ask_rematch(self, conn: Any) -> "Table":
+        """Returns the table now in this one's place (this one until then)."""
+        return self.host.ask_rematch(conn) or self
+
+    def replace_with(self, new: "Table") -> None:
+        """``new`` takes this table's place in the lobby (a rematch, new options)."""
+        self.replaced_by = new
+        self.on_replace(self, new)
+
+    def host_lost(self, conn: Any) -> None:
+        self.host.lost(conn)
+
+    # -- the match's start -------------------------------------------------------------
+    def seats_changed(self) -> None:
+        """Start the match when every seat is filled (its summary goes out with status
+        playing) unless the table waits for its host's ``start``, else push the new
+        summary."""
+        if (self.status == "waiting" and self.settings.get("start", "auto") == "auto"
+                and all(not s.free for s in self.seats)):
+            self.start_match()
+        else:
+            self.push_summary()
+
+    def start_match(self) -> None:
+        """The match starts: a new engine state from the seed, its log's header written;
+        the deal goes out once that header is on disk (the group commit, which syncs it
+        on the writer thread: a slow disk stalls no other table meanwhile)."""
+        self.status = "playing"
+        self.players_at_start = {s.index: s.name for s in self.seats if not s.bot}
+        self.state = self.game.new_match(self.engine_config, self.seed)
+        self.started_at = self.now_ms()
+        log.info("table {id}: {game} match started, seed {seed}", id=self.id,
+                 game=self.game.NAME, seed=self.seed)
+        self.saving.open_log(self.host.log_fields())
+        self.claims.track_window(self.started_at)
+        self._track_turn(self.started_at, self.game.view(self.state, None))
+        self.push_summary()
+        self.saving.commit_then(self._deal)
+
+    def _deal(self) -> None:
+        """``match_started`` to every seat and spectator, and the bots start."""
+        if self.closed or self.status != "playing":
+            return
+        for seat in self.seats:
+            if seat.conn is not None:
+                seat.conn.set_playing(True)
+                self.delivery.send_start(seat.conn, seat.index)
+        self.delivery.send_spectators_start()
+        self.stand_ins.start([seat for seat in self.seats if seat.bot], None)
+
+    # -- actions from connections and bots -------------------------------------------
+    def act(self, conn: Any, data: dict[str, Any], t_press: float | None = None,
+            t_shown: float | None = None) -> dict[str, Any]:
+        """A connection's ``action`` request; returns the ``ack`` fields ``{table, step}``.
+
+        ``t_press``/``t_shown`` are client ms. ``step`` is the step of the first
+        ``update`` that reflects the action (see PROTOCOL.md). Raises
+        :class:`ProtocolError` ``not_seated``, ``not_started``, ``paused``,
+        ``match_over``, ``bad_action``, ``illegal_action`` (with the engine's sentence)
+        or ``claim_refused``.
+        """
+        seat = self.seat_of(conn)
+        if seat is None:
+            raise ProtocolError("not_seated", "you have no seat at this table"
+                                + (" (spectators cannot act)" if conn in self.spectators else ""))
+        if self.status == "waiting":
+            raise ProtocolError("not_started", "the match has not started yet")
+        if self.saving.paused:
+            raise ProtocolError("paused", self.saving.pause_reason + "; the match resumes by itself")
+        if self.status == "over":
+            raise ProtocolError("match_over", "the match is over")
+        try:
+            action = self.game.ACTIONS.parse(data)
+        except BadAction as e:
+            raise ProtocolError("bad_action", str(e)) from None
+        claims = self.claims
+        if claims.is_claim(action):
+            return claims.human_claim(conn, seat, action, t_press, t_shown)
+        w = claims.window
+        if w is not None and action.TYPE == w.pass_type and seat in claims.claimed:
+            raise ProtocolError("illegal_action", "you have already claimed in this window")
+        try:
+            self.apply(seat, action)
+        except IllegalAction as e:
+            raise ProtocolError("illegal_action", e.reason) from None
+        return {"table": self.id, "step": len(self.log)}
+
+    def bot_send(self, seat: int, driver: Any, decision: Any, anchor: float) -> None:
+        """A bot's decision fires (if that bot still plays the seat): claims go through
+        the arbiter with press = ``anchor`` + the bot's reaction delay (ms)."""
+        if self.closed or self.status != "playing" or self.seats[seat].driver is not driver:
+            return
+        if self.saving.paused:
+            return  # the bot decides again on the update the pause holds back
+        action = decision.action
+        w = self.claims.window
+        try:
+            if w is not None and action.TYPE in w.claim_types:
+                self.claims.bot_claim(seat, action, decision.delay_ms, anchor)
+            else:
+                self.apply(seat, action)
+        except IllegalAction as e:
+            log.warn("table {id}: bot at seat {seat} tried {a}: {r}", id=self.id, seat=seat,
+                     a=action.to_dict(), r=e.reason)
+
+    def legal(self, seat: int | None, awaited: Any = None) -> list[Action]:
+        """``seat``'s legal actions now: [] unless the match awaits it (every game's
+        ``legal_actions`` is empty for a seat outside ``awaiting``: only awaited seats
+        cost anything); a seat whose claim waits in the arbiter may not claim or pass
+        again. ``awaited``: ``game.awaiting(state)`` when the caller has it."""
+        if seat is None or self.state is None or self.status != "playing":
+            return []
+        if seat not in (self.game.awaiting(self.state) if awaited is None else awaited):
+            return []
+        legal = self.game.legal_actions(self.state, seat)
+        w = self.claims.window
+        if w is not None and seat in self.claims.claimed:
+            hidden = set(w.claim_types) | {w.pass_type}
+            legal = [a for a in legal if a.TYPE not in hidden]
+        return legal
+
+    def apply(self, seat: int | None, action: Action) -> list[Event]:
+        """Apply one action (raises IllegalAction, nothing changed), write it to the log,
+        then -- once it is on disk -- send the updates, track the window and the turn,
+        end the match when it is over. Returns the action's events."""
+        if self.saving.paused:
+            raise IllegalAction(self.saving.pause_reason + "; the match resumes by itself")
+        state, events = self.game.apply(self.state, seat, action)
+        # its public view now, not at the release: the group commit may apply the table's
+        # next action first, and a game's view may reuse what the previous state's view
+        # built (Omerta's views reuse its lists when the state they were cloned from had one)
+        public = self.game.view(state, None)
+        now = self.now_ms()
+        self.state = state
+        t = now - self.started_at
+        record = matchlog.action_record(len(self.log) + 1, seat, action, t)
+        self.log.append({"seat": seat, "action": record["action"], "t": t})  # one to_dict: read only
+        self.actions.append((seat, action))
+        self.history.append(events)
+        if not self.saving.write(record):
+            self.saving.held_out.append(lambda: self._release(events))
+            return events
+        step = len(self.log)
+        self.saving.commit_then(lambda: self._release(events, now, state, step, public))
+        return events
+
+    def _release(self, events: list[Event], now: float | None = None, state: Any = None,
+                 step: int | None = None, public: dict[str, Any] | None = None) -> None:
+        """Tell everybody what an action did (it is on disk): updates, the window and
+        the turn, the end of the match. ``state``/``step``: the match right after that
+        action (the group commit may release it after later actions of the same reactor
+        turn were applied), ``public`` its spectator view; the latest when None."""
+        now = self.now_ms() if now is None else now
+        latest = self.state
+        if state is not None:
+            self.state = state  # the updates, window and turn of that action, in order
+        try:
+            if public is None:
+                public = self.game.view(self.state, None)
+            self.claims.track_window(now)
+            self._track_turn(now, public)
+            self.delivery.fan_out(events, now, public, step)
+        finally:
+            self.state = latest
+        if self.game.is_over(self.state if state is None else state):
+            self._finish()
+        else:
+            self.claims.refresh_arbiter()
+            self.after_change()
+
+    def after_change(self) -> None:
+        """After the state or a seat changed: stand-ins for held seats, and the bot of a
+        turn whose time ran out during a window."""
+        if self.status != "playing" or self.closed:
+            return
+        self.stand_ins.refresh()
+        if self.turn_timer.expired and self.claims.window is None and self.status == "playing":
+            self._turn_expired(self.turn_timer.key)
+
+    # -- the turn timer ---------------------------------------------------------------
+    def _track_turn(self, now: float, public: dict[str, Any]) -> None:
+        old = self.turn_timer.key
+        key = turn_key(self.game.awaiting(self.state), self.claims.window,
+                       self.definition.turn_id(self.state), old)
+        if not self.turn_timer.track(key, now) or old is None:
+            return
+        seat = self.seats[old[0]]
+        if seat.stand_in == "timer":  # its turn is over: the player plays again
+            if seat.away and self.bot_takeover == "after_miss":
+                seat.stand_in = "takeover"
+            else:
+                self.stand_ins.stop(seat)
+
+    def _turn_expired(self, key: Any) -> None:
+        if self.closed or self.status != "playing" or key != self.turn_timer.key:
+            return
+        if self.saving.when_saved(lambda: self._turn_expired(key)):
+            return
+        if self.claims.window is not None:
+            return  # the window has its own timeout; the bot takes the turn after it
+        self.turn_timer.expired = False
+        seat = self.seats[key[0]]
+        if seat.driver is None:
+            log.info("table {id}: seat {seat} ran out of time; its bot plays the turn",
+                     id=self.id, seat=seat.index)
+            self.stand_ins.start([seat], "timer")
+
+    # -- the end ----------------------------------------------------------------------
+    def _finish(self) -> None:
+        self.status = "over"
+        self._stop_timers()
+        scores = self.game.scores(self.state)
+        self.result = {"game": self.game.NAME, "seed": self.seed, **scores}
+        if self.settings.get("fixed_deal"):
+            self.result["fixed_deal"] = True  # the seed was chosen by a client
+        self.result.setdefault("rounds", 1)  # a game without rounds is one round
+        log.info("table {id}: match over, scores {scores}", id=self.id,
+                 scores=self.result.get("scores"))
+        if not self.saving.write({"kind": "over", "result": self.result,
+                                  "t": round(self.now_ms() - self.started_at, 3)}):
+            self.saving.held_out.append(self._announce_result)
+            return
+        self.saving.commit_then(self._announce_result)
+
+    def _announce_result(self) -> None:
+        """``match_over`` to every seat and spectator (the result is on disk); the
+        result counts on the evening's scoreboard."""
+        mf = self.saving.matchfile
+        if mf is not None and mf.appends:
+            log.info("table {id}: {n} log records, fsync {ms:.3f} ms each on average", id=self.id,
+                     n=mf.appends, ms=mf.fsync_ms / mf.appends)
+        self.host.announced = True
+        if self.scoreboard is not None:
+            self.scoreboard.record_table(self)
+        for seat in self.seats:
+            if seat.conn is not None:
+                seat.conn.set_playing(False)
+        self.delivery.to_seats_once("match_over", table=self.id, result=self.result,
+                                    reactions=self.claims.reaction_medians(),
+                                    scoreboard=self.scoreboard_rows())
+        self.push_summary()
+
+    def _stop_timers(self) -> None:
+        self.claims.stop()
+        self.turn_timer.stop()
+        for seat in self.seats:
+            if seat.driver is not None:
+                seat.driver.stop()
+
+    def maybe_close(self) -> bool:
+        """Close the table when nobody is at it and no seat is held; True if closed."""
+        if self.closed:
+            return True
+        if self.connections() or self.roster.held():
+            return False
+        self.close()
+        self.on_empty(self)
+        return True
+
+    def close(self) -> None:
+        """Stop every timer and bot; the table is gone. An unfinished match's log is
+        marked abandoned: nobody is left to come back to it."""
+        if self.closed:
+            return
+        self.closed = True
+        self._stop_timers()
+        self.spectators.stop()
+        for seat in self.seats:
+            seat.driver = None
+            if seat.grace_call is not None and seat.grace_call.active():
+                seat.grace_call.cancel()
+            seat.grace_call = None
+        self.saving.close(self.status, self.now_ms() - self.started_at)
+
+    # -- restore after a crash --------------------------------------------------------
+    @classmethod
+    def restore(cls, path: Path, mlog: matchlog.MatchLog, game: Any, config: dict[str, Any],
+                clock: Clock, data_dir: Path | None = None,
+                on_empty: Callable[["Table"], None] = lambda t: None,
+                on_change: Callable[["Table"], None] = lambda t: None,
+                port: int | None = None) -> "Table":
+        """The table of an unfinished match log (already parsed and cut to its good part),
+        playing again: every action re-applied, each player's seat held for them (the
+        grace period counts from now), bots back with the whole match in memory, the
+        open window's timeout and the turn timer restarted. Raises
+        :class:`shared.matchlog.LogError` when the log does not replay, ``KeyError`` /
+        ``TypeError`` / ``ValueError`` when its header is malformed."""
+        head = mlog.header
+        settings = {**default_settings(config), **(head.get("settings") or {}), "seed": head["seed"]}
+        table = cls(int(head["table"]), game, str(head["name"]), dict(head["config"]), settings,
+                    config, clock, on_empty=on_empty, on_change=on_change, data_dir=data_dir,
+                    port=port)
+        table._restore(path, mlog)
+        return table
+
+    def _restore(self, path: Path, mlog: matchlog.MatchLog) -> None:
+        self.saving.replay(path, mlog)
+        now = self.now_ms()
+        self.started_at = now - (self.log[-1]["t"] if self.log else 0.0)
+        self.status = "playing"
+        info = {s["seat"]: s for s in mlog.header["seats"]}
+        for rec in mlog.seats:
+            info[rec["seat"]] = rec
+        bots = []
+        for seat in self.seats:
+            entry = info.get(seat.index, {})
+            seat.name = entry.get("name")
+            seat.token = entry.get("token")
+            if entry.get("bot") or not seat.token:
+                seat.bot, seat.token = True, None
+                bots.append(seat)
+        log.info("table {id}: {game} match restored at step {step} from {path}", id=self.id,
+                 game=self.game.NAME, step=len(self.log), path=str(path))
+        if mlog.finished:  # over on disk, but not every player had the result
+            self.status = "over"
+            self.result = mlog.result
+            self.delivery.send_spectators_start()
+            self._hold_players()
+            return
+        self.claims.track_window(now)
+        self._track_turn(now, self.game.view(self.state, None))
+        self.delivery.send_spectators_start()
+        if self.game.is_over(self.state):  # the crash came between the last action and its end
+            self._finish()
+        else:
+            self.stand_ins.start(bots, None)
+        self._hold_players()
+
+    def _hold_players(self) -> None:
+        """Restored: every player's seat is held for him; the table closes when nobody
+        comes back."""
+        for seat in self.seats:
+            if not seat.bot:
+                self.roster.hold(seat)
+        self.maybe_close()
+
+    def restore_host(self, mlog: matchlog.MatchLog) -> None:
+        """After :meth:`restore`: the host, options and left seats from the log."""
+        self.host.restore(mlog)
