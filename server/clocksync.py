@@ -151,7 +151,7 @@ class PingWheel:
     :data:`PING_GRID_MS` slot that has pings due, each slot a set of :class:`ClockSync`.
     Moving a connection's next ping is a set operation, not a reactor timer created,
     pushed on Twisted's heap and popped again (with a Python comparison per level of a
-    heap of ~1,000 timers): pings are most of what a quiet server does (issue 14)."""
+    heap of ~1,000 timers): pings are most of what a quiet server does."""
 
     def __init__(self, clock: Any):
         self._clock = clock
@@ -206,7 +206,7 @@ class ClockSync:
     ``rtt_bound_cap_ms``). ``send_raw(bytes)``, when given, writes a line already
     encoded (the pings skip the JSON encoder).
 
-    Cadence (issue 14): a burst of ``ping_burst`` pings at hello, then one ping per
+    Cadence: a burst of ``ping_burst`` pings at hello, then one ping per
     ``ping_interval_ms`` (1 s) outside matches and ``ping_interval_round_ms`` (1 s)
     during one, and every ``ping_interval_window_ms`` (250 ms) while a reaction window
     is open at the connection's table (:meth:`set_window`). A ``clock`` message goes

@@ -104,7 +104,7 @@ class Lobby:
         for tid in sorted(ids):
             table = self.tables.get(tid)
             if table is not None and table.host.conn is conn:
-                table.host_lost(conn)
+                table.host.lost(conn)
         for tid in sorted(ids):
             creator = self._created_by.get(tid)
             if creator is conn:
@@ -187,7 +187,7 @@ class Lobby:
                 continue
             self._adopt(table)
             try:
-                table.restore_host(mlog)
+                table.host.restore(mlog)
             except Exception:  # the host's details are not worth losing the match for
                 log.failure("match log {path}: the host does not restore", path=str(path))
             if table.status == "over":
@@ -244,7 +244,7 @@ class Lobby:
     def _check_may_manage(self, conn: Any, table: Table) -> None:
         """Only the table's host (its creator, or whom he passed it to) may add or
         remove bots; raises :class:`ProtocolError` ``not_allowed``."""
-        if not table.is_host(conn):
+        if not table.host.is_host(conn):
             raise ProtocolError("not_allowed", "only the table's host may add or remove bots")
 
     # -- requests -------------------------------------------------------------------
@@ -280,30 +280,30 @@ class Lobby:
             return "table", {"table": table.summary()}
         if kind == "remove_bot":
             self._check_may_manage(conn, table)
-            table.remove_bot(msg["seat"])
+            table.roster.remove_bot(msg["seat"])
             return "table", {"table": table.summary()}
         if kind == "action":
             return "ack", table.act(conn, msg["action"], msg.get("t_press"), msg.get("t_shown"))
         if kind == "start":
-            table.start(conn)
+            table.host.start(conn)
             return "table", {"table": self.tables.get(table.id, table).summary()}
         if kind == "set_options":
-            table = table.set_options(conn, msg["options"], self.testing)
+            table = table.host.set_options(conn, msg["options"], self.testing)
             return "table", {"table": self.tables.get(table.id, table).summary()}
         if kind == "move_to_spectators":
-            table.move_to_spectators(conn, msg["seat"])
+            table.host.move_to_spectators(conn, msg["seat"])
             return "table", {"table": self.tables.get(table.id, table).summary()}
         if kind == "lock":
-            table.lock(conn, msg["locked"])
+            table.host.lock(conn, msg["locked"])
             return "table", {"table": table.summary()}
         if kind == "pass_host":
-            table.pass_host(conn, msg["seat"])
+            table.host.pass_host(conn, msg["seat"])
             return "table", {"table": table.summary()}
         if kind == "rematch":
-            table = table.ask_rematch(conn)
+            table = table.host.ask_rematch(conn) or table
             return "table", {"table": table.summary()}
         if kind == "emote":
-            table.emote(conn, msg["emote"])
+            table.host.emote(conn, msg["emote"])
             return None  # no reply: the pushed emote (the sender gets it too) is the success
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}")  # pragma: no cover
 

@@ -90,7 +90,7 @@ def run(reactor: Any, args: argparse.Namespace):
         raise SystemExit(1)
     from server.pacing import CollectorPacing
 
-    CollectorPacing(running.lobby.clock).start()  # short GC pauses (issue 14)
+    CollectorPacing(running.lobby.clock).start()  # short GC pauses: races stay fair under load
     print(f"mafia-server listening on {config['server']['host']}:{running.port}", flush=True)
     if running.web_port is not None:
         print(f"mafia-server phones on http://{config['server']['host']}:{running.web_port}/", flush=True)

@@ -257,18 +257,19 @@ class MatchFile:
 
 
 class GroupCommit:
-    """Group commit of the match logs (issue 14): nobody hears of an action before its
+    """Group commit of the match logs: nobody hears of an action before its
     record is on disk, but one fsync covers every record a table wrote meanwhile, and
     the reactor does not wait for the disk.
 
-    A table :meth:`MatchFile.write`s each record at once, holds back what it causes and
-    calls :meth:`add`. At the end of the reactor turn (``callLater(0)``) :meth:`commit`
+    A table's :class:`server.match.saving.Saving` :meth:`MatchFile.write`s each record
+    at once, holds back what it causes and calls :meth:`add` with itself (its
+    ``matchfile``, ``closed``, ``committed()`` and ``commit_failed(error)``). At the end of the reactor turn (``callLater(0)``) :meth:`commit`
     takes every dirty match log and fsyncs them -- on the :class:`WriterThread` when
     ``threads`` (a reactor, whose ``callFromThread`` brings the results back: it serves everybody
     meanwhile; the records written during that fsync form the next batch, so a slow disk
     makes batches bigger, never stalls other tables), inline otherwise (``task.Clock``
-    in tests). Then each table's ``_committed()`` releases what waited, in order; a log
-    whose fsync failed goes to its table's ``_commit_failed(error)``, which pauses.
+    in tests). Then each ``committed()`` releases what waited, in order; a log whose
+    fsync failed goes to ``commit_failed(error)``, which pauses its table.
     One batch is in flight at a time."""
 
     def __init__(self, clock: Any, threads: Any = None):
@@ -295,7 +296,7 @@ class GroupCommit:
             self._call = self.clock.callLater(0, self.commit)
 
     def add(self, table: Any) -> None:
-        """``table`` wrote records (``table.matchfile``): sync them soon."""
+        """``table`` (a table's saving) wrote records (``table.matchfile``): sync them soon."""
         self._due[table] = None
         if self._call is None and not self._busy:
             self._call = self.clock.callLater(0, self.commit)
@@ -354,7 +355,7 @@ class GroupCommit:
 _syncfs = libc_function("syncfs", [ctypes.c_int], ctypes.c_int)
 #: A batch of at least this many match logs on one filesystem is synced with one
 #: ``syncfs`` instead of one ``fsync`` each: the journal commits once. Measured on a
-#: virtual disk, 20 files: 92 us of CPU instead of 911 (issue 14).
+#: virtual disk, 20 files: 92 us of CPU instead of 911.
 SYNCFS_MIN_FILES = 2
 #: A ``syncfs`` slower than this (ms) means the filesystem holds much more dirty data
 #: than our logs (another program writing a lot): back to ``fsync`` per file for

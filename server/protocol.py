@@ -27,7 +27,7 @@ Output to a real TCP connection is sent once per reactor turn (:class:`OutputFlu
 what a turn wrote to a connection (an ``ack``, the updates of several actions, a ping)
 leaves in one ``send`` straight to the socket when the transport holds nothing, the
 rest through the transport as before. Twisted's own path costs two ``epoll_ctl`` and a
-writable event per write (issue 14).
+writable event per write.
 """
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def fast_pong(line: bytes) -> _Pong | None:
     """The pong ``line`` is, when it is one that the general path (``decode`` then
     ``check_fields``) would accept as it is, else None (that path then says what is
     wrong). Pongs are half of all the lines a server reads: a typed decode skips the
-    generic dict, its value walk and the field table (issue 14)."""
+    generic dict, its value walk and the field table."""
     if not line.startswith(_PONG_PREFIX):
         return None
     try:
@@ -447,7 +447,7 @@ class ServerProtocol(LineReceiver):
             self.clocksync.start()  # the burst's pings are held until welcome is written
             return "welcome", welcome
         if kind == "resync":
-            return "ack", self.lobby._table(msg["table"]).resync(self, msg.get("step"))
+            return "ack", self.lobby._table(msg["table"]).delivery.resync(self, msg.get("step"))
         return self.lobby.handle(self, msg)
 
     # -- heartbeat ------------------------------------------------------------------

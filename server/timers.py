@@ -1,4 +1,4 @@
-"""Moving a Twisted timer (issue 14).
+"""Moving a Twisted timer cheaply.
 
 ``DelayedCall.reset`` to a *later* time only changes the call's time (the reactor sees
 it when the call comes due), but to an *earlier* time the reactor looks the call up in

@@ -107,7 +107,7 @@ def test_set_options_merges_checks_and_hides_the_seed(tmp_path):
     assert table.engine_config["rounds"] == 2 and table.turn_timer.seconds == 30
     # the seats, names and host are the same
     assert [s["name"] for s in reply["table"]["seats"]] == ["ann", "bob", None]
-    assert table.is_host(ann.proto) and table.seat_of(bob.proto) == 1
+    assert table.host.is_host(ann.proto) and table.seat_of(bob.proto) == 1
     # a null puts an option back to its default
     reply = ann.request("set_options", table=tid, options={"turn_timer_s": None, "seed": 77})
     assert "turn_timer_s" not in reply["table"]["options"]

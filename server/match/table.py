@@ -171,7 +171,7 @@ class Table:
         """The evening's scoreboard (``match_over.scoreboard``); [] without one."""
         return self.scoreboard.rows() if self.scoreboard is not None else []
 
-    # -- requests (the lobby's dispatch; each raises ProtocolError) ---------------------
+    # -- seats (the lobby's requests; the host's go to ``host``, ``resync`` to ``delivery``)
     def join(self, conn: Any, seat: int | None = None, spectate: bool = False) -> dict[str, Any]:
         return self.roster.join(conn, seat, spectate)
 
@@ -189,37 +189,6 @@ class Table:
 
     def add_bot(self, seat: int | None = None) -> None:
         self.roster.add_bot(seat)
-
-    def remove_bot(self, seat: int) -> None:
-        self.roster.remove_bot(seat)
-
-    def resync(self, conn: Any, step: int | None = None) -> dict[str, Any]:
-        return self.delivery.resync(conn, step)
-
-    def is_host(self, conn: Any) -> bool:
-        return self.host.is_host(conn)
-
-    def start(self, conn: Any) -> None:
-        self.host.start(conn)
-
-    def set_options(self, conn: Any, options: dict[str, Any], testing: bool) -> "Table":
-        return self.host.set_options(conn, options, testing)
-
-    def move_to_spectators(self, conn: Any, index: int) -> None:
-        self.host.move_to_spectators(conn, index)
-
-    def lock(self, conn: Any, locked: bool) -> None:
-        self.host.lock(conn, locked)
-
-    def pass_host(self, conn: Any, index: int) -> None:
-        self.host.pass_host(conn, index)
-
-    def emote(self, conn: Any, emote: str) -> None:
-        self.host.emote(conn, emote)
-
-    def ask_rematch(self, conn: Any) -> "Table":
-        """Returns the table now in this one's place (this one until then)."""
-        return self.host.ask_rematch(conn) or self
 
     def replace_with(self, new: "Table") -> None:
         """``new`` takes this table's place in the lobby (a rematch, new options)."""
@@ -552,7 +521,3 @@ class Table:
             if not seat.bot:
                 self.roster.hold(seat)
         self.maybe_close()
-
-    def restore_host(self, mlog: matchlog.MatchLog) -> None:
-        """After :meth:`restore`: the host, options and left seats from the log."""
-        self.host.restore(mlog)
