@@ -87,7 +87,7 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
     lobby = Lobby(config, clock or MonotonicClock(reactor), testing=testing, data_dir=directory)
     factory = LobbyFactory(lobby)
     host, first = str(server["host"]), int(server["port"])
-    tcp = None
+    tcp: Any = None
     for port in range(first, first + max(1, tries)):
         try:
             tcp = yield endpoints.TCP4ServerEndpoint(reactor, port, interface=host,

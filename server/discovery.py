@@ -45,6 +45,7 @@ class DiscoveryProtocol(DatagramProtocol):
         if not isinstance(msg, dict) or msg.get("type") != "discover":
             return
         try:
-            self.transport.write(self.answer(), addr)
+            transport: Any = self.transport
+            transport.write(self.answer(), addr)
         except OSError as e:
             log.debug("discovery answer to {addr} failed: {e}", addr=addr, e=e)

@@ -330,9 +330,10 @@ class Refused(protocol.Protocol):
         self._abort: Any = None
 
     def connectionMade(self) -> None:
-        self.transport.write(self.line)
-        self.transport.loseConnection()
-        self._abort = self.clock.callLater(self.ABORT_S, self.transport.abortConnection)
+        transport: Any = self.transport
+        transport.write(self.line)
+        transport.loseConnection()
+        self._abort = self.clock.callLater(self.ABORT_S, transport.abortConnection)
 
     def dataReceived(self, data: bytes) -> None:
         """Ignored: the connection is closing."""

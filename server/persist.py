@@ -328,12 +328,12 @@ class GroupCommit:
             _WRITER.submit(self._in_thread, batch, fds, waiters, folders, devs)
 
     def _in_thread(self, batch: list[Any], fds: list[int], waiters: list[Any],
-                   folders: list[Path] = (), devs: list[int | None] | None = None) -> None:
+                   folders: Iterable[Path] = (), devs: list[int | None] | None = None) -> None:
         results = _fsync_all(fds, folders, devs)
         self.threads.callFromThread(self._done, batch, results, waiters)
 
     def _done(self, batch: list[Any], results: list[tuple[OSError | None, float]],
-              waiters: list[Callable[[], None]] = ()) -> None:
+              waiters: Iterable[Callable[[], None]] = ()) -> None:
         self._busy = False
         for (table, mf, _, upto, size), (error, ms) in zip(batch, results):
             if table.closed or table.matchfile is not mf:

@@ -217,16 +217,17 @@ class ServerProtocol(LineReceiver):
 
     # -- connection -----------------------------------------------------------------
     def connectionMade(self) -> None:
-        if self.peer_host is None and hasattr(self.transport, "getPeer"):
+        transport: Any = self.transport  # TCP, or a phone's FrameTransport
+        if self.peer_host is None and hasattr(transport, "getPeer"):
             try:
-                self.peer_host = getattr(self.transport.getPeer(), "host", None)
+                self.peer_host = getattr(transport.getPeer(), "host", None)
             except Exception:
                 self.peer_host = None
         if self.factory is not None:
             self.factory.opened(self)
-        if hasattr(self.transport, "setTcpNoDelay"):
+        if hasattr(transport, "setTcpNoDelay"):
             try:
-                self.transport.setTcpNoDelay(True)
+                transport.setTcpNoDelay(True)
             except OSError:
                 pass
         handle = getattr(self.transport, "getHandle", None)
@@ -235,7 +236,7 @@ class ServerProtocol(LineReceiver):
                 handle().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
             except (OSError, AttributeError):
                 pass
-        self.transport.registerProducer(self, True)
+        transport.registerProducer(self, True)
         if (isinstance(self.transport, tcp.Connection)
                 and hasattr(getattr(self.clock, "_reactor", self.clock), "callFromThread")):
             self._flusher = output_flush(self.clock)  # a real socket on a real reactor
@@ -266,7 +267,8 @@ class ServerProtocol(LineReceiver):
         its transport (a dropped slow reader's backlog) is freed, and the reference
         cycle between this protocol and its transport is broken, so that neither waits
         for the garbage collector."""
-        transport, self.transport = self.transport, None
+        transport: Any = self.transport  # a tcp.Connection: its buffers are freed here
+        self.transport = None
         if transport is None:
             return
         if self._aborted and (self.pending_bytes_of(transport) >= TRIM_AFTER_BYTES or self._paused):
@@ -317,7 +319,8 @@ class ServerProtocol(LineReceiver):
         if self._aborted or self.transport is None:
             return
         self._aborted = True
-        self.transport.abortConnection()
+        transport: Any = self.transport
+        transport.abortConnection()
 
     def close(self) -> None:
         """Close after the pending output is written."""
@@ -530,7 +533,7 @@ class ServerProtocol(LineReceiver):
         if self._gated is not None:
             self._gated.append(data)
             return
-        t = self.transport
+        t: Any = self.transport  # a tcp.Connection's buffers are read below
         if t is None or self._aborted:
             return
         if self._flusher is None:
@@ -556,7 +559,7 @@ class ServerProtocol(LineReceiver):
         """Send what this turn wrote (:class:`OutputFlush`); True when it went straight
         to the socket."""
         out, self._out, self._out_bytes = self._out, [], 0
-        t = self.transport
+        t: Any = self.transport  # a tcp.Connection: its buffers and socket are used below
         if not out or t is None or self._aborted:
             return False
         data = out[0] if len(out) == 1 else b"".join(out)

@@ -110,7 +110,7 @@ class Scoreboard:
         """``[{name, game, played, won}]`` sorted by won (most first), then name, then
         game. A new list each call (its rows are shared: read them only)."""
         if self._rows is None:
-            rows = [{"name": name, "game": game, "played": p, "won": w}
+            rows: list[dict[str, Any]] = [{"name": name, "game": game, "played": p, "won": w}
                     for (name, game), (p, w) in self._totals.items()]
             rows.sort(key=lambda r: (-r["won"], r["name"], r["game"]))
             self._rows = rows

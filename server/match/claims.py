@@ -320,7 +320,7 @@ class ClaimDesk:
         w = self.window
         now = t.now_ms()
         press = min(now, float(anchor) + float(delay_ms))
-        if seat in self.claimed or press < self.window_shown:
+        if w is None or seat in self.claimed or press < self.window_shown:
             return
         t.game.apply(t.state, seat, action)  # dry run
         self.claimed.add(seat)

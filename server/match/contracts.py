@@ -73,6 +73,10 @@ class MatchTable(Protocol):
     bot_think_ms: float
     bot_kind: str
     turn_timer: Any
+    match_no: int
+    players_at_start: dict[int, str]
+    scoreboard: Any
+    replaced_by: Any
     # the collaborators
     roster: Any
     stand_ins: Any
@@ -98,3 +102,16 @@ class MatchTable(Protocol):
     def maybe_close(self) -> bool: ...
 
     def scoreboard_rows(self) -> list[dict[str, Any]]: ...
+
+    def seats_changed(self) -> None: ...
+
+    def start_match(self) -> None: ...
+
+    def bot_send(self, seat: int, driver: Any, decision: Any, anchor: float) -> None: ...
+
+    def close(self) -> None: ...
+
+    def new_table(self, engine_config: dict[str, Any], settings: dict[str, Any],
+                  options: dict[str, Any]) -> "MatchTable": ...
+
+    def replace_with(self, new: Any) -> None: ...

@@ -88,7 +88,9 @@ class UpdateLines:
             return self._plain
         head, shared, public, tail = self._encoded()
         view_set = merge_objects(public, encode_value(own)) if own else public
-        out = [head, shared if events is None else encode_value(events), b',"view_set":', view_set]
+        mine = shared if events is None else encode_value(events)
+        assert mine is not None, "a seat without events of its own shares the lines' events"
+        out = [head, mine, b',"view_set":', view_set]
         unset = self.view_unset + own_gone
         if unset:
             out += [b',"view_unset":', encode_value(unset)]

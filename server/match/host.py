@@ -316,11 +316,8 @@ class HostControls:
         bots, held and left seats), spectators, host, lock and emote counts; this one is
         closed (a finished match's log gets its ``closed`` record)."""
         t = self.table
-        new = t.__class__(t.id, t.game, t.name, engine, settings, t.config, t.clock,
-                      on_empty=t.on_empty, on_change=t.on_change, data_dir=t.saving.data_dir,
-                      port=t.saving.port, options=options)
+        new = t.new_table(engine, settings, options)
         new.host.conn, new.host.token, new.host.locked = self.conn, self.token, self.locked
-        new.match_no, new.scoreboard, new.on_replace = t.match_no, t.scoreboard, t.on_replace
         new.host.emote_times = self.emote_times
         for old, seat in zip(t.seats, new.seats):
             seat.conn, seat.name, seat.bot, seat.token = old.conn, old.name, old.bot, old.token

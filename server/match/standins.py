@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from twisted.internet import defer, task
 from twisted.logger import Logger
@@ -89,7 +89,7 @@ class Lesson:
     the same pass and are kept, with the replay's state, for when they do -- so a table
     whose four players dropped replays its match once, not once per seat."""
 
-    def __init__(self, table: MatchTable, bots: dict[int, Any], spares: set[int] = frozenset(),
+    def __init__(self, table: MatchTable, bots: dict[int, Any], spares: Iterable[int] = (),
                  start: tuple[Any, int] | None = None):
         self.table = table
         self.bots = bots

@@ -190,6 +190,17 @@ class Table:
     def add_bot(self, seat: int | None = None) -> None:
         self.roster.add_bot(seat)
 
+    def new_table(self, engine_config: dict[str, Any], settings: dict[str, Any],
+                  options: dict[str, Any]) -> "Table":
+        """A new waiting table for this one's place, with the same id, name, game,
+        callbacks, log folder, match number and scoreboard
+        (:meth:`server.match.host.HostControls.play_again`)."""
+        new = Table(self.id, self.game, self.name, engine_config, settings, self.config, self.clock,
+                    on_empty=self.on_empty, on_change=self.on_change, data_dir=self.saving.data_dir,
+                    port=self.saving.port, options=options)
+        new.match_no, new.scoreboard, new.on_replace = self.match_no, self.scoreboard, self.on_replace
+        return new
+
     def replace_with(self, new: "Table") -> None:
         """``new`` takes this table's place in the lobby (a rematch, new options)."""
         self.replaced_by = new
@@ -214,7 +225,7 @@ class Table:
         the deal goes out once that header is on disk (the group commit, which syncs it
         on the writer thread: a slow disk stalls no other table meanwhile)."""
         self.status = "playing"
-        self.players_at_start = {s.index: s.name for s in self.seats if not s.bot}
+        self.players_at_start = {s.index: s.name or "" for s in self.seats if not s.bot}
         self.state = self.game.new_match(self.engine_config, self.seed)
         self.started_at = self.now_ms()
         log.info("table {id}: {game} match started, seed {seed}", id=self.id,

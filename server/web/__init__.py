@@ -32,7 +32,7 @@ def start_web(reactor: Any, lobby_factory: Any, config: dict[str, Any], tries: i
 
     site = make_site(lobby_factory)
     host, first = str(config["server"]["host"]), int(config["web"]["port"])
-    listening = None
+    listening: Any = None
     last = first + max(1, tries) - 1 if first else first
     for port in range(first, last + 1):
         try:

@@ -12,7 +12,7 @@ heartbeat, slow-reader protection and the seat rules are the TCP server's own.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
 from twisted.internet.interfaces import ITransport
@@ -40,7 +40,7 @@ class FrameTransport:
 
     def __init__(self, ws: "PhoneSocket"):
         self.ws = ws
-        self.tcp = ws.transport
+        self.tcp: Any = ws.transport  # the TCP connection under the WebSocket
         self.disconnecting = False
 
     def write(self, data: bytes) -> None:
@@ -51,7 +51,7 @@ class FrameTransport:
             if line and self.ws.state == self.ws.STATE_OPEN:
                 self.ws.sendMessage(line, isBinary=False)
 
-    def writeSequence(self, data: list[bytes]) -> None:
+    def writeSequence(self, data: Iterable[bytes]) -> None:
         self.write(b"".join(data))
 
     def loseConnection(self) -> None:
@@ -100,7 +100,8 @@ class PhoneSocket(WebSocketServerProtocol):
     proto: Any = None
 
     def onOpen(self) -> None:
-        addr = self.transport.getPeer()
+        transport: Any = self.transport
+        addr = transport.getPeer()
         proto = self.factory.lobby_factory.buildProtocol(addr)
         if proto is None:  # the server is full and nobody could make room
             self.sendClose(code=1013, reason="the server is full; try again later")
