@@ -79,10 +79,6 @@ _CARD_T: tuple[_Card, ...] = tuple(
     (c.id, c.family, c.value, c.vp, _FV_KIND[(c.family, c.value)]) for c in fam.DECK)
 
 
-def _code(f: str, v: int) -> str:
-    return _LETTER[f] + str(v)
-
-
 def _uncode(code: str) -> tuple[str, int]:
     """``"A2"`` -> ``("accountant", 2)``."""
     return _UNCODE[code]

@@ -50,10 +50,6 @@ class FamilyBusinessBot:
         w = view.get("window") or {}
         return random.Random(f"{self._seed}/{view.get('turn_no')}/{w.get('window')}/{tag}")
 
-    @staticmethod
-    def _owner(m: dict[str, Any]) -> int:
-        return m["gang"]
-
     def _alive(self, view: dict[str, Any]) -> dict[int, int]:
         return {p["seat"]: p["alive"] for p in view["players"] if p["in_game"]}
 
