@@ -1,5 +1,5 @@
-"""Fairness benchmark: races judged by reaction time (issue 12; docs/PROTOCOL.md "Clock
-sync and reaction windows"). A script, not a test.
+"""Fairness benchmark: races must be judged by reaction time, not by who has the shorter
+network path (docs/PROTOCOL.md "Clock sync and reaction windows"). A script, not a test.
 
     .venv/bin/python benchmarks/fairness.py            # full run (~10-15 min on 2 cores)
     .venv/bin/python benchmarks/fairness.py --quick    # the same keys in under a minute

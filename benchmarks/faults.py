@@ -1,5 +1,6 @@
-"""Fault injection against a real ``mafia-server`` (issue 16, "Nothing lost, whatever
-fails"). Loopback only; every loop is bounded in count and in time.
+"""Fault injection against a real ``mafia-server``: nothing of a match may be lost,
+whatever fails (disk, process, connections). Loopback only; every loop is bounded in
+count and in time.
 
     python benchmarks/faults.py [--quick] [--only SECTION ...]
 

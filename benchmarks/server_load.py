@@ -1,4 +1,5 @@
-"""Server load benchmark (issue 14). A script, not a test.
+"""Server load benchmark: how many busy tables one server carries on a small machine. A
+script, not a test.
 
     .venv/bin/python benchmarks/server_load.py            # full run (a few minutes)
     .venv/bin/python benchmarks/server_load.py --quick    # the same keys, smaller, < 1 min

@@ -1,5 +1,5 @@
-"""The server's own Python per action, without sockets or reactor (issue 14). A script,
-not a test.
+"""The server's own Python per action, without sockets or reactor: what bounds how many
+tables one server carries. A script, not a test.
 
     .venv/bin/python benchmarks/server_python.py              # 25 tables, 3 s of play
     .venv/bin/python benchmarks/server_python.py --profile F  # cProfile stats to F

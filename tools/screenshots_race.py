@@ -1,4 +1,5 @@
-"""Screenshots of the photo finish after a close snap (issue 12), with the real client.
+"""Screenshots of the photo finish after a close snap, with the real client: what players
+see of how a race was judged.
 
 Runs the :class:`~client.app.App` on the current display (Xvfb) with its embedded
 server (``testing``: a stacked deck), hosts an Omerta table with two bots, plays up to
