@@ -141,7 +141,7 @@ class FamigliaBot:
             return None
         action = self._choose(view, legal)
         if action not in legal:  # never send an illegal action, whatever the planner says
-            takes = [a for a in legal if a.TYPE in ("take_free", "take_pair")]
+            takes: list[Any] = [a for a in legal if a.TYPE in ("take_free", "take_pair")]  # with .card
             action = max(takes, key=lambda a: fam.card(a.card).vp) if takes else legal[-1]
         return Decision(action, self.think_ms)
 
@@ -546,11 +546,11 @@ class _Context:
             return self.result_if_over(hand, gang) + gain
         value = float(gain)
         pairs = tuple([c[4] for c in hand])
-        left_key = None if taken is None else taken[0]
-        left_and_key = self._left.get(left_key)
+        taken_id = None if taken is None else taken[0]
+        left_and_key = self._left.get(taken_id)
         if left_and_key is None:  # the street without the card taken, and its ids
             left = [c for c in street if taken is None or c[0] != taken[0]]
-            left_and_key = self._left[left_key] = (left, tuple([c[0] for c in left]))
+            left_and_key = self._left[taken_id] = (left, tuple([c[0] for c in left]))
         left, left_key = left_and_key
         value += self.w_pot * self.potential(hand, pairs)
         value += self.w_next * self.my_next(hand, left, pairs, left_key)
@@ -624,4 +624,5 @@ class _Context:
         unknown, the best card of value 0."""
         if self.opp_hand is None:
             return max([_KIND_VP[k] for k in street if k % 5 == 0], default=0.0)
+        assert self._opp_pairs is not None  # (known exactly when opp_hand is)
         return max(0.0, self.take_vp(self._opp_pairs, street, self._opp_pairs))

@@ -138,7 +138,7 @@ def _public(s: OmertaState) -> dict[str, Any]:
         "last_round": s.last_round,
         "winners": _winners(s) if s.phase == "over" else None,
     }
-    s._view = v
+    s._view = v  # type: ignore[attr-defined]  # a __slots__ cache, not a dataclass field
     return v
 
 
