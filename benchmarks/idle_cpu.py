@@ -73,7 +73,8 @@ def client(args: list[str], work: str) -> subprocess.Popen:
     env.pop("SDL_VIDEODRIVER", None)
     return subprocess.Popen([sys.executable, "-m", "client.app", "--windowed", "1280x720", "--language", "en",
                              "--settings", os.path.join(work, "settings.json"), *args],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "client.err"), "ab"))
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=open(os.path.join(work, "client.err"), "ab"))
 
 
 def stop(proc: subprocess.Popen | None) -> None:

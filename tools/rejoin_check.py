@@ -28,7 +28,6 @@ import tools.sandbox  # noqa: F401  (a private data dir: never the player's repl
 import argparse
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
