@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from shared.bots.base import Decision
 from shared.games import famiglia as fam
@@ -430,7 +430,8 @@ class _Context:
                     h = [k for k in hand if k[0] != c[0]]
                     yield [fam.Accountant(c[0])], h, gang + [c], c[2], {c[0]}
 
-    def _swap_sets(self, hand, gang, swaps_left, moved):
+    def _swap_sets(self, hand: list[_Card], gang: list[_Card], swaps_left: int,
+                   moved: set[int]) -> Iterator[tuple[list[Action], list[_Card], list[_Card]]]:
         yield [], hand, gang
         if swaps_left <= 0:
             return
