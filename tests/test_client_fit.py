@@ -207,11 +207,10 @@ def test_top_bar_key_help_keeps_every_part(app, name, monkeypatch):
         return out
 
     monkeypatch.setattr(table_draw, "fit_hint", spy)
-    rules = get_game(name)
     state = _moments(name)[-1][0]
     for seat in [0, None]:
         seen.clear()
-        scene = _open(app, name, state, seat)
+        _open(app, name, state, seat)
         app.render(1 / 60, flip=False)
         assert seen, "the top bar's key help was not drawn"
         if app.size[1] >= 720:
@@ -235,7 +234,6 @@ def test_slot_badges_leave_card_values_visible(app):
     from client.games.omerta.cards import value_rects
     from client.games.omerta.draw import slot_badge
 
-    rules = get_game("omerta")
     faces = _omerta_faces()
     checked = 0
     for state, events in _moments("omerta"):
