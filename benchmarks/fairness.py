@@ -1,5 +1,5 @@
-"""Fairness benchmark: races judged by reaction time (issue 12; docs/PROTOCOL.md "Clock
-sync and reaction windows"). A script, not a test.
+"""Fairness benchmark: races must be judged by reaction time, not by who has the shorter
+network path (docs/PROTOCOL.md "Clock sync and reaction windows"). A script, not a test.
 
     .venv/bin/python benchmarks/fairness.py            # full run (~10-15 min on 2 cores)
     .venv/bin/python benchmarks/fairness.py --quick    # the same keys in under a minute
@@ -419,7 +419,8 @@ def report(bench: Bench, procs: list[PlayerProcess], timing: dict[str, Any], ser
             out[f"correct_absolute_{key}"] = round(share["absolute"], 4)
             out[f"correct_arrival_{key}"] = round(share["arrival"], 4)
             out[f"races_{key}"] = len(g)
-            calm = [x for x in g if max(abs(x["near"].get("post_late_ms") or 0), abs(x["far"].get("post_late_ms") or 0)) <= 2.0]
+            calm = [x for x in g
+                    if max(abs(x["near"].get("post_late_ms") or 0), abs(x["far"].get("post_late_ms") or 0)) <= 2.0]
             calm_share = sum(x["ours"] == x["truth"] for x in calm) / len(calm) if calm else float("nan")
             out[f"correct_reaction_calm_{key}"] = round(calm_share, 4) if calm else None
             print(f"{gap:>7g} {len(g):>6} {100 * share['ours']:>11.1f} {100 * share['absolute']:>11.1f} "

@@ -1,6 +1,7 @@
 """Fairness for phones: the phone page's own stamping code in headless Chromium, on a
-Wi-Fi-like path, racing a near client with the same reflexes (issue 17; docs/PROTOCOL.md
-"Web controller", "What a client must stamp"). A script, not a test.
+Wi-Fi-like path, racing a near client with the same reflexes: a phone must not lose races
+for its slower link (docs/PROTOCOL.md "Web controller", "What a client must stamp"). A
+script, not a test.
 
     .venv/bin/python benchmarks/fairness_phone.py [--races N] [--quick]
 

@@ -1,5 +1,6 @@
-"""Fault injection against a real ``mafia-server`` (issue 16, "Nothing lost, whatever
-fails"). Loopback only; every loop is bounded in count and in time.
+"""Fault injection against a real ``mafia-server``: nothing of a match may be lost,
+whatever fails (disk, process, connections). Loopback only; every loop is bounded in
+count and in time.
 
     python benchmarks/faults.py [--quick] [--only SECTION ...]
 
@@ -642,7 +643,7 @@ def one_kill(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, in
             f"result {'SAME' if same else ('DIFFERENT ' + str(result['scores']) if result else 'LOST')}; "
             f"{back}/{players} seats back at the server ({back_bots} before mafia-bot exited); "
             f"log closed {'yes' if closed else 'NO (a seat still held)'}"
-            + (f"; FROZEN" if frozen else "") + (f"; gave up: {gave_up[0]}" if gave_up else ""))
+            + ("; FROZEN" if frozen else "") + (f"; gave up: {gave_up[0]}" if gave_up else ""))
         if not same or not all_seats:
             keep = ctx["workdir"].parent / f"mafia-faults-evidence-kill-{n}"
             keep.mkdir(exist_ok=True)
@@ -953,8 +954,9 @@ def disk_full_in_process(ctx: dict[str, Any]) -> dict[str, Any]:
     finally:
         persist.os.fsync = real
     finished = table.status == "over"
+    same = "same" if table.result == clean.result else "a DIFFERENT"
     say(f"storage: disk full mid-match (in-process, ENOSPC from fsync): paused {paused}, told {message!r}; "
-        f"{'finishes with the ' + ('same' if table.result == clean.result else 'a DIFFERENT') + ' result' if finished else 'NOT FINISHED'}")
+        f"{f'finishes with the {same} result' if finished else 'NOT FINISHED'}")
     return {"frozen": not finished, "finished": finished, "same": table.result == clean.result, "paused": paused}
 
 

@@ -1,6 +1,7 @@
-"""CPU cost of an idle client (issue 13 "Idle cost"): the real ``mafia-table`` process on
-a virtual screen, first on the main menu (its embedded server running), then as the TV
-view (``--tv``) watching a table of bots on a separate ``mafia-server``. Each is
+"""CPU cost of an idle client (a client left on the menu or as a TV view must not keep a
+core busy or drain a laptop): the real ``mafia-table`` process on a virtual screen, first
+on the main menu (its embedded server running), then as the TV view (``--tv``) watching
+a table of bots on a separate ``mafia-server``. Each is
 measured over ``--seconds`` (10 s) of the process's own CPU time (user + system, from
 ``/proc/<pid>/stat``) after a warm-up; ``core_percent`` = CPU s / wall s * 100.
 
@@ -72,7 +73,8 @@ def client(args: list[str], work: str) -> subprocess.Popen:
     env.pop("SDL_VIDEODRIVER", None)
     return subprocess.Popen([sys.executable, "-m", "client.app", "--windowed", "1280x720", "--language", "en",
                              "--settings", os.path.join(work, "settings.json"), *args],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "client.err"), "ab"))
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=open(os.path.join(work, "client.err"), "ab"))
 
 
 def stop(proc: subprocess.Popen | None) -> None:

@@ -1,5 +1,5 @@
-"""Reconnection storm benchmark (issue 14, "work only for whom it matters"). A script,
-not a test.
+"""Reconnection storm benchmark: when many clients come back at once, the server must do
+work only for whom it matters. A script, not a test.
 
     .venv/bin/python benchmarks/reconnect_storm.py            # 200 tables (a few minutes)
     .venv/bin/python benchmarks/reconnect_storm.py --quick    # 30 tables, < 1 min

@@ -7,7 +7,7 @@ time, which a busy machine distorts. For each game it prints:
 
 * **self-play**: whole matches per second between the game's own bots, as the simulator
   (:func:`shared.sim.play_match`) drives them: engine, the view and legal actions of every
-  seat after every action, and the bots' decisions -- the smart-bot figure of issue 14;
+  seat after every action, and the bots' decisions -- what smarter bots cost;
 * **engine only** (Omerta, and the others alike): the self-play matches' logs replayed
   through ``apply`` alone, ``--replays`` times (matches per second and µs per ``apply``);
 * **engine + views**: the same replay, also computing every seat's view and legal

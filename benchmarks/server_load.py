@@ -1,4 +1,5 @@
-"""Server load benchmark (issue 14). A script, not a test.
+"""Server load benchmark: how many busy tables one server carries on a small machine. A
+script, not a test.
 
     .venv/bin/python benchmarks/server_load.py            # full run (a few minutes)
     .venv/bin/python benchmarks/server_load.py --quick    # the same keys, smaller, < 1 min
@@ -166,7 +167,8 @@ class EchoServer(LineReceiver):
         self.factory.written += 1
         if kind == "action" and self.group:
             for i, peer in enumerate(self.group):  # like an update: one encoding per seat
-                update = {"v": 1, "type": "update", "table": msg["table"], "turn": (self.group.index(self) + 1) % len(self.group),
+                update = {"v": 1, "type": "update", "table": msg["table"],
+                          "turn": (self.group.index(self) + 1) % len(self.group),
                           "seat": i, "view": self.factory.payload, "legal": [], "t_server": now_ms()}
                 peer.transport.write(json.dumps(update, separators=(",", ":")).encode() + b"\n")
                 self.factory.written += 1
@@ -779,7 +781,8 @@ def main_run(args: argparse.Namespace) -> Any:
         spec = yield measure(load, server.pid, seconds)
         spectator_us = None
         if spec["_actions"] and base["_actions"]:
-            spectator_us = round((1e6 * spec["_cpu_s"] / spec["_actions"] - 1e6 * base["_cpu_s"] / base["_actions"]) / 100, 2)
+            spectator_us = round((1e6 * spec["_cpu_s"] / spec["_actions"]
+                                  - 1e6 * base["_cpu_s"] / base["_actions"]) / 100, 2)
         show("1 table, 0 spectators", base)
         show("1 table, 100 spectators", spec)
         print(f"  -> server CPU per spectator per action: {spectator_us} us", flush=True)

@@ -1,5 +1,5 @@
-"""The server's own Python per action, without sockets or reactor (issue 14). A script,
-not a test.
+"""The server's own Python per action, without sockets or reactor: what bounds how many
+tables one server carries. A script, not a test.
 
     .venv/bin/python benchmarks/server_python.py              # 25 tables, 3 s of play
     .venv/bin/python benchmarks/server_python.py --profile F  # cProfile stats to F
@@ -8,8 +8,9 @@ not a test.
 rules and the fan-out *plus* the reactor, the kernel's sends and receives, and the
 fsyncs. This script tells the two apart: the same :class:`server.lobby.Lobby` and
 :class:`server.protocol.ServerProtocol` the server runs, on Twisted ``StringTransport``s
-and a ``task.Clock`` (every 10 ms of play is one ``advance``), N Omerta tables of 4 (seeds 1000, 1001, ...: the same deals every run)
-seats asking for delta updates (features ``delta`` and ``steps``) and playing random legal moves at once (a snap claim
+and a ``task.Clock`` (every 10 ms of play is one ``advance``), N Omerta tables of 4
+(seeds 1000, 1001, ...: the same deals every run) seats asking for delta updates
+(features ``delta`` and ``steps``) and playing random legal moves at once (a snap claim
 with probability 0.25, 150-400 ms after the window's update; else a pass). Only the
 server's entry points are timed (``dataReceived`` and ``clock.advance``, CPU time):
 what this script's own seats do (decoding every line, choosing) does not count. The

@@ -14,7 +14,7 @@ and deep-copies as the generator's real state (``__getstate__`` is
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["CowRandom", "fork"]
 
@@ -50,7 +50,7 @@ class CowRandom:
         if type(gen) is cls:
             return gen
         c = cls.__new__(cls)
-        c._gen = gen
+        c._gen = cast(random.Random, gen)  # (type(gen) is cls does not narrow the else)
         c._own = True
         return c
 
@@ -149,4 +149,4 @@ def fork(rng: "CowRandom | random.Random") -> CowRandom:
     ``random.Random`` (a state built by hand or unpickled from before CowRandom)."""
     if type(rng) is CowRandom:
         return rng.clone()
-    return CowRandom.wrap(rng)
+    return CowRandom.wrap(cast(random.Random, rng))

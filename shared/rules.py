@@ -228,7 +228,8 @@ class Event:
                  to: int | None = None, secret: Mapping[str, Any] | None = None,
                  secret_to: int | None = None):
         # the dataclass's own __init__, without its five object.__setattr__ calls
-        # (engines make a few events per action: this is a hot path, issue 14)
+        # (engines make a few events per action, so this runs for every action of every
+        # table: the server's cost per action grows with it)
         d = self.__dict__
         d["type"] = type
         d["data"] = {} if data is _NEW_DICT else data
@@ -258,7 +259,8 @@ def private_seats(events: Iterable[Event]) -> set[int]:
     """The seats that see ``events`` otherwise than a spectator does: those an event is
     ``to`` (only they see it) or whose ``secret_to`` it names (they see its secret
     fields). Every other seat's :func:`events_for` equals ``events_for(events, None)``,
-    so one encoding of the public events serves them all (issue 14). Empty when every
+    so one encoding of the public events serves them all (the server encodes once per
+    action, not once per seat). Empty when every
     event is public."""
     out: set[int] = set()
     for e in events:

@@ -14,8 +14,13 @@ from pathlib import Path
 import platformdirs  # noqa: E402
 
 #: The player's own directories (match logs, seats.json, settings.json), found before
-#: the sandbox below replaces them: no test may add or change a file there.
-REAL_DIRS = [platformdirs.user_data_dir("mafia-table"), platformdirs.user_config_dir("mafia-table")]
+#: the sandbox below replaces them: no test may add or change a file there. pytest-xdist's
+#: workers inherit the environment of the process that started them, already pointed at
+#: that process's sandbox: they take the real directories from it, passed along below.
+_REAL_DIRS_VAR = "MAFIA_TABLE_TESTS_REAL_DIRS"
+REAL_DIRS = (os.environ[_REAL_DIRS_VAR].split(os.pathsep) if _REAL_DIRS_VAR in os.environ else
+             [platformdirs.user_data_dir("mafia-table"), platformdirs.user_config_dir("mafia-table")])
+os.environ[_REAL_DIRS_VAR] = os.pathsep.join(REAL_DIRS)
 
 _SANDBOX = tempfile.mkdtemp(prefix="mafia-table-tests-")
 atexit.register(shutil.rmtree, _SANDBOX, ignore_errors=True)

@@ -222,7 +222,7 @@ def test_text_badges_when_the_font_has_no_emoji(tmp_path, language, expected):
 
 
 def test_badge_stays_inside_the_window(tmp_path):
-    app = make_app(tmp_path)
+    make_app(tmp_path)  # pygame and the fonts that draw_badge needs
     surf = pygame.Surface((400, 300))
     plate = pygame.Rect(300, 10, 100, 24)  # at the right edge: the badge goes left of it
     r = emotes.draw_badge(surf, "well_played", 1000.0, plate)

@@ -118,13 +118,62 @@ def _open(app, name, state, seat, events=()):
 
 
 @pytest.fixture(params=[(s, lang) for s in SIZES for lang in LANGS], ids=lambda p: f"{p[0][0]}x{p[0][1]}-{p[1]}")
-def app(request, tmp_path):
+def app(request, tmp_path, big_shapes_drawn_once):
     size, lang = request.param
     app = make_app(tmp_path, size)
     app.settings_path = "settings.json"  # a short path in the Settings screen
     app.set_language(lang)
     yield app
     app.set_language("en")
+
+
+@pytest.fixture(scope="module")
+def big_shapes_drawn_once():
+    """pygame_gui keeps the surface of a small rounded rectangle (under 40000 px) in its
+    shape cache and draws every bigger one afresh, at four times its size for the
+    anti-aliasing: a screen's large panels are most of what building it costs, and the
+    same panels come back in every lobby, language and size. Here a large one is drawn
+    once per size, borders, colours and corners, then found through pygame_gui's own
+    cache lookup like a small one. Only the panels' pixels come from the cache: the
+    widgets, their rects, fonts, borders and texts -- all that :func:`overflows` reads
+    -- are built as always."""
+    from pygame_gui.core.drawable_shapes.rounded_rect_drawable_shape import RoundedRectangleShape
+    from pygame_gui.core.surface_cache import SurfaceCache
+
+    drawn: dict[str, pygame.Surface] = {}
+    redrawing: list[object] = []  # the shape whose redraw_state runs
+    real_find = SurfaceCache.find_surface_in_cache
+    real_redraw = RoundedRectangleShape.redraw_state
+    real_finalise = RoundedRectangleShape.finalise_images_and_text
+
+    def find(self, lookup_id):
+        found = real_find(self, lookup_id)
+        return drawn.get(lookup_id) if found is None else found
+
+    def redraw_state(self, *args, **kwargs):
+        redrawing.append(self)
+        try:
+            return real_redraw(self, *args, **kwargs)
+        finally:
+            redrawing.pop()
+
+    def finalise(self, image_state_str, state_str, *args, **kwargs):
+        # from redraw_state: the state's surface holds the shape alone, before images and
+        # text (a resize's quick stand-in surface, from set_dimensions, is not kept)
+        rect = self.containing_rect
+        if redrawing and redrawing[-1] is self and "filled_bar" not in self.theming \
+                and rect.w * rect.h >= 40000:
+            shape_id = self.shape_cache.build_cache_id(
+                "rounded_rectangle", rect.size, self.shadow_width, self.border_widths,
+                self.theming[f"{state_str}_border"], self.theming[f"{state_str}_bg"], self.shape_corner_radius)
+            drawn.setdefault(shape_id, self.states[state_str].surface.copy())
+        return real_finalise(self, image_state_str, state_str, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(SurfaceCache, "find_surface_in_cache", find)
+        mp.setattr(RoundedRectangleShape, "redraw_state", redraw_state)
+        mp.setattr(RoundedRectangleShape, "finalise_images_and_text", finalise)
+        yield
 
 
 def _check(app, where):
@@ -207,11 +256,10 @@ def test_top_bar_key_help_keeps_every_part(app, name, monkeypatch):
         return out
 
     monkeypatch.setattr(table_draw, "fit_hint", spy)
-    rules = get_game(name)
     state = _moments(name)[-1][0]
     for seat in [0, None]:
         seen.clear()
-        scene = _open(app, name, state, seat)
+        _open(app, name, state, seat)
         app.render(1 / 60, flip=False)
         assert seen, "the top bar's key help was not drawn"
         if app.size[1] >= 720:
@@ -235,7 +283,6 @@ def test_slot_badges_leave_card_values_visible(app):
     from client.games.omerta.cards import value_rects
     from client.games.omerta.draw import slot_badge
 
-    rules = get_game("omerta")
     faces = _omerta_faces()
     checked = 0
     for state, events in _moments("omerta"):

@@ -3,7 +3,6 @@ animates or input just came, a few frames a second when nothing moves, and an in
 event or a pushed message wakes it at once. Driven on a ``task.Clock`` reactor."""
 from __future__ import annotations
 
-import time
 
 import pygame
 from twisted.internet import task

@@ -339,7 +339,8 @@ class MatchChecker:
             assert p in awaited or not legal[p], f"{where}: seat {p} is not awaited but has legal actions"
         # windows
         if window is not None:
-            assert window.pending <= window.eligible, f"{where}: pending {set(window.pending)} ⊄ eligible {set(window.eligible)}"
+            assert window.pending <= window.eligible, \
+                f"{where}: pending {set(window.pending)} ⊄ eligible {set(window.eligible)}"
             assert window.pending <= awaited, f"{where}: pending {set(window.pending)} not all awaited ({set(awaited)})"
             for t in (*window.claim_types, window.pass_type):
                 assert t in rules.ACTIONS, f"{where}: window action type {t!r} is not in the game's vocabulary"
@@ -363,8 +364,8 @@ class MatchChecker:
             if self.gd.seat_keys is not None and p is not None:  # GameDef.seat_keys
                 mine = {k: x for k, x in v.items() if k not in self.gd.seat_keys}
                 theirs = {k: x for k, x in public.items() if k not in self.gd.seat_keys}
-                assert mine == theirs, (f"{where}: {who}'s view differs from the spectator's outside "
-                                        f"seat_keys: {sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))}")
+                differ = sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))
+                assert mine == theirs, f"{where}: {who}'s view differs from the spectator's outside seat_keys: {differ}"
                 if self.gd.own_view is not None:  # GameDef.own_view: the seat_keys part, exactly
                     own = self.gd.own_view(state, p)
                     expected = {k: x for k, x in v.items() if k in self.gd.seat_keys}

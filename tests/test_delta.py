@@ -19,7 +19,7 @@ import pytest
 import pytest_twisted
 from twisted.internet import defer, protocol, task
 
-from client.net import ClientProtocol, connect
+from client.net import ClientProtocol
 from server.app import start_server
 from server.match.delivery import view_delta
 from shared.config import merge

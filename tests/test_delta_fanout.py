@@ -194,11 +194,12 @@ def test_update_lines_share_the_public_part_and_add_each_seats_own():
 @pytest.mark.parametrize("game,seats", [("family_business", 4), ("mafiosi", 3)])
 def test_the_steps_feature_in_every_game(tmp_path, game, seats):
     """Feature ``steps`` in the games whose seats' own keys (a hand) change while others
-    play (Famiglia's two players never act at once: nothing to merge): every seat asks for it and plays at random, the match logs on disk (so each
-    reactor turn's actions are released together); each seat's rebuilt view and legal
-    actions are exactly the table's after every turn, its steps never skip or repeat,
-    its events are those of every step, and merged updates that changed the seat's own
-    keys did occur (``server.match.delivery.Delivery.flush_merged``)."""
+    play (Famiglia's two players never act at once: nothing to merge): every seat asks
+    for it and plays at random, the match logs on disk (so each reactor turn's actions
+    are released together); each seat's rebuilt view and legal actions are exactly the
+    table's after every turn, its steps never skip or repeat, its events are those of
+    every step, and merged updates that changed the seat's own keys did occur
+    (``server.match.delivery.Delivery.flush_merged``)."""
     from shared.games import game_def
 
     rng = random.Random(3)

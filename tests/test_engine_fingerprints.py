@@ -198,9 +198,10 @@ def test_omerta_henchman_listing_is_what_check_power_accepts() -> None:
 
 def test_omerta_views_reusing_the_previous_states_lists_equal_fresh_ones() -> None:
     """``views._public`` reuses the ``players``, ``discard``, ``totals`` and
-    ``round_scores`` lists of the state a state was cloned from when they would come out equal: every view equals one built afresh
-    (from an unpickled copy, which has no previous state), byte for byte, and a state
-    changed by hand after its view was built is not mistaken for its copy."""
+    ``round_scores`` lists of the state a state was cloned from when they would come out
+    equal: every view equals one built afresh (from an unpickled copy, which has no
+    previous state), byte for byte, and a state changed by hand after its view was built
+    is not mistaken for its copy."""
     import pickle
 
     from shared.games import omerta as om

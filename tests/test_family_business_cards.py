@@ -253,7 +253,8 @@ def test_massacre_kills_the_whole_list_in_order_and_stops_at_victory():
     assert s.cemetery == [mob(1, 0), mob(2, 0), mob(0, 0)] and s.hit_list == []
     s = deal([["massacre"], []])
     for i in range(8):
-        s.fronts[1].remove(mob(1, i)); s.cemetery.append(mob(1, i))
+        s.fronts[1].remove(mob(1, i))
+        s.cemetery.append(mob(1, i))
     s = to_list(s, mob(1, 8), mob(0, 0))
     s, ev = fb.apply(s, 0, fb.Massacre(card(s, 0, "massacre")))
     assert fb.is_over(s) and fb.scores(s)["winners"] == [0]

@@ -23,7 +23,6 @@ from client.net import now_ms
 from shared import matchlog
 from shared.games import family_business as fb
 from tests.test_loopback import FarAndNear
-from tests.test_loopback_processes import _free_port
 from tests.test_loopback_restart import Server, actions_in, bot, result_of
 
 # seat 0 (far) and seat 1 (near) each hold a Family Influence; seat 2 (the dealer) holds
@@ -121,8 +120,8 @@ def _war_is_on(log_path: Path) -> bool:
 def test_six_bots_finish_and_a_kill_mid_war_keeps_the_result(tmp_path):
     config = _config(tmp_path)
     data = tmp_path / "data"
-    port = _free_port()
-    server = Server(tmp_path, port, data, config, 1)
+    server = Server(tmp_path, 0, data, config, 1)
+    port = server.port
     seed = 4
     try:
         args = ("--create", "family_business", "--players", "6", "--seed", str(seed))

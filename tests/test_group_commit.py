@@ -172,8 +172,10 @@ def test_a_slow_disk_stalls_no_reactor_turn_when_matches_start_and_tables_close(
     """Issue 14, "a slow disk delays updates, it never stalls other work": on a real
     reactor every fsync -- the match logs' headers and folder entries when matches
     start, their records, the last sync when a table closes -- runs on the writer
-    thread. With a disk that takes 150 ms a sync, the reactor's turns stay short while
-    three matches start, play and their tables close."""
+    thread. With a disk that takes 150 ms a sync, the reactor keeps turning while each
+    sync is under way (a looping call on it ticks during every sync) as three matches
+    start, play and their tables close. Judged by what happens during a sync, not by
+    how long a turn took: a loaded machine may hold the reactor up for other reasons."""
     import threading
     import time
 
@@ -185,11 +187,24 @@ def test_a_slow_disk_stalls_no_reactor_turn_when_matches_start_and_tables_close(
     from shared.config import merge
 
     on_main: list[bool] = []
+    ticks = [0]  # the looping call's ticks on the reactor
+    looping = [True]
+    turned: list[int] = []  # ticks during each sync
+
+    def tick() -> None:
+        ticks[0] += 1
 
     def slow(real):
         def sync(fd: int) -> Any:
             on_main.append(threading.current_thread() is threading.main_thread())
+            first = ticks[0]
             time.sleep(0.15)
+            for _ in range(500):  # a loaded machine may be slow to run the reactor: up to 5 s
+                if ticks[0] >= first + 2 or not looping[0]:
+                    break
+                time.sleep(0.01)
+            if looping[0]:
+                turned.append(ticks[0] - first)
             return real(fd)
         return sync
 
@@ -199,17 +214,9 @@ def test_a_slow_disk_stalls_no_reactor_turn_when_matches_start_and_tables_close(
         monkeypatch.setattr(persist, "SYNCFS_SLOW_MS", 10_000.0)
     config = merge({"server": {"host": "127.0.0.1", "port": 0, "discovery_port": 0,
                                "data_dir": str(tmp_path), "reconnect_grace_s": 0}})
-    running = yield start_server(reactor, config, testing=True, discovery=False)
-    gaps: list[float] = []
-    last = [time.monotonic()]
-
-    def tick() -> None:
-        now = time.monotonic()
-        gaps.append(now - last[0])
-        last[0] = now
-
     loop = ttask.LoopingCall(tick)
     loop.start(0.01)
+    running = yield start_server(reactor, config, testing=True, discovery=False)
     client = yield connect(reactor, "127.0.0.1", running.port, "ann")
     try:
         for _ in range(3):
@@ -227,11 +234,12 @@ def test_a_slow_disk_stalls_no_reactor_turn_when_matches_start_and_tables_close(
             yield client.request("leave", table=table_id)
             yield ttask.deferLater(reactor, 0.3, lambda: None)
     finally:
-        loop.stop()
         client.transport.loseConnection()
         yield running.stop()
         yield ttask.deferLater(reactor, 0.5, lambda: None)  # the writer thread's last jobs
+        looping[0] = False
+        loop.stop()
     logs = sorted((tmp_path / "matches").glob("table-*"))
     assert len(logs) == 3 and all(len(p.read_bytes().splitlines()) >= 3 for p in logs), logs
     assert on_main and not any(on_main), on_main.count(True)
-    assert max(gaps[1:]) < 0.12, max(gaps)
+    assert turned and min(turned) >= 2, turned  # the reactor turned during every sync

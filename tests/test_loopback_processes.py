@@ -4,11 +4,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -33,22 +33,22 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def server_process(tmp_path: Path, config_text: str, *extra: str):
-    """A ``mafia-server`` process on a free loopback port with ``config_text`` (YAML) as
-    its config and its data dir under ``tmp_path``; yields the port once it listens,
-    terminates it after."""
+    """A ``mafia-server`` process on a free loopback port (it takes one itself: ``--port
+    0``) with ``config_text`` (YAML) as its config and its data dir under ``tmp_path``;
+    yields the port once it listens, terminates it after."""
     config = tmp_path / "server.yaml"
     config.write_text(config_text)
-    port = _free_port()
     proc = subprocess.Popen(
-        _command("mafia-server", "server.main") + ["--host", "127.0.0.1", "--port", str(port),
-                                                   "--no-discovery", "--config", str(config),
+        _command("mafia-server", "server.main") + ["--host", "127.0.0.1", "--port", "0",
+                                                   "--no-discovery", "--web-port", "0", "--config", str(config),
                                                    "--data-dir", str(tmp_path / "data"), *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=open(tmp_path / "server.log", "wb"),
         env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         line = proc.stdout.readline().decode()
-        assert f"listening on 127.0.0.1:{port}" in line, (line, (tmp_path / "server.log").read_text())
-        yield port
+        m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        assert m, (line, (tmp_path / "server.log").read_text())
+        yield int(m.group(1))
     finally:
         proc.terminate()
         proc.wait(10)
@@ -78,10 +78,9 @@ def _bot(port: int, *args: str, timeout: float = 120) -> subprocess.CompletedPro
         cwd=ROOT, capture_output=True, timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
-def test_bots_play_a_match_over_tcp_and_the_seed_fixes_the_result(server_port, fast_bots):
+def test_bots_play_a_match_over_tcp_and_the_seed_fixes_the_result(server_port, fast_bots, tmp_path):
     runs = []
     for _ in range(2):
-        started = time.monotonic()
         done = _bot(server_port, "--create", "omerta", "--players", "4", "--seed", "7",
                     "--config", fast_bots)
         assert done.returncode == 0, done.stderr.decode()
@@ -93,8 +92,9 @@ def test_bots_play_a_match_over_tcp_and_the_seed_fixes_the_result(server_port, f
         assert result["winners"] and all(0 <= w < 4 for w in result["winners"])
         assert min(result["scores"]) == min(result["scores"][w] for w in result["winners"])
         runs.append(result)
-        assert time.monotonic() - started < 60
     assert runs[0] == runs[1]
+    # the bots played every turn themselves: no turn timer ran out for them
+    assert "ran out of time" not in (tmp_path / "server.log").read_text()
 
 
 def test_bot_reports_a_server_it_cannot_reach():

@@ -9,7 +9,7 @@ import json
 
 from server import persist
 from shared import matchlog
-from tests.test_persist import OMERTA, lobby_at, players_table, run
+from tests.test_persist import lobby_at, players_table, run
 
 
 class FlakyDisk:

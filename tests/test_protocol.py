@@ -64,11 +64,16 @@ class Client:
         return self.transport.disconnecting or self.transport.disconnected
 
 
-@pytest.fixture
-def lobby() -> Lobby:
+def make_lobby() -> Lobby:
+    """A testing lobby on a fake clock (at 1000 s)."""
     clock = task.Clock()
     clock.advance(1000)
     return Lobby(merge({"server": {"name": "Test"}}), clock, testing=True)
+
+
+@pytest.fixture
+def lobby() -> Lobby:
+    return make_lobby()
 
 
 def three_at_a_table(lobby, options=None):

@@ -9,7 +9,12 @@ import pytest
 
 from server.lobby import Lobby
 from shared.protocol import ProtocolError, decode, encode
-from tests.test_protocol import DECK, Client, lobby, three_at_a_table  # noqa: F401 (fixture)
+from tests.test_protocol import DECK, Client, make_lobby, three_at_a_table
+
+
+@pytest.fixture
+def lobby() -> Lobby:
+    return make_lobby()
 
 
 def _strict(raw: bytes) -> list[dict]:

@@ -26,7 +26,6 @@ import pytest
 
 from shared import matchlog
 from shared.games import get_game
-from shared.rules import events_for
 from server.web.rooms import room_code
 from tests.test_conformance import card_api
 from tools.screenshots_phone import (Host, ServerProcess, buttons, chromium_available, close_phone,
@@ -220,7 +219,8 @@ def test_omerta_match_from_two_phones_with_a_snap(server, host, phones):
 
 def test_family_business_match_from_two_phones_with_a_counter(server, host, phones):
     # seat 0 (phone) holds contracts, seat 1 (phone) a Family Influence
-    deck = ["contract"] * 5 + ["family_influence", "mob_power", "lam", "intrigue", "truce"] + ["contract_no_mp", "contract_no_mp", "priority_contract", "double_contract", "ambush"]
+    deck = (["contract"] * 5 + ["family_influence", "mob_power", "lam", "intrigue", "truce"]
+            + ["contract_no_mp", "contract_no_mp", "priority_contract", "double_contract", "ambush"])
     table = host.create("family_business", 3, {"seed": 12, "bot_think_ms": 20, "deck": deck,
                                                "first_player": 0}, bots=[2])
     url = server.url(room_code(table["id"]))

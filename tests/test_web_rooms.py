@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 
-import pytest
 import pytest_twisted
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

@@ -1,5 +1,6 @@
-"""Acceptance check of issue 13 "Getting your seat back", with real processes on a
-virtual screen (starts ``Xvfb`` on :40-:49 when there is no ``DISPLAY``):
+"""Acceptance check of "Getting your seat back" (a player whose client dies, or whose host
+restarts, sits down again in the same seat), with real processes on a virtual screen
+(starts ``Xvfb`` on :40-:49 when there is no ``DISPLAY``):
 
 1. A host runs ``mafia-table`` (its embedded server on ``--port``, a short
    ``reconnect_grace_s`` so a bot takes a lost seat over at once); two friends run
@@ -27,7 +28,6 @@ import tools.sandbox  # noqa: F401  (a private data dir: never the player's repl
 import argparse
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -375,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--player-setup"]:
         player_main(argv[1], argv[3:])
         return 0
-    p = argparse.ArgumentParser(description="issue 13 acceptance: rejoin after SIGKILL and after a host restart")
+    p = argparse.ArgumentParser(description="acceptance: rejoin after SIGKILL and after a host restart")
     p.add_argument("--port", type=int, default=24120, help="TCP port of the host's embedded server (+1, +2 used too)")
     p.add_argument("--out", default="/tmp/rejoin_shots", help="screenshots folder")
     args = p.parse_args(argv)

@@ -1,5 +1,5 @@
-"""A private data and config directory for a benchmark or tool run (issue 13: benchmarks
-and tools never write into the player's own replay folder or settings).
+"""A private data and config directory for a benchmark or tool run, so that benchmarks
+and tools never write into the player's own replay folder or settings.
 
 Importing this module points ``XDG_DATA_HOME`` and ``XDG_CONFIG_HOME`` (what
 ``platformdirs.user_data_dir`` / ``user_config_dir`` read on Linux and the BSDs) at a

@@ -1,6 +1,7 @@
-"""Acceptance screenshots of issue 13 (a LAN evening without friction), of the real
-client driven like a player would drive it, with its embedded server (``--testing``
-options: a stacked Omerta deck, so the match ends on cue) and a second player, Vito, on
+"""Acceptance screenshots of a LAN evening without friction (what a player sees from the
+menu to the results, for a person to look at), of the real client driven like a player
+would drive it, with its embedded server (``--testing`` options: a stacked Omerta deck,
+so the match ends on cue) and a second player, Vito, on
 a connection of his own.
 
 For each size (1280x720, 1920x1080) and language (EN, FR), into ``--out``:

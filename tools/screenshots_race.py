@@ -1,4 +1,5 @@
-"""Screenshots of the photo finish after a close snap (issue 12), with the real client.
+"""Screenshots of the photo finish after a close snap, with the real client: what players
+see of how a race was judged.
 
 Runs the :class:`~client.app.App` on the current display (Xvfb) with its embedded
 server (``testing``: a stacked deck), hosts an Omerta table with two bots, plays up to
@@ -89,8 +90,8 @@ def run(argv: list[str] | None = None) -> int:
     app.push(ResultsScene(app, sc, lr, final=True, result={"winners": [2]}))
     d.pump(1.0)
     d.shot(f"results_{args.language}_{w}x{h}")
-    for l in list(app.links):
-        app.close_link(l)
+    for link in list(app.links):
+        app.close_link(link)
     pygame.quit()
     return 0
 

@@ -1,4 +1,5 @@
-"""What every bot is, and the human-like reaction model (ARCHITECTURE §1, issue 3).
+"""What every bot is, and the human-like reaction model (ARCHITECTURE §1): bots stand in
+for people at a table, so they must race them at human speed, not at machine speed.
 
 A bot decides from what its seat may see -- the seat's view, the events sent to it and
 its legal actions -- never from the full state, so the same bot runs in-process on the

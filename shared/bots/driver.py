@@ -58,8 +58,8 @@ class BotDriver:
             return  # the common case of a seat the game does not wait for
         window = window_of(view)
         if pending is not None:
-            handle, decision, _, planned_in = pending
-            if handle.active() and decision.action in legal and planned_in == window:
+            handle, planned, _, planned_in = pending
+            if handle.active() and planned.action in legal and planned_in == window:
                 return
             if handle.active():
                 handle.cancel()

@@ -25,5 +25,5 @@ class RandomBot:
         """Any legal action; a claim is flagged so the arbiter stamps it."""
         action = self.rng.choice(legal)
         window = view.get("window")
-        claim = bool(window) and action.TYPE in window.get("claim_types", ())
+        claim = bool(window and action.TYPE in window.get("claim_types", ()))
         return Decision(action, self.think_ms, claim=claim)

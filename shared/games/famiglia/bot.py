@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from shared.bots.base import Decision
 from shared.games import famiglia as fam
@@ -77,10 +77,6 @@ _ALL_KINDS: tuple[int, ...] = tuple(_ALL_CODES[code] for code in _KIND_CODE)
 #: card id -> the planner's tuple of that card
 _CARD_T: tuple[_Card, ...] = tuple(
     (c.id, c.family, c.value, c.vp, _FV_KIND[(c.family, c.value)]) for c in fam.DECK)
-
-
-def _code(f: str, v: int) -> str:
-    return _LETTER[f] + str(v)
 
 
 def _uncode(code: str) -> tuple[str, int]:
@@ -145,7 +141,7 @@ class FamigliaBot:
             return None
         action = self._choose(view, legal)
         if action not in legal:  # never send an illegal action, whatever the planner says
-            takes = [a for a in legal if a.TYPE in ("take_free", "take_pair")]
+            takes: list[Any] = [a for a in legal if a.TYPE in ("take_free", "take_pair")]  # with .card
             action = max(takes, key=lambda a: fam.card(a.card).vp) if takes else legal[-1]
         return Decision(action, self.think_ms)
 
@@ -434,7 +430,8 @@ class _Context:
                     h = [k for k in hand if k[0] != c[0]]
                     yield [fam.Accountant(c[0])], h, gang + [c], c[2], {c[0]}
 
-    def _swap_sets(self, hand, gang, swaps_left, moved):
+    def _swap_sets(self, hand: list[_Card], gang: list[_Card], swaps_left: int,
+                   moved: set[int]) -> Iterator[tuple[list[Action], list[_Card], list[_Card]]]:
         yield [], hand, gang
         if swaps_left <= 0:
             return
@@ -550,11 +547,11 @@ class _Context:
             return self.result_if_over(hand, gang) + gain
         value = float(gain)
         pairs = tuple([c[4] for c in hand])
-        left_key = None if taken is None else taken[0]
-        left_and_key = self._left.get(left_key)
+        taken_id = None if taken is None else taken[0]
+        left_and_key = self._left.get(taken_id)
         if left_and_key is None:  # the street without the card taken, and its ids
             left = [c for c in street if taken is None or c[0] != taken[0]]
-            left_and_key = self._left[left_key] = (left, tuple([c[0] for c in left]))
+            left_and_key = self._left[taken_id] = (left, tuple([c[0] for c in left]))
         left, left_key = left_and_key
         value += self.w_pot * self.potential(hand, pairs)
         value += self.w_next * self.my_next(hand, left, pairs, left_key)
@@ -628,4 +625,5 @@ class _Context:
         unknown, the best card of value 0."""
         if self.opp_hand is None:
             return max([_KIND_VP[k] for k in street if k % 5 == 0], default=0.0)
+        assert self._opp_pairs is not None  # (known exactly when opp_hand is)
         return max(0.0, self.take_vp(self._opp_pairs, street, self._opp_pairs))

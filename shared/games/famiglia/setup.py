@@ -3,12 +3,12 @@ config checks (see the package docstring for the config keys and the order of th
 draws)."""
 from __future__ import annotations
 
-import random
 from typing import Any, Mapping
 
 from shared.games.famiglia.cards import DECK, STARTING_SETS, STREET_SIZE
 from shared.games.famiglia.state import FamigliaState
 from shared.games.famiglia.turns import _begin_turn, _draw_to_street
+from shared.rng import CowRandom
 
 
 def _allocate(codes: Any, free: list[int], what: str) -> list[int]:
@@ -48,7 +48,7 @@ def new_match(config: Mapping[str, Any], seed: int) -> FamigliaState:
         raise ValueError("first_player must be 0 or 1")
     hands_cfg = _pair_option(config, "hands")
     gangs_cfg = _pair_option(config, "gangs")
-    s = FamigliaState(rng=random.Random(seed))
+    s = FamigliaState(rng=CowRandom(seed))
     free = [c.id for c in DECK]
     if hands_cfg is None:
         k = s.rng.randrange(2)  # D-FAM-15

@@ -43,7 +43,8 @@ class FamigliaState:
     brute: tuple[int, int, int] | None = None  # (brute card, target, amount)
 
     def __post_init__(self) -> None:
-        # new_match passes a plain random.Random(seed): draw from it copy-on-write
+        # a state built by hand (or unpickled from before CowRandom) may hold a plain
+        # random.Random: draw from it copy-on-write
         self.rng = CowRandom.adopt(self.rng)
 
     def clone(self) -> "FamigliaState":

@@ -80,7 +80,7 @@ def _public(s: FamigliaState) -> tuple[dict[str, Any], list[list[dict[str, Any]]
     state and kept in its ``_view`` slot (outside ``__dict__``: not copied by ``clone``,
     not pickled, not compared). A state never changes once ``apply`` has returned it."""
     try:
-        return s._view
+        return s._view  # type: ignore[attr-defined]  # a __slots__ cache, not a dataclass field
     except AttributeError:
         pass
     over = s.phase == "over"
@@ -115,7 +115,7 @@ def _public(s: FamigliaState) -> tuple[dict[str, Any], list[list[dict[str, Any]]
         "result": scores(s) if over else None,
     }
     gangs = [[dict(_CARD[c]) for c in s.gangs[p]] for p in range(2)]
-    cached = s._view = (pub, gangs, [s.score(p) for p in range(2)])
+    cached = s._view = (pub, gangs, [s.score(p) for p in range(2)])  # type: ignore[attr-defined]
     return cached
 
 

@@ -50,10 +50,6 @@ class FamilyBusinessBot:
         w = view.get("window") or {}
         return random.Random(f"{self._seed}/{view.get('turn_no')}/{w.get('window')}/{tag}")
 
-    @staticmethod
-    def _owner(m: dict[str, Any]) -> int:
-        return m["gang"]
-
     def _alive(self, view: dict[str, Any]) -> dict[int, int]:
         return {p["seat"]: p["alive"] for p in view["players"] if p["in_game"]}
 
@@ -79,7 +75,7 @@ class FamilyBusinessBot:
 
     def _answer(self, view: dict[str, Any], window: dict[str, Any], legal: list[Action]) -> Decision:
         delay = self.reaction.sample(self._rng(view, "react"))
-        claims = [a for a in legal if a.TYPE == "counter"]
+        claims: list[Any] = [a for a in legal if a.TYPE == "counter"]  # Counter: each has .card
         pass_ = next(a for a in legal if a.TYPE == "no_counter")
         if not claims:
             return Decision(pass_, delay, claim=False)
@@ -105,7 +101,7 @@ class FamilyBusinessBot:
         """Front of the list: the leader's mobsters first, its own last."""
         alive = self._alive(view)
 
-        def rank(a: Action) -> tuple:
+        def rank(a: Any) -> tuple:  # an Order: it has .mobster
             owner = a.mobster // 9
             return (owner != self.seat, alive.get(owner, 0), -a.mobster)
         return max(legal, key=rank)
@@ -136,7 +132,7 @@ class FamilyBusinessBot:
                 v += -3.0 if m // 9 == me else 1.5
             return v - (0.5 if war["active"] and war["rate"] == new_rate else 0.0)
 
-        def value(a: Action) -> float:
+        def value(a: Any) -> float:  # the fields read are those of a.TYPE's action class
             code = hand.get(getattr(a, "card", -1), "")
             t = a.TYPE
             if t == "void":

@@ -159,7 +159,3 @@ def mobster(card_id: int) -> Mobster:
 def card_dict(card_id: int) -> dict[str, Any]:
     """The wire form of any card id."""
     return MOBSTERS[card_id].to_dict() if card_id < MOBSTER_COUNT else action(card_id).to_dict()
-
-
-def gang_of(mobster_id: int) -> int:
-    return mobster_id // GANG_SIZE

@@ -112,6 +112,7 @@ def resolve(s: FBState, events: list[Event]) -> None:
         else:
             r.tasks = [[r.target, 2 if code == "double_contract" else 1, "append"]]
     elif code == "hit":
+        assert r.mobster is not None  # (set when the card was played)
         kill(s, r.mobster, "hit", events)
         r.tasks = [[p, 1, "append"]]
     elif code == "massacre":
@@ -128,8 +129,10 @@ def resolve(s: FBState, events: list[Event]) -> None:
     elif code == "ambush":
         start_war(s, 2, "ambush", events)
     elif code in ("lam", "police_protection"):
+        assert r.mobster is not None
         _return(s, r.mobster, events)
     elif code == "substitution":
+        assert r.mobster is not None and r.other is not None
         _substitute(s, r.mobster, r.other, events)
     elif code == "intrigue":
         r.ordering, r.arranged = "intrigue", 0
@@ -142,6 +145,7 @@ def resolve(s: FBState, events: list[Event]) -> None:
         for m in list(s.hit_list):
             _return(s, m, events)
     elif code == "turncoat":
+        assert r.mobster is not None and r.other is not None
         _turncoat(s, r.mobster, r.other, events)
     proceed(s, events)
 

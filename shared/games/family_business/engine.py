@@ -2,8 +2,7 @@
 counter window (§3.6, §0.2 item 5)."""
 from __future__ import annotations
 
-import random
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from shared.games.family_business.actions import (
     PLAY_ACTION, Counter, NoCounter, Order, Place, Void)
@@ -14,6 +13,7 @@ from shared.games.family_business.effects import (
     chooser, choices, order, place, play_options, proceed, resolve, resolve_counter, why_not)
 from shared.games.family_business.state import FBState, Resolution
 from shared.games.family_business.war import begin_turn
+from shared.rng import CowRandom
 from shared.rules import Action, Event, IllegalAction
 from shared.windows import WindowTimeout, check_timeout, close_event, open_window, pass_event
 
@@ -53,7 +53,7 @@ def new_match(config: Mapping[str, Any], seed: int) -> FBState:
     if variant is None:
         raise ValueError('deck_variant must be "1989" or "2006"')
     s = FBState(
-        n=n, rng=random.Random(seed), variant=variant,
+        n=n, rng=CowRandom(seed), variant=variant,
         counter_timeout_ms=_int_option(config, "counter_timeout_ms", 3000, 1, 600_000),
         cap_turns=_int_option(config, "cap_turns", 2000, 0, 1_000_000),
     )
@@ -98,6 +98,7 @@ def legal_actions(state: FBState, seat: int) -> list[Action]:
     if s.phase == "resolve":
         if chooser(s) != seat:
             return []
+        assert s.res is not None
         kind = Place if s.res.tasks else Order
         return [kind(m) for m in choices(s)]
     if seat != s.turn:
@@ -180,7 +181,7 @@ def _dispatch(s: FBState, seat: int | None, a: Action, events: list[Event]) -> N
     _play(s, seat, a, events)
 
 
-def _play(s: FBState, p: int, a: Action, events: list[Event]) -> None:
+def _play(s: FBState, p: int, a: Any, events: list[Event]) -> None:  # a: one of PLAY_ACTION's
     """T3-T4: the card goes face up on the discard pile, is announced, then a counter
     window opens if somebody could answer it (D-FB-3), else it resolves."""
     c = a.card
@@ -224,7 +225,7 @@ def _window_answer(s: FBState, seat: int, a: Action, events: list[Event]) -> Non
             _close(s, s.window, "all_answered", events)
             resolve(s, events)
         return
-    c = a.card
+    c = cast(Counter, a).card  # (check_answer let only this window's claim or pass by)
     if c not in s.hands[seat]:
         raise IllegalAction("that card is not in your hand")
     code = action(c).code

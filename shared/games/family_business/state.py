@@ -86,7 +86,8 @@ class FBState:
     end_reason: str | None = None
 
     def __post_init__(self) -> None:
-        # new_match passes a plain random.Random(seed): draw from it copy-on-write
+        # a state built by hand (or unpickled from before CowRandom) may hold a plain
+        # random.Random: draw from it copy-on-write
         self.rng = CowRandom.adopt(self.rng)
 
     def clone(self) -> "FBState":

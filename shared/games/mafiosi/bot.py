@@ -52,13 +52,14 @@ class MafiosiBot:
         if phase == "bouncer":
             action = self._bouncer(view, legal)
         elif phase == "point":
-            action = max(legal, key=lambda a: (DECK[a.card].value, -DECK[a.card].strength, a.card))
+            keeps: list[Any] = legal  # card actions (KeepPointCard)
+            action = max(keeps, key=lambda a: (DECK[a.card].value, -DECK[a.card].strength, a.card))
         else:
             action = self._play(view, legal)
         return Decision(action, self.think_ms)
 
     # -- bouncer ----------------------------------------------------------------------------
-    def _bouncer(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _bouncer(self, view: dict[str, Any], legal: list[Any]) -> Action:  # card actions
         hand = [c["id"] for c in view["hand"]]
 
         def suit_value(suit: str | None, bouncer: int) -> float:
@@ -70,6 +71,7 @@ class MafiosiBot:
                 if c.is_muscle:
                     total += 2.0 + 0.25 * c.rank
                 elif c.rank == KING:
+                    assert suit is not None  # (the king's own suit: only the jokers have none)
                     total += 4.0 - (2.0 if suit_card(suit, JACK) in hand else 0.0)
                 else:
                     total += 0.5
@@ -79,7 +81,7 @@ class MafiosiBot:
                                          -a.card))
 
     # -- trick play -------------------------------------------------------------------------
-    def _play(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _play(self, view: dict[str, Any], legal: list[Any]) -> Action:  # card actions
         me, n = self.seat, view["seats"]
         players = view["players"]
         clans = [p["clan"] for p in players]
@@ -99,7 +101,7 @@ class MafiosiBot:
         base = self._pile_value(pile, my_clan, clans)
         mean = (sum(card_points(c, [], my_clan) for c in unseen) / len(unseen)) if unseen else 0.0
 
-        def ev(action: Action) -> float:
+        def ev(action: Any) -> float:
             cid = action.card
             c = DECK[cid]
             cards = trick + [(me, cid)]

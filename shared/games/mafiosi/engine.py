@@ -13,7 +13,7 @@ from shared.games.mafiosi.tricks import play_problem
 from shared.rules import Action, Event, IllegalAction
 
 #: The action each phase expects.
-_EXPECTED: dict[str, type[Action]] = {
+_EXPECTED: dict[str, type[ChooseBouncer | PlayCard | KeepPointCard]] = {
     "bouncer": ChooseBouncer, "play": PlayCard, "point": KeepPointCard}
 _WRONG_KIND = {
     "bouncer": "first choose your bouncer",

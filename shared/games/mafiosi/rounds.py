@@ -3,7 +3,6 @@ choice and its reveal, the first leader, trick play, scoring, point cards and th
 of the match. Functions here mutate the (already cloned) state and append events."""
 from __future__ import annotations
 
-import random
 from typing import Any, Mapping
 
 from shared.games.mafiosi.cards import DECK, HAND_SIZE, JACK, MAX_SEATS, MIN_SEATS, card_id
@@ -11,6 +10,7 @@ from shared.games.mafiosi.scoring import (
     face_count, is_eliminated, match_winners, point_total, round_score, round_winners)
 from shared.games.mafiosi.state import MafiosiState
 from shared.games.mafiosi.tricks import after_play, trick_winner
+from shared.rng import CowRandom
 from shared.rules import Event
 
 
@@ -47,7 +47,7 @@ def new_match(config: Mapping[str, Any], seed: int) -> MafiosiState:
     if first is not None and (not isinstance(first, int) or isinstance(first, bool)
                               or not 0 <= first < n):
         raise ValueError("first_player must be a seat index")
-    s = MafiosiState(n=n, rounds=rounds, rng=random.Random(seed), stacked=tuple(stacked),
+    s = MafiosiState(n=n, rounds=rounds, rng=CowRandom(seed), stacked=tuple(stacked),
                      forced_first=first, points=[[] for _ in range(n)])
     start_round(s, [])
     return s
@@ -196,7 +196,7 @@ def end_round(s: MafiosiState, events: list[Event]) -> None:
     cards stay private, D-MAF-15); the winners then keep a point card, or with no winner
     (D-MAF-12) the next round starts."""
     piles = [s.scoring_cards(p) for p in range(s.n)]
-    result = {
+    result: dict[str, Any] = {
         "round": s.round,
         "clans": list(s.clans),
         "scores": [round_score(piles[p], s.clans[p]) for p in range(s.n)],

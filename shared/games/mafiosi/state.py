@@ -47,7 +47,8 @@ class MafiosiState:
     final: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        # new_match passes a plain random.Random(seed): draw from it copy-on-write
+        # a state built by hand (or unpickled from before CowRandom) may hold a plain
+        # random.Random: draw from it copy-on-write
         self.rng = CowRandom.adopt(self.rng)
 
     def clone(self) -> "MafiosiState":

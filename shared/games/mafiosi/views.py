@@ -141,7 +141,8 @@ def zones(state: MafiosiState) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for p in range(s.n):
         out[f"hand_{p}"] = list(s.hands[p])
-        out[f"bouncer_{p}"] = [s.bouncer[p]] if s.bouncer[p] is not None else []
+        bouncer = s.bouncer[p]
+        out[f"bouncer_{p}"] = [bouncer] if bouncer is not None else []
         out[f"won_{p}"] = list(s.won[p])
         out[f"points_{p}"] = list(s.points[p])
     out["trick"] = [c for _, c in s.trick]
@@ -166,8 +167,9 @@ def visible_cards(state: MafiosiState, seat: int | None, events: Iterable[Event]
         ids |= {c for p in s.points for c in p}
     if seat is not None and 0 <= seat < s.n:
         ids |= set(s.hands[seat]) | set(s.won[seat]) | set(s.points[seat])
-        if s.bouncer[seat] is not None:
-            ids.add(s.bouncer[seat])
+        bouncer = s.bouncer[seat]
+        if bouncer is not None:
+            ids.add(bouncer)
     for e in events:
         if e.to is None and e.type in _PUBLIC_CARD_EVENTS:
             ids |= wire_cards(dict(e.data))

@@ -54,6 +54,7 @@ class OmertaBot:
         rng = self._rng
         if rng is None:
             if self._rng_key is None:  # the key of this decision, built when first needed
+                assert self._key_parts is not None  # (decide sets them before any draw)
                 view, window, n_legal = self._key_parts
                 self._rng_key = (
                     f"{self._seed}|{view['round']}|{view['turn_no']}|{view['step']}|"
@@ -389,7 +390,7 @@ class OmertaBot:
         return decline
 
     def _safe(self, view: dict[str, Any], by_type: dict[str, list[Action]], mean: float) -> Action:
-        cards = view.get("safe_cards") or self.safe
+        cards: list[Any] = view.get("safe_cards") or self.safe  # each a card dict, or None
         worst = self._worst_slot(view, mean)
         if worst is None or not cards:
             return by_type["decline"][0]

@@ -80,14 +80,14 @@ def _check_power(s: OmertaState, a: int, action: Action,
             raise IllegalAction("that player is already under the Mamma")
         return (t,)
     if isinstance(action, PolicePatrol):
-        t = (owner or s.owner)(action.slot)
-        if t is None:
+        holder = (owner or s.owner)(action.slot)
+        if holder is None:
             raise IllegalAction("there is no such card on the table")
-        if t == a:
+        if holder == a:
             raise IllegalAction("the Police Patrol blocks another player's card")
         if action.slot in s.patrol:
             raise IllegalAction("that card already carries a marker")
-        return (t,)
+        return (holder,)
     raise IllegalAction("that is not the power of the card you discarded")  # pragma: no cover
 
 
@@ -154,11 +154,11 @@ def _resolve_attack(s: OmertaState, a: int, action: Action, events: list[Event])
         events.append(Event("shuffle", {"seat": action.target, "slots": free}))
     elif isinstance(action, Snitch):
         for p in action.recipients:  # in the order named (§2.6.4, D-OM-8)
-            cid = _take_from_pile(s, events)
-            if cid is None:
+            given = _take_from_pile(s, events)
+            if given is None:
                 events.append(Event("give", {"seat": p, "slot": None}))
                 continue
-            events.append(Event("give", {"seat": p, "slot": _new_slot(s, p, cid)}))
+            events.append(Event("give", {"seat": p, "slot": _new_slot(s, p, given)}))
     elif isinstance(action, Mamma):
         assert s.attack_card is not None
         s.mamma[action.target] = (a, 1, s.attack_card)

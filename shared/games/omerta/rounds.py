@@ -3,12 +3,12 @@ step 0), marker expiry (D-OM-17, D-OM-18, D-OM-31), round scoring and the match
 (§2.8, §2.9)."""
 from __future__ import annotations
 
-import random
 from typing import Any, Mapping
 
 from shared.games.omerta.cards import (
     DECK, FAILED_DECLARATION_PENALTY, MAX_SEATS, MIN_SEATS, OMERTA_LIMIT)
 from shared.games.omerta.state import OmertaState
+from shared.rng import CowRandom
 from shared.rules import Event
 
 
@@ -45,7 +45,7 @@ def new_match(config: Mapping[str, Any], seed: int) -> OmertaState:
     s = OmertaState(
         n=n,
         rounds=_int_option(config, "rounds", n, 1, 20),
-        rng=random.Random(seed),
+        rng=CowRandom(seed),
         snap_timeout_ms=_int_option(config, "snap_timeout_ms", 3000, 1, 600_000),
         counter_timeout_ms=_int_option(
             config, "counter_timeout_ms", config.get("snap_timeout_ms", 3000), 1, 600_000),

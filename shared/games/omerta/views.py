@@ -138,7 +138,7 @@ def _public(s: OmertaState) -> dict[str, Any]:
         "last_round": s.last_round,
         "winners": _winners(s) if s.phase == "over" else None,
     }
-    s._view = v
+    s._view = v  # type: ignore[attr-defined]  # a __slots__ cache, not a dataclass field
     return v
 
 
@@ -193,7 +193,7 @@ def zones(state: OmertaState) -> dict[str, list[int]]:
 def full_view(state: OmertaState) -> dict[str, Any]:
     """The spectator view with every card face up: each slot gains ``card``, the safe
     its ``safe_cards``, a drawn card its face. For replays of finished matches only
-    (issue "replays"); never sent to a seat during a match."""
+    (their cards are no secret any more); never sent to a seat during a match."""
     s = state
     v = view(s, None)
     cards = {sid: cid for g in s.games for sid, cid in g}
