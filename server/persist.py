@@ -257,20 +257,21 @@ class MatchFile:
 
 
 class GroupCommit:
-    """Group commit of the match logs: nobody hears of an action before its
-    record is on disk, but one fsync covers every record a table wrote meanwhile, and
-    the reactor does not wait for the disk.
+    """Group commit of the match logs: nobody hears of an action before its record is
+    on disk, but one fsync covers every record a table wrote meanwhile, and the reactor
+    does not wait for the disk.
 
     A table's :class:`server.match.saving.Saving` :meth:`MatchFile.write`s each record
     at once, holds back what it causes and calls :meth:`add` with itself (its
-    ``matchfile``, ``closed``, ``committed()`` and ``commit_failed(error)``). At the end of the reactor turn (``callLater(0)``) :meth:`commit`
-    takes every dirty match log and fsyncs them -- on the :class:`WriterThread` when
-    ``threads`` (a reactor, whose ``callFromThread`` brings the results back: it serves everybody
-    meanwhile; the records written during that fsync form the next batch, so a slow disk
-    makes batches bigger, never stalls other tables), inline otherwise (``task.Clock``
-    in tests). Then each ``committed()`` releases what waited, in order; a log whose
-    fsync failed goes to ``commit_failed(error)``, which pauses its table.
-    One batch is in flight at a time."""
+    ``matchfile``, ``closed``, ``committed()`` and ``commit_failed(error)``). At the end
+    of the reactor turn (``callLater(0)``) :meth:`commit` takes every dirty match log
+    and fsyncs them -- on the :class:`WriterThread` when ``threads`` (a reactor, whose
+    ``callFromThread`` brings the results back: it serves everybody meanwhile; the
+    records written during that fsync form the next batch, so a slow disk makes batches
+    bigger, never stalls other tables), inline otherwise (``task.Clock`` in tests).
+    Then each ``committed()`` releases what waited, in order; a log whose fsync failed
+    goes to ``commit_failed(error)``, which pauses its table. One batch is in flight at
+    a time."""
 
     def __init__(self, clock: Any, threads: Any = None):
         self.clock = clock

@@ -1,4 +1,4 @@
-"""Issue 14: the fan-out's shared deltas (server/table.py ``_fan_out`` with
+"""The fan-out's shared deltas (server/match/delivery.py ``Delivery.fan_out`` with
 ``GameDef.seat_keys``). Four Omerta seats that all ask for ``delta`` play random legal
 moves (turns, peeks, claims and passes) on ServerProtocols; after every reactor turn
 each seat's rebuilt view must be exactly ``game.view(state, seat)`` and its legal

@@ -3,9 +3,9 @@
 A *turn* is the time the match waits for one seat alone, outside reaction windows
 (those have their own timeout); it is identified by ``(seat, turn_id)`` with the
 game's ``turn_id`` (:class:`shared.gamedef.GameDef`), so a window in the middle of a
-turn (a counter against the active player's card) neither ends nor restarts it. When a turn lasts longer than the limit the table
-lets the seat's bot play the rest of it; if a window is open at that moment, as soon as
-it closes.
+turn (a counter against the active player's card) neither ends nor restarts it. When a
+turn lasts longer than the limit the table lets the seat's bot play the rest of it; if a
+window is open at that moment, as soon as it closes.
 """
 from __future__ import annotations
 
