@@ -21,6 +21,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import tools.sandbox  # noqa: F401,E402  (private data dir: both sides' runs inherit it)
 
 
 def run(tree: Path, script: list[str], tail: int) -> list[str]:
