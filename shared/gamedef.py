@@ -70,7 +70,7 @@ class GameDef:
       on the seat; every other key is equal to the spectator's ``view(state, None)``
       (the conformance suite checks it). The table then works out the public part of
       a delta update once for every seat, and a seat with nothing of its own that
-      changed gets the same bytes as the others (server/table.py ``_fan_out``). None
+      changed gets the same bytes as the others (server/match/delivery.py ``Delivery.fan_out``). None
       (the default): unknown, each seat's whole view is compared.
     * ``own_view(state, seat)`` -- with ``seat_keys``: exactly the ``seat_keys`` part of
       ``view(state, seat)`` (each of those keys the view has, with its value), built
