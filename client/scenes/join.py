@@ -75,7 +75,7 @@ class JoinScene(Scene):
         self.searching = False
         self.state = ""  # message under the lists
         self.selected_table: int | None = None
-        self.scoreboard: list[dict[str, Any]] | None = None  # the connected server's (issue 13)
+        self.scoreboard: list[dict[str, Any]] | None = None  # the connected server's evening, shown before joining
 
     def enter(self) -> None:
         super().enter()

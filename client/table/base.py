@@ -113,7 +113,7 @@ class TableScene(Scene):
         self._buttons_sig: tuple | None = None
         self._prompt: tuple[str, str, bool] = ("", "", False)
         self._esc_until = 0.0
-        self.emotes = EmoteBoard()  # the emote badges by seat (issue 13)
+        self.emotes = EmoteBoard()  # the emote badges by seat
         self.emote_bar = EmoteBar()
         self._rematch_stash: list[tuple[Any, dict[str, Any]]] = []  # a rematch's starts on local seats
         self._seat_tokens: dict[int, str] = {}  # local seat -> its token, kept for a rematch
@@ -433,7 +433,7 @@ class TableScene(Scene):
                 self.match_result = msg.get("result")
                 reactions = msg.get("reactions")
                 self.match_reactions = reactions if isinstance(reactions, list) else None
-                board = msg.get("scoreboard")  # the evening's scoreboard (issue 13)
+                board = msg.get("scoreboard")  # the evening's scoreboard
                 self.match_scoreboard = board if isinstance(board, list) else None
                 self._match_over()
         elif kind in ("table_paused", "table_resumed"):
@@ -715,7 +715,7 @@ class TableScene(Scene):
     def _other_input(self, event: pygame.event.Event, t_ms: float) -> None:
         """Any other input event (keys, controllers)."""
 
-    # -- emotes (issue 13; drawing and chips in client.ui.emotes) ---------------------
+    # -- emotes (drawing and chips in client.ui.emotes) --------------------------------
     def plate_rect(self, seat: int) -> pygame.Rect | None:
         """The name plate of ``seat`` in the layout (``seats[seat].plate`` or
         ``plates[seat]``), None when the layout has none."""
@@ -850,7 +850,7 @@ class TableScene(Scene):
         returns True when it did (here: no board, False)."""
         return False
 
-    # -- moved to the spectators (issue 13, host controls) -------------------------------
+    # -- moved to the spectators (host controls) -----------------------------------------
     def _moved(self, msg: Mapping[str, Any], link: Any) -> None:
         """The host moved a local seat's player to the spectators (``moved {table, seat:
         null}``): a bot plays the seat for good; this screen watches (the spectator
@@ -875,7 +875,7 @@ class TableScene(Scene):
         self._buttons_sig = None
         self._refresh()
 
-    # -- play again (issue 13) ----------------------------------------------------------
+    # -- play again ---------------------------------------------------------------------
     def _is_next_match(self, msg: Mapping[str, Any]) -> bool:
         """A ``match_started`` that is a new match at this table (a rematch): the match
         shown here is over and this is no come-back."""

@@ -6,7 +6,7 @@ play do not dismiss the board; each player's median snap reaction
 (:meth:`ResultsOverlay.reaction_text`, a column or :meth:`ResultsOverlay.draw_reactions`,
 a line) for the games with reaction windows.
 
-**Play again and the evening's scoreboard** (issue 13), added by the kit to every
+**Play again and the evening's scoreboard**, added by the kit to every
 game's board once the match is over (``match_over`` came: ``table.match_result``):
 
 * a "Play again" button (or R) left of the board's buttons sends ``rematch`` on each
@@ -163,7 +163,7 @@ class ResultsOverlay(Scene):
         return b
 
 
-    # -- play again and the evening's scoreboard (issue 13) ---------------------------
+    # -- play again and the evening's scoreboard -------------------------------------
     @property
     def match_done(self) -> bool:
         """The match is over (``match_over`` came) and this is a live table."""

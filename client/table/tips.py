@@ -1,4 +1,4 @@
-"""Card tips (issue 13): what a face-up card on the table does, for the game's
+"""Card tips, so a newcomer learns the cards while playing: what a face-up card on the table does, for the game's
 ``card_help`` (one line, from the game's own EN/FR rule strings), shown beside the
 pointer by :meth:`client.table.base.TableScene.draw_card_tip` while the mouse rests on
 the card, or while a finger (or the mouse button) is held on it for

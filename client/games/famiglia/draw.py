@@ -13,7 +13,7 @@ a breathing (urgent) banner, and the reconnection overlay. Sizes come from the l
 (pixels).
 
 A table nobody plays on here (the TV view) repaints only those moving things each frame
-(:func:`draw_partial`, issue 13 "Idle cost"); the rects they paint are kept in
+(:func:`draw_partial`, so the TV view idles cheaply); the rects they paint are kept in
 ``sc.top_rects`` by both paths.
 
 Frame budget (ARCHITECTURE §6, near 5 ms at 1920x1080): the static layer is one opaque

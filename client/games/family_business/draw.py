@@ -14,7 +14,7 @@ the war strip while a war runs (it breathes), the turn light, the mobsters and c
 gliding to new places, the running effects, the turn timer, the prompt banner with the
 counter window's time bar, the photo finish.
 
-:func:`draw_partial` (the TV view, a spectator: issue 13 "Idle cost") repaints only the
+:func:`draw_partial` (the TV view, a spectator, which must idle cheaply) repaints only the
 regions of those top items, this frame's and the last one's, over the cached base frame.
 """
 from __future__ import annotations

@@ -13,7 +13,7 @@ a new place, the breathing turn light, an urgent (breathing) prompt banner, the 
 effects, the turn timer; last the reason of the hovered card you may not use and the
 reconnection overlay. Sizes come from the layout (pixels), so it works at any resolution.
 
-:func:`draw_partial` (issue 13 "Idle cost": the TV view) repaints only the regions of
+:func:`draw_partial` (the TV view, which must idle cheaply) repaints only the regions of
 what moves over the cached base frame; it draws exactly what :func:`draw_table` would
 (tests/test_client_partial_mafiosi.py compares every frame of a played match).
 

@@ -27,7 +27,8 @@ BUTTONS = {
     "decline": ("act.decline", None),
 }
 #: The row (0 = the bottom of the action column) of the buttons that must keep their
-#: place from turn to turn: "Declare Omerta!" never lands where "Draw a card" is (issue 13).
+#: place from turn to turn: "Declare Omerta!" never lands where "Draw a card" is, so a
+#: click meant for the one never hits the other.
 FIXED_ROWS = {"take_discard": 0, "draw_deck": 1, "declare_omerta": 3}
 #: Choices made of several picks: they get a "Clear selection" button.
 MULTI_PICK = frozenset({"peek", "henchman", "snitch", "driver", "safe_swap"})
