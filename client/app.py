@@ -930,6 +930,15 @@ class App:
             return None
         return game.table_scene(self, link, msg, binding=binding)
 
+    def results_scene(self, game: str) -> Any:
+        """The results board class of ``game`` (``ClientGame.results_scene``), None for
+        an unknown game or one without a board (the table kit asks here rather than
+        import every game)."""
+        from client import games
+
+        found = games.get(game)
+        return found.results_scene if found is not None else None
+
     def open_tables(self) -> set[int]:
         """Ids of the tables on screen (live matches, not replays)."""
         from client.table.base import TableScene

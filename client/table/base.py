@@ -51,37 +51,18 @@ class TableScene(Scene):
     #: (w, h) px the table is drawn in when it is not the whole window.
     area: tuple[int, int] | None = None
 
+    #: The game's wire name, when ``match_started`` does not say it.
+    game_name = ""
     #: The game's controls module: ``button_specs(scene)`` (one tuple per action button,
     #: its id first) and ``prompt(scene)`` (the banner's main line, second line, urgent).
     controls: Any = None
     #: ``card_help(card)``: what a card does, one line (the tip under the mouse), or None.
     card_help: Callable[[Mapping[str, Any]], "str | None"] | None = None
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Wrap a subclass's own ``draw`` so the emote badges and bar are painted over it
-        (once per frame, however many subclasses call ``super().draw``)."""
-        super().__init_subclass__(**kwargs)
-        own = cls.__dict__.get("draw")
-        if own is None or getattr(own, "_emote_overlay", False):
-            return
-
-        def draw(self: "TableScene", surface: pygame.Surface, *a: Any, **kw: Any) -> Any:
-            self._emote_depth = getattr(self, "_emote_depth", 0) + 1
-            try:
-                return own(self, surface, *a, **kw)
-            finally:
-                self._emote_depth -= 1
-                if self._emote_depth == 0:
-                    self.draw_emotes(surface)
-
-        draw.__doc__, draw.__name__, draw.__qualname__ = own.__doc__, own.__name__, own.__qualname__
-        draw._emote_overlay = True  # type: ignore[attr-defined]
-        cls.draw = draw  # type: ignore[method-assign]
-
     def __init__(self, app: Any, link: Any, started: dict[str, Any]):
         super().__init__(app)
         self.table_id = started.get("table")
-        self.game = str(started.get("game") or "")
+        self.game = str(started.get("game") or self.game_name)
         self.display = link
         self.public = started.get("seat") is None  # spectator display: nothing private here
         self.links: dict[int, Any] = {}  # local seat -> its connection
@@ -136,6 +117,11 @@ class TableScene(Scene):
     def _fx(self, prev_view: dict[str, Any], old: Any) -> Callable[[dict[str, Any]], None]:
         """What animates one event of an update (``prev_view``/``old``: the view and
         layout before it; ``view``/``layout`` are already the new ones)."""
+        raise NotImplementedError
+
+    def draw_table(self, surface: pygame.Surface) -> None:
+        """Paint the table itself (the game's painter); :meth:`draw` paints the kit's
+        :meth:`overlays` over it."""
         raise NotImplementedError
 
     def player_help(self) -> str:
@@ -844,10 +830,32 @@ class TableScene(Scene):
             if keep is not None:
                 keep(self.table_id, seat, msg.get("game"))
 
+    # -- the results board ---------------------------------------------------------------
+    def results_board(self) -> Any:
+        """The results board of this table on the app's scene stack (an instance of the
+        game's ``ClientGame.results_scene``), None when none is up."""
+        cls = self.app.results_scene(self.game)
+        if cls is None:
+            return None
+        return next((s for s in self.app.scenes if isinstance(s, cls) and s.table is self), None)
+
+    def open_results(self, *args: Any, **kwargs: Any) -> Any:
+        """Push the game's results board, ``results_scene(app, self, *args, **kwargs)``;
+        when one of this table is already up it is handed the news instead
+        (:meth:`client.table.results.ResultsOverlay.again` with the same arguments).
+        Returns the board, None for a game without one."""
+        cls = self.app.results_scene(self.game)
+        if cls is None:
+            return None
+        board = self.results_board()
+        if board is not None:
+            board.again(*args, **kwargs)
+            return board
+        return self.app.push(cls(self.app, self, *args, **kwargs))
+
     def reopen_results(self) -> bool:
         """R at a finished match whose results board was closed ("See the table"): the
-        board again, with its "Play again". Each game's table opens its own board;
-        returns True when it did (here: no board, False)."""
+        board again, with its "Play again"; True when it opened (here: no board, False)."""
         return False
 
     # -- moved to the spectators (host controls) -----------------------------------------
@@ -903,6 +911,22 @@ class TableScene(Scene):
             scene.on_message(started, other)
 
     # -- frame --------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        """The game's :meth:`draw_table`, then each of the kit's :meth:`overlays` in order."""
+        self.draw_table(surface)
+        for paint in self.overlays():
+            paint(surface)
+
+    def overlays(self) -> list[Callable[[pygame.Surface], Any]]:
+        """What is painted over the table, bottom first: the tip of the card under the
+        mouse (when this screen is on top) and the emote badges and bar. A kit layer
+        adds its own (the photo finish)."""
+        return [self._draw_tip_on_top, self.draw_emotes]
+
+    def _draw_tip_on_top(self, surface: pygame.Surface) -> None:
+        if self.app.scenes and self.app.top is self:
+            self.draw_card_tip(surface)
+
     def animating(self) -> bool:
         """Something moves: an effect plays, a card glides to its place, a reaction
         window's time bar runs (the app draws at 60 FPS then, else it idles)."""

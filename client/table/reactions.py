@@ -19,9 +19,9 @@ card...).
 * **The window's time bar** (:meth:`window_left`, drawn by
   :func:`client.table.draw.window_bar`) and the ``claim_result`` lines ("first by 14 ms").
 * **The photo finish** of each ``race`` (:mod:`client.table.race`): the claimants'
-  reaction times side by side with the winner's margin, drawn by the kit over whatever
-  the game's ``draw`` painted (a subclass's ``draw`` is wrapped; set
-  :attr:`race_overlay` false to place it yourself with :meth:`draw_race`), in
+  reaction times side by side with the winner's margin, one of the kit's
+  :meth:`overlays` over the game's ``draw_table`` (set :attr:`race_overlay` false to
+  place it yourself with :meth:`draw_race`), in
   :meth:`race_area`; :meth:`median_reaction` gives each seat's median for the results
   boards (``match_over.reactions``, else the races seen so far).
 * **Cursor keys**: select / previous / next move a seat's cursor over its own cards
@@ -33,8 +33,7 @@ hand-over hooks.
 """
 from __future__ import annotations
 
-import functools
-from typing import Any
+from typing import Any, Callable
 
 import pygame
 
@@ -56,32 +55,11 @@ class ReactionTableScene(TableScene):
     claim_field: str | None = "card"
     #: The kind of the table places (``layout.hit``) that are a seat's own cards.
     card_place = "card"
-    #: The kit draws the photo finish over the game's ``draw`` (False: the game calls
+    #: The kit draws the photo finish over the game's ``draw_table`` (False: the game calls
     #: :meth:`draw_race` itself).
     race_overlay = True
     #: How long a photo finish stays up (ms).
     race_ms = RACE_MS
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Wrap a subclass's own ``draw`` so the photo finish is painted over it (once per
-        frame, however many subclasses call ``super().draw``)."""
-        super().__init_subclass__(**kwargs)
-        own = cls.__dict__.get("draw")
-        if own is None or getattr(own, "_kit_overlays", False):
-            return
-
-        @functools.wraps(own)
-        def draw(self: "ReactionTableScene", surface: pygame.Surface, *a: Any, **kw: Any) -> Any:
-            self._draw_depth = getattr(self, "_draw_depth", 0) + 1
-            try:
-                return own(self, surface, *a, **kw)
-            finally:
-                self._draw_depth -= 1
-                if self._draw_depth == 0 and self.race_overlay:
-                    self.draw_race(surface)
-
-        draw._kit_overlays = True  # type: ignore[attr-defined]
-        cls.draw = draw  # type: ignore[method-assign]
 
     def __init__(self, app: Any, link: Any, started: dict[str, Any], binding: Binding | None = None):
         super().__init__(app, link, started)
@@ -258,6 +236,11 @@ class ReactionTableScene(TableScene):
             if right - left >= w * 0.3:
                 return pygame.Rect(left, disc.centery - box_h // 2, right - left, box_h)
         return pygame.Rect(int(w * 0.18), int(h * 0.30) - box_h // 2, int(w * 0.64), box_h)
+
+    def overlays(self) -> list[Callable[[pygame.Surface], Any]]:
+        """The base table's overlays, then the photo finish (unless :attr:`race_overlay`
+        is false)."""
+        return [*super().overlays(), self.draw_race] if self.race_overlay else super().overlays()
 
     def draw_race(self, surface: pygame.Surface) -> pygame.Rect | None:
         """Paint the photo finish while it is up (not over the reconnecting veil)."""

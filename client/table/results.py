@@ -18,8 +18,10 @@ game's board once the match is over (``match_over`` came: ``table.match_result``
   (``match_over.scoreboard``: ``[{name, game, played, won}]``) over the board;
 * F5-F8 send emotes as at the table.
 
-A game's ``build``, ``draw``, ``handle_event`` and ``on_message`` are wrapped (:meth:`ResultsOverlay.__init_subclass__`),
-so a game's results module needs nothing for this."""
+The overlay's ``build``, ``draw``, ``handle_event`` and ``on_message`` call the board's
+hooks -- :meth:`ResultsOverlay.build_board`, :meth:`~ResultsOverlay.draw_board`,
+:meth:`~ResultsOverlay.board_event` and :meth:`~ResultsOverlay.board_message` -- and add
+the kit's part, so a game's results module fills the hooks and needs nothing for this."""
 from __future__ import annotations
 
 import math
@@ -63,26 +65,25 @@ class ResultsOverlay(Scene):
     #: on (:meth:`auto_close_left`); None: never (a board without a next round).
     spectator_close_s: float | None = None
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Wrap a game board's own ``build``, ``draw``, ``handle_event`` and ``on_message`` with the
-        kit's Play again, scoreboard and emote keys (once, however deep the subclass)."""
-        super().__init_subclass__(**kwargs)
-        for name, extra, after in (("build", "build_rematch", True), ("draw", "draw_rematch", True),
-                                   ("handle_event", "rematch_event", False),
-                                   ("on_message", "rematch_message", True)):
-            own = cls.__dict__.get(name)
-            if own is None or getattr(own, "_rematch_kit", False):
-                continue
-            setattr(cls, name, _wrapped(own, extra, after))
-
     def __init__(self, app: Any, table: Any):
         super().__init__(app)
         self.table = table
+        #: ``match_over.result`` of the table once it came (None before).
+        self.result: dict[str, Any] | None = getattr(table, "match_result", None)
         self.t = 0.0  # seconds shown
         self.show_scoreboard = False
         self.b_rematch: Any = None
         self.b_scoreboard: Any = None
         self._rematch_sig: Any = None
+
+    def again(self, *args: Any, **kwargs: Any) -> None:
+        """The table opens its board while this one is up (``args``: the constructor's
+        after the table): by default it takes the match's result, once it came."""
+        self.take_result()
+
+    def take_result(self) -> None:
+        """Keep the table's ``match_result`` once ``match_over`` came."""
+        self.result = self.table.match_result or self.result
 
     def box(self) -> pygame.Rect:
         return centred(self.app.size, self.width_frac, 0.86)
@@ -98,8 +99,37 @@ class ResultsOverlay(Scene):
     def to_menu(self) -> None:
         self.table.leave_table()
 
+    # -- what the game's board fills ----------------------------------------------------
+    def build_board(self, size: tuple[int, int]) -> None:
+        """The board's own buttons (``size``: the window, px)."""
+
+    def draw_board(self, surface: pygame.Surface) -> None:
+        """Paint the board (usually over :meth:`draw_box`)."""
+
+    def board_event(self, event: pygame.event.Event, t_ms: float) -> None:
+        """An input event the kit did not use (``t_ms``: its client stamp)."""
+
+    def board_message(self, msg: dict[str, Any], link: Any = None) -> None:
+        """A server message while the board is up (before the kit's own handling)."""
+
+    # -- the template: the board's part, then the kit's -----------------------------------
+    def build(self, size: tuple[int, int]) -> None:
+        self.build_board(size)
+        self.build_rematch(size)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.draw_board(surface)
+        self.draw_rematch(surface)
+
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
-        self.rematch_event(event, t_ms)
+        """The kit's keys first (Play again, scoreboard, emotes): the board does not see
+        what the kit used."""
+        if not self.rematch_event(event, t_ms):
+            self.board_event(event, t_ms)
+
+    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
+        self.board_message(msg, link)
+        self.rematch_message(msg, link)
 
     def update(self, dt: float) -> None:
         self.t += dt
@@ -276,9 +306,6 @@ class ResultsOverlay(Scene):
         if (force or sig != self._rematch_sig) and self.app.scenes and self.app.top is self:
             self.rebuild()
 
-    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
-        self.rematch_message(msg, link)
-
     def rematch_message(self, msg: dict[str, Any], link: Any = None) -> None:
         """A ``table`` push of this table (who asked to play again) or its
         ``match_over`` (the Play again button appears)."""
@@ -338,30 +365,6 @@ class ResultsOverlay(Scene):
             pygame.draw.rect(surface, (22, 15, 13), back, border_radius=back.h // 2)
             pygame.draw.rect(surface, (150, 120, 70), back, 1, border_radius=back.h // 2)
             surface.blit(img, r)
-
-
-def _wrapped(own: Any, extra: str, after: bool) -> Any:
-    """``own`` (a board's method) followed (``after``) by the kit's ``extra`` method;
-    or, for ``handle_event``, the kit first: the board does not see what the kit used."""
-    def method(self: ResultsOverlay, *a: Any, **kw: Any) -> Any:
-        depth_key = f"_depth_{extra}"
-        depth = getattr(self, depth_key, 0)
-        setattr(self, depth_key, depth + 1)
-        try:
-            if not after:
-                if depth == 0 and getattr(ResultsOverlay, extra)(self, *a, **kw):
-                    return None
-                return own(self, *a, **kw)
-            out = own(self, *a, **kw)
-            if depth == 0:
-                getattr(ResultsOverlay, extra)(self, *a, **kw)
-            return out
-        finally:
-            setattr(self, depth_key, depth)
-
-    method.__name__, method.__qualname__, method.__doc__ = own.__name__, own.__qualname__, own.__doc__
-    method._rematch_kit = True  # type: ignore[attr-defined]
-    return method
 
 
 def draw_scoreboard(surface: pygame.Surface, area: pygame.Rect, board: list[dict[str, Any]], size: int) -> pygame.Rect:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client.games.famiglia import controls as famiglia_controls, fx as famiglia_fx
-from client.games.famiglia.draw import draw_partial, draw_table
+from client.games.famiglia.draw import draw_partial, draw_table as paint_table
 from client.games.famiglia.layout import FamigliaLayout, famiglia_layout
 from client.games.famiglia.narrate import narrate
 from client.games.famiglia.picker import Chooser
@@ -34,6 +34,8 @@ Place = tuple[str, int]
 class FamigliaTableScene(TableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is played on this screen."""
+
+    game_name = "famiglia"
 
     card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 
@@ -98,17 +100,12 @@ class FamigliaTableScene(TableScene):
         self._maybe_results()
 
     def _maybe_results(self) -> None:
+        """The match is over: its results board, once (R or the results button reopen it)."""
         if self.view.get("phase") != "over" or self.replay:
             return
-        from client.games.famiglia.results import FamigliaResultsScene
-
-        for s in self.app.scenes:
-            if isinstance(s, FamigliaResultsScene):
-                s.result = self.match_result or s.result
-                return
-        if not self.results_shown:
+        if self.results_board() is not None or not self.results_shown:
             self.results_shown = True
-            self.app.push(FamigliaResultsScene(self.app, self))
+            self.open_results()
 
     def reopen_results(self) -> bool:
         self.results_shown = False
@@ -209,8 +206,6 @@ class FamigliaTableScene(TableScene):
     def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
         return draw_partial(surface, self)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        draw_table(surface, self)
-        if self.app.scenes and self.app.top is self:
-            self.draw_card_tip(surface)
+    def draw_table(self, surface: pygame.Surface) -> None:
+        paint_table(surface, self)
 

@@ -31,7 +31,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client.games.family_business import controls as fb_controls, fx as fb_fx
-from client.games.family_business.draw import draw_partial, draw_table
+from client.games.family_business.draw import draw_partial, draw_table as paint_table
 from client.games.family_business.layout import FBLayout, fb_layout
 from client.games.family_business.narrate import narrate
 from client.games.family_business.picker import TurnChooser
@@ -50,6 +50,8 @@ CHOICES = ("place", "order")
 class FamilyBusinessTableScene(ReactionTableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
+
+    game_name = "family_business"
 
     card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 
@@ -190,17 +192,12 @@ class FamilyBusinessTableScene(ReactionTableScene):
         self._maybe_results()
 
     def _maybe_results(self) -> None:
+        """The match is over: its results board, once (R or the results button reopen it)."""
         if self.view.get("phase") != "over" or self.replay:
             return
-        from client.games.family_business.results import FBResultsScene  # it draws this scene
-
-        for s in self.app.scenes:
-            if isinstance(s, FBResultsScene):
-                s.result = self.match_result or s.result
-                return
-        if not self.results_shown:
+        if self.results_board() is not None or not self.results_shown:
             self.results_shown = True
-            self.app.push(FBResultsScene(self.app, self))
+            self.open_results()
 
     def reopen_results(self) -> bool:
         self.results_shown = False
@@ -357,7 +354,5 @@ class FamilyBusinessTableScene(ReactionTableScene):
     def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
         return draw_partial(surface, self)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        draw_table(surface, self)
-        if self.app.scenes and self.app.top is self:
-            self.draw_card_tip(surface)
+    def draw_table(self, surface: pygame.Surface) -> None:
+        paint_table(surface, self)

@@ -32,7 +32,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client.games.mafiosi import controls as maf_controls, fx as maf_fx, picker
-from client.games.mafiosi.draw import draw_partial, draw_table
+from client.games.mafiosi.draw import draw_partial, draw_table as paint_table
 from client.games.mafiosi.layout import MafiosiLayout, mafiosi_layout
 from client.games.mafiosi.narrate import narrate
 from client.i18n import tr, labelled
@@ -49,6 +49,8 @@ Place = tuple[str, int]
 class MafiosiTableScene(ReactionTableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
+
+    game_name = "mafiosi"
 
     card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 
@@ -238,12 +240,10 @@ class MafiosiTableScene(ReactionTableScene):
         super()._note_seat(seat, msg)
 
     def _match_over(self) -> None:
-        from client.games.mafiosi.results import MafiosiBoard
-
-        for s in self.app.scenes:
-            if isinstance(s, MafiosiBoard):
-                s.result = self.match_result or s.result
-                return
+        board = self.results_board()
+        if board is not None:
+            board.take_result()
+            return
         self._maybe_board()
 
     def _maybe_board(self) -> None:
@@ -255,32 +255,23 @@ class MafiosiTableScene(ReactionTableScene):
         latest = int(done[-1].get("round", 0)) if done else 0
         if latest > self.results_shown_round:
             self.results_shown_round = latest
-            self.show_board(latest, final=False)
+            self.open_results(latest, final=False)
         if over and not self.final_shown:
             self.final_shown = True
-            self.show_board(None, final=True)
+            self.open_results(None, final=True)
 
     def reopen_results(self) -> bool:
         if self.view.get("phase") != "over" or self.replay:
             return False
-        self.show_board(None, final=True)
+        self.open_results(None, final=True)
         return True
-
-    def show_board(self, round_no: int | None, final: bool) -> None:
-        from client.games.mafiosi.results import MafiosiBoard
-
-        for s in list(self.app.scenes):
-            if isinstance(s, MafiosiBoard):
-                s.queue.append((round_no, final))
-                return
-        self.app.push(MafiosiBoard(self.app, self, round_no, final=final))
 
     def board_again(self) -> None:
         done = self.view.get("round_results") or []
         if self.view.get("phase") == "over":
-            self.show_board(None, final=True)
+            self.open_results(None, final=True)
         elif done:
-            self.show_board(int(done[-1].get("round", 0)), final=False)
+            self.open_results(int(done[-1].get("round", 0)), final=False)
 
     # -- sending ------------------------------------------------------------------------
     def pick(self, seat: int, place: Place) -> bool:
@@ -389,7 +380,5 @@ class MafiosiTableScene(ReactionTableScene):
     def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
         return draw_partial(surface, self)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        draw_table(surface, self)
-        if self.app.scenes and self.app.top is self:
-            self.draw_card_tip(surface)
+    def draw_table(self, surface: pygame.Surface) -> None:
+        paint_table(surface, self)

@@ -29,7 +29,7 @@ import pygame
 
 from client.games.omerta import controls as omerta_controls, fx as omerta_fx
 from client.games.omerta.controls import CLAIMS, PASSES
-from client.games.omerta.draw import draw_partial, draw_table
+from client.games.omerta.draw import draw_partial, draw_table as paint_table
 from client.games.omerta.help import card_help
 from client.games.omerta.layout import TableLayout, table_layout
 from client.games.omerta.narrate import NOTE, narrate
@@ -49,6 +49,8 @@ PICK_ORDER = ("peek", "replace", "safe_swap", "henchman", "lady", "mole", "snitc
 class OmertaTableScene(ReactionTableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
+
+    game_name = "omerta"
 
     controls = omerta_controls
     card_help = staticmethod(card_help)
@@ -241,25 +243,18 @@ class OmertaTableScene(ReactionTableScene):
         self.secrets.pop(seat, None)
 
     def _show_results(self) -> None:
-        from client.games.omerta.results import ResultsScene  # it draws this scene: imported when needed
-
+        """The last round's results (the final ones once the match is over)."""
         lr = self.view.get("last_round")
         over = self.view.get("phase") == "over"
         if lr is None and not over:
             return
-        for s in self.app.scenes:
-            if isinstance(s, ResultsScene):
-                s.update_result(self.match_result) if over else None
-                return
-        if lr is not None:
+        if lr is not None and self.results_board() is None:
             self.results_shown_round = max(self.results_shown_round, int(lr.get("round", 0)))
-        self.app.push(ResultsScene(self.app, self, lr, final=over, result=self.match_result))
+        self.open_results(lr, final=over, result=self.match_result)
 
     def results_open(self) -> bool:
         """The round results of this table are on screen."""
-        from client.games.omerta.results import ResultsScene
-
-        return any(isinstance(s, ResultsScene) and s.table is self for s in self.app.scenes)
+        return self.results_board() is not None
 
     def shown_round(self) -> int:
         """The round the top bar names: the one whose results are on screen while they
@@ -442,7 +437,5 @@ class OmertaTableScene(ReactionTableScene):
     def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
         return draw_partial(surface, self)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        draw_table(surface, self)
-        if self.app.scenes and self.app.top is self:
-            self.draw_card_tip(surface)
+    def draw_table(self, surface: pygame.Surface) -> None:
+        paint_table(surface, self)

@@ -148,7 +148,7 @@ class FakeSnapTable(ReactionTableScene):
                 if any(a.get("type") == "flip" for a in self.legal.get(s, [])):
                     self.send(s, {"type": "flip"})
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw_table(self, surface: pygame.Surface) -> None:
         lay = self.layout
         surface.fill(kit.FELT)
         pygame.draw.rect(surface, kit.GOLD, lay.draw_pile, 2)
