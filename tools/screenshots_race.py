@@ -89,8 +89,8 @@ def run(argv: list[str] | None = None) -> int:
     app.push(ResultsScene(app, sc, lr, final=True, result={"winners": [2]}))
     d.pump(1.0)
     d.shot(f"results_{args.language}_{w}x{h}")
-    for l in list(app.links):
-        app.close_link(l)
+    for l in list(app.connections.links):
+        app.connections.close_link(l)
     pygame.quit()
     return 0
 

@@ -79,7 +79,7 @@ class HostScene(Scene):
             self.rebuild()
 
     def on_create(self) -> None:
-        link = self.app.main_link
+        link = self.app.connections.main_link
         if self.busy or link is None or link.conn is None:
             return
         self.busy = True

@@ -112,7 +112,7 @@ class ReactionTableScene(TableScene):
         if self.perspective is None:  # the first local seat sits at the bottom
             self.perspective = msg["seat"]
             self.on_resize(self.app.size)
-        self._buttons_sig = None
+        self.actions.invalidate()
         self._refresh()
 
     def _seat_arrived(self, link: Any, msg: dict[str, Any]) -> None:
@@ -181,7 +181,7 @@ class ReactionTableScene(TableScene):
         if before is not None and (self.window or {}).get("window") != before:
             if self.cursor:
                 self.cursor.clear()
-                self._buttons_sig = None
+                self.actions.invalidate()
 
     def _apply(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         before = (self.window or {}).get("window")
@@ -201,7 +201,7 @@ class ReactionTableScene(TableScene):
         wid = msg.get("window")
         if wid in self.races_seen:
             return None
-        race = PhotoFinish.from_message(msg, self.seat_name, self.t, self.race_ms)
+        race = PhotoFinish.from_message(msg, self.roster.seat_name, self.t, self.race_ms)
         if race is None:
             return None
         self.races_seen.add(wid)
@@ -256,7 +256,7 @@ class ReactionTableScene(TableScene):
             return
         if msg.get("type") == "claim_result" and seat is not None:
             text, colour, cue = claim_result(msg)
-            self.say(text if len(self.links) == 1 else labelled(self.seat_name(seat), text), colour, 5000)
+            self.column.say(text if len(self.links) == 1 else labelled(self.roster.seat_name(seat), text), colour, 5000)
             cue and self.app.sound and self.app.sound.play(cue)
 
     # -- sending ------------------------------------------------------------------------
@@ -267,7 +267,7 @@ class ReactionTableScene(TableScene):
             return
         self._drop_choice(seat)
         # a pass refused because the window closed meanwhile: nothing to say
-        self._send_now(seat, link, action, t_press=t_press, t_shown=t_shown,
+        self.feed.send_now(seat, link, action, t_press=t_press, t_shown=t_shown,
                        quiet=action.get("type") in self.window_passes())
 
     def claim(self, seat: int, card: Any, t_press: float) -> None:
@@ -275,20 +275,20 @@ class ReactionTableScene(TableScene):
         ``t_press`` is the stamp of the key press or click (client ms)."""
         legal = self.legal.get(seat, [])
         kind = next((k for k in self.window_claims() if any(a.get("type") == k for a in legal)), None)
-        who = "" if len(self.links) == 1 else labelled(self.seat_name(seat))
+        who = "" if len(self.links) == 1 else labelled(self.roster.seat_name(seat))
         if kind is None:
             w = self.window
             key = "claim.already" if w and seat in w.get("eligible", []) else "claim.no_window"
-            self.say(who + tr(key), INFO, 2500)
+            self.column.say(who + tr(key), INFO, 2500)
             return
         options = [a for a in legal if a.get("type") == kind]
         if self.claim_field is not None and any(self.claim_field in a for a in options):
             if card is None:
-                self.say(who + tr("claim.select_first"), NOTE, 3000)
+                self.column.say(who + tr("claim.select_first"), NOTE, 3000)
                 return
             action = {"type": kind, self.claim_field: card}
             if action not in legal:
-                self.say(who + tr("claim.not_that_card"), BAD, 3000)
+                self.column.say(who + tr("claim.not_that_card"), BAD, 3000)
                 return
         else:
             action = options[0]
@@ -309,7 +309,7 @@ class ReactionTableScene(TableScene):
             return
         info = self.private_info(seat)
         if not any(info.values()):
-            self.say(tr("handover.nothing", name=self.seat_name(seat)), INFO, 3000)
+            self.column.say(tr("handover.nothing", name=self.roster.seat_name(seat)), INFO, 3000)
             return
         from client.table.handover import HandoverScene
 
@@ -339,12 +339,12 @@ class ReactionTableScene(TableScene):
         if name == SELECT:
             if arg < len(cards):
                 self.cursor[seat] = cards[arg]
-                self._build_buttons()
+                self.actions.build()
         elif name in (PREV, NEXT) and cards:
             cur = self.cursor.get(seat)
             i = cards.index(cur) if cur in cards else (-1 if name == NEXT else 0)
             self.cursor[seat] = cards[(i + (1 if name == NEXT else -1)) % len(cards)]
-            self._build_buttons()
+            self.actions.build()
         elif name == SNAP:
             self.claim(seat, self.cursor.get(seat), t_ms)
         elif name == PASS:

@@ -13,7 +13,7 @@ game's board once the match is over (``match_over`` came: ``table.match_result``
   local seat's connection; the line above the buttons says who already asked
   (``Table.rematch``) and who the table waits for. When everyone asked, the server's
   ``match_started`` opens the new match like a first start
-  (:meth:`client.table.base.TableScene._next_match`);
+  (:meth:`client.table.ending.MatchEnd.next_match`);
 * a "Scoreboard" button (or Tab) at the box's top right shows the evening's scoreboard
   (``match_over.scoreboard``: ``[{name, game, played, won}]``) over the board;
 * F5-F8 send emotes as at the table.
@@ -97,7 +97,7 @@ class ResultsOverlay(Scene):
         return r
 
     def to_menu(self) -> None:
-        self.table.leave_table()
+        self.table.keys.leave_table()
 
     # -- what the game's board fills ----------------------------------------------------
     def build_board(self, size: tuple[int, int]) -> None:
@@ -153,7 +153,7 @@ class ResultsOverlay(Scene):
         """Once its veil is dark (a quarter second) the table under it is shown still,
         unless an emote badge or the reconnection veil is up on it."""
         table = self.table
-        return (self.t >= VEIL_S and not table.emotes_busy() and getattr(table, "reconnecting", None) is None)
+        return (self.t >= VEIL_S and not table.emotes.busy() and getattr(table, "reconnecting", None) is None)
 
     # -- reactions (games with reaction windows) ------------------------------------------
     def reaction_of(self, seat: int) -> float | None:
@@ -176,7 +176,7 @@ class ResultsOverlay(Scene):
         seats = list(range(int(self.table.view.get("seats", 0) or 0))) if seats is None else seats
         if not any(self.reaction_of(p) is not None for p in seats):
             return None
-        parts = " · ".join(f"{self.table.seat_name(p)} {self.reaction_text(p)}" for p in seats)
+        parts = " · ".join(f"{self.table.roster.seat_name(p)} {self.reaction_text(p)}" for p in seats)
         line = tr("results.reactions", list=parts)
         img = text.render(line, text.fit_size(line, rect.w, size), CREAM)
         r = img.get_rect(center=rect.center)
@@ -200,8 +200,8 @@ class ResultsOverlay(Scene):
         return getattr(self.table, "match_result", None) is not None and not getattr(self.table, "replay", False)
 
     def table_entry(self) -> dict[str, Any]:
-        entry = getattr(self.table, "table_entry", None)
-        return entry() if entry is not None else {}
+        roster = getattr(self.table, "roster", None)
+        return roster.table_entry() if roster is not None else {}
 
     def rematch_seats(self) -> list[int]:
         """The seats that asked to play again (``Table.rematch``)."""
@@ -233,7 +233,7 @@ class ResultsOverlay(Scene):
         asked = self.rematch_seats()
         if not asked:
             return ""
-        name = self.table.seat_name
+        name = self.table.roster.seat_name
         parts = [tr("rematch.asked", names=", ".join(name(p) for p in asked))]
         waiting = self.waiting_for()
         if waiting:
@@ -322,8 +322,8 @@ class ResultsOverlay(Scene):
 
         if event.type != pygame.KEYDOWN:
             return False
-        if event.key in EMOTE_KEYS and hasattr(self.table, "send_emote"):
-            self.table.send_emote(EMOTE_KEYS[event.key])
+        if event.key in EMOTE_KEYS and hasattr(self.table, "emotes"):
+            self.table.emotes.send(EMOTE_KEYS[event.key])
             return True
         if not self.match_done or self.t <= 1.0:
             return False

@@ -48,7 +48,7 @@ class FamigliaResultsScene(ResultsOverlay):
         h = surface.get_height()
         b = self.draw_box(surface)
         view, res = self.table.view, self.outcome()
-        name = self.table.seat_name
+        name = self.table.roster.seat_name
         pad = int(b.h * 0.04)
         fs = max(14, int(h * 0.028))
         y = b.y + pad
@@ -83,7 +83,7 @@ class FamigliaResultsScene(ResultsOverlay):
         seat = int(player.get("seat", 0))
         if seat % 2 == 0:
             band(surf, r)
-        label = self.table.seat_name(seat) + ("  " + tr("results.winner") if winner else "")
+        label = self.table.roster.seat_name(seat) + ("  " + tr("results.winner") if winner else "")
         name_w = int(r.w * 0.18)
         size = text.fit_size(label, name_w, fs, bold=True)
         img = text.render(label, size, GOLD if winner else CREAM, bold=True)

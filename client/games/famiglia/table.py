@@ -50,10 +50,10 @@ class FamigliaTableScene(TableScene):
         if seat is not None:
             self.links[seat] = link
             self._note_seat(seat, started)
-        self._sync_followers()
+        self.motion.sync(self.card_rects())
         self._refresh()
         if started.get("resumed"):
-            self.resumed_lines(started, self._narrate)
+            self.feed.resumed_lines(started, self._narrate)
 
     # -- things the drawing reads ----------------------------------------------------
     @property
@@ -75,7 +75,7 @@ class FamigliaTableScene(TableScene):
     def shown_rect(self, place: Place) -> pygame.Rect | None:
         """Where a card of the layout is drawn right now, None when it has no place on
         screen yet (it has just come)."""
-        return self.shown_at(place, self.layout.cards.get(place))
+        return self.motion.shown_at(place, self.layout.cards.get(place))
 
     def _layout(self) -> FamigliaLayout:
         return famiglia_layout(self.view, self.table_size, perspective=self.perspective)
@@ -84,7 +84,7 @@ class FamigliaTableScene(TableScene):
         return self.layout.cards
 
     def _narrate(self, ev: dict[str, Any]):
-        return narrate(ev, self.seat_name, self.local_seats)
+        return narrate(ev, self.roster.seat_name, self.local_seats)
 
     def _fx(self, prev_view: dict[str, Any], old: FamigliaLayout) -> Callable[[dict[str, Any]], None]:
         return partial(famiglia_fx.animate, famiglia_fx.FxContext(self.anim, self.t, self.me, old, self.layout,
@@ -103,9 +103,9 @@ class FamigliaTableScene(TableScene):
         """The match is over: its results board, once (R or the results button reopen it)."""
         if self.view.get("phase") != "over" or self.replay:
             return
-        if self.results_board() is not None or not self.results_shown:
+        if self.ending.results_board() is not None or not self.results_shown:
             self.results_shown = True
-            self.open_results()
+            self.ending.open_results()
 
     def reopen_results(self) -> bool:
         self.results_shown = False
@@ -127,7 +127,7 @@ class FamigliaTableScene(TableScene):
         if link is None or link.conn is None:
             self._refresh()
             return
-        self._send_now(seat, link, action)
+        self.feed.send_now(seat, link, action)
 
     # -- controls -----------------------------------------------------------------------
     def _update_choices(self) -> None:

@@ -44,7 +44,7 @@ class FBResultsScene(ResultsOverlay):
         h = surface.get_height()
         b = self.draw_box(surface)
         view, res = self.table.view, self.outcome()
-        name = self.table.seat_name
+        name = self.table.roster.seat_name
         pad = int(b.h * 0.04)
         fs = max(14, int(h * 0.028))
         y = b.y + pad

@@ -179,7 +179,7 @@ class MafiosiBoard(ResultsOverlay):
         fs = max(14, int(h * 0.026))
         res = self.round_result()
         v = self.table.view
-        name = self.table.seat_name
+        name = self.table.roster.seat_name
         winners = [w for w in res.get("winners") or [] if isinstance(w, int)]
         if winners:
             sub = tr("maf.board.winners", names=", ".join(name(w) for w in winners))
@@ -279,7 +279,7 @@ class MafiosiBoard(ResultsOverlay):
         res = self.result or {}
         totals = final.get("totals") or res.get("scores") or []
         winners = [w for w in (final.get("winners") or res.get("winners") or []) if isinstance(w, int)]
-        name = self.table.seat_name
+        name = self.table.roster.seat_name
         if len(winners) > 1:
             title = tr("maf.board.final_shared", names=", ".join(name(w) for w in winners))
         elif winners:

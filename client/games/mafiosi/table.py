@@ -74,10 +74,10 @@ class MafiosiTableScene(ReactionTableScene):
         # results of rounds played before we arrived are not shown again
         self.results_shown_round = int(done[-1].get("round", 0)) if done else 0
         self.final_shown = self.view.get("phase") == "over"
-        self._sync_followers()
+        self.motion.sync(self.card_rects())
         self._refresh()
         if started.get("resumed"):
-            self.resumed_lines(started, self._narrate)
+            self.feed.resumed_lines(started, self._narrate)
 
     # -- settings ---------------------------------------------------------------------
     def _sync_art(self) -> None:
@@ -104,7 +104,7 @@ class MafiosiTableScene(ReactionTableScene):
 
     def reveal_keys(self, seats: list[int]) -> str:
         """"Ann: Q, Bob: Right Shift": the reveal key of each of ``seats``."""
-        return ", ".join(labelled(self.seat_name(s), self.keys_of(s).get('reveal', '?')) for s in seats)
+        return ", ".join(labelled(self.roster.seat_name(s), self.keys_of(s).get('reveal', '?')) for s in seats)
 
     def hand_of(self, seat: int) -> list[dict[str, Any]]:
         """A local seat's hand as its own view gives it (with ``playable``/``reason``)."""
@@ -141,7 +141,7 @@ class MafiosiTableScene(ReactionTableScene):
         return card.get("reason") if card else None
 
     def seat_status(self, p: int) -> str:
-        away = self.seat_away(p)
+        away = self.roster.seat_away(p)
         if away:
             return away
         v = self.view
@@ -172,10 +172,10 @@ class MafiosiTableScene(ReactionTableScene):
         return self.layout.cards
 
     def shown_rect(self, place: Place) -> pygame.Rect | None:
-        return self.shown_at(place, self.layout.cards.get(place))
+        return self.motion.shown_at(place, self.layout.cards.get(place))
 
     def _narrate(self, ev: dict[str, Any]):
-        return narrate(ev, self.seat_name, self.local_seats)
+        return narrate(ev, self.roster.seat_name, self.local_seats)
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.relayout()
@@ -229,8 +229,8 @@ class MafiosiTableScene(ReactionTableScene):
             mine = picker.kind(self.legal.get(seat, [])) == "play"
             if mine and seat not in self._turn_seen and not self.replay:
                 self._turn_seen.add(seat)
-                who = "" if self.single is not None else labelled(self.seat_name(seat))
-                self.say(who + tr("maf.msg.your_turn"), NOTE, 4000)
+                who = "" if self.single is not None else labelled(self.roster.seat_name(seat))
+                self.column.say(who + tr("maf.msg.your_turn"), NOTE, 4000)
                 self.app.sound and self.app.sound.play("turn")
             elif not mine:
                 self._turn_seen.discard(seat)
@@ -240,7 +240,7 @@ class MafiosiTableScene(ReactionTableScene):
         super()._note_seat(seat, msg)
 
     def _match_over(self) -> None:
-        board = self.results_board()
+        board = self.ending.results_board()
         if board is not None:
             board.take_result()
             return
@@ -255,23 +255,23 @@ class MafiosiTableScene(ReactionTableScene):
         latest = int(done[-1].get("round", 0)) if done else 0
         if latest > self.results_shown_round:
             self.results_shown_round = latest
-            self.open_results(latest, final=False)
+            self.ending.open_results(latest, final=False)
         if over and not self.final_shown:
             self.final_shown = True
-            self.open_results(None, final=True)
+            self.ending.open_results(None, final=True)
 
     def reopen_results(self) -> bool:
         if self.view.get("phase") != "over" or self.replay:
             return False
-        self.open_results(None, final=True)
+        self.ending.open_results(None, final=True)
         return True
 
     def board_again(self) -> None:
         done = self.view.get("round_results") or []
         if self.view.get("phase") == "over":
-            self.open_results(None, final=True)
+            self.ending.open_results(None, final=True)
         elif done:
-            self.open_results(int(done[-1].get("round", 0)), final=False)
+            self.ending.open_results(int(done[-1].get("round", 0)), final=False)
 
     # -- sending ------------------------------------------------------------------------
     def pick(self, seat: int, place: Place) -> bool:
@@ -286,9 +286,9 @@ class MafiosiTableScene(ReactionTableScene):
             card = next((c for c in self.hand_of(seat) if c.get("id") == place[1]), None)
             reason = card.get("reason") if card else None
         if reason:
-            self.say(tr("maf.msg.not_now", reason=reason), BAD, 4500)
+            self.column.say(tr("maf.msg.not_now", reason=reason), BAD, 4500)
         elif not self.legal.get(seat):
-            self.say(tr("maf.msg.wait"), INFO, 2500)
+            self.column.say(tr("maf.msg.wait"), INFO, 2500)
         return False
 
     # -- controls -----------------------------------------------------------------------

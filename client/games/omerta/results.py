@@ -77,9 +77,9 @@ class ResultsScene(ResultsOverlay):
         if lr.get("capped") or decl is None:
             line, col = tr("results.capped"), DIM
         elif lr.get("success"):
-            line, col = tr("results.declared_ok", name=self.table.seat_name(decl)), GOOD
+            line, col = tr("results.declared_ok", name=self.table.roster.seat_name(decl)), GOOD
         else:
-            line, col = tr("results.declared_fail", name=self.table.seat_name(decl)), BAD
+            line, col = tr("results.declared_fail", name=self.table.roster.seat_name(decl)), BAD
         if lr:
             img = text.render(line, fs, col, bold=True, shadow=True)
             surface.blit(img, img.get_rect(midtop=(b.centerx, y)))
@@ -114,7 +114,7 @@ class ResultsScene(ResultsOverlay):
             ry = y + p * row_h
             if p % 2 == 0:
                 band(surface, pygame.Rect(b.x + pad, ry, b.w - 2 * pad, row_h))
-            nm = self.table.seat_name(p)
+            nm = self.table.roster.seat_name(p)
             colour = GOLD if p in winners else CREAM
             label = nm + ("  " + tr("results.winner") if p in winners else "") + \
                 ("  " + tr("results.declarer") if p == decl else "")
