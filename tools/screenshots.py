@@ -257,7 +257,7 @@ def run(argv: list[str] | None = None) -> int:
     d.shot("08_results")
 
     # settings and couch setup screens
-    sc.leave_table()
+    sc.keys.leave_table()
     d.pump(1.0)
     app.push(SettingsScene(app))
     d.pump(0.5)
@@ -287,7 +287,7 @@ def run(argv: list[str] | None = None) -> int:
     d.shot("13_handover_cards")
     d.key(pygame.K_q)
     d.pump(0.3)
-    sc.leave_table()
+    sc.keys.leave_table()
     d.pump(0.5)
     famiglia_shots(app, d, link, args.out)
     for link in list(app.connections.links):
@@ -360,7 +360,7 @@ def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
     d.pump(1.0)
     d.shot("16_famiglia_results")
     app.connections.close_link(box["tv"])
-    sc.leave_table()
+    sc.keys.leave_table()
     d.pump(0.5)
 
     # a spectator: bots play a table; the join screen's Watch button opens it
@@ -383,7 +383,7 @@ def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
     d.pump(5, lambda: getattr(app.top, "table_id", None) == tid)
     d.pump(7)
     d.shot("17_spectator_view")
-    app.top.leave_table()
+    app.top.keys.leave_table()
     d.pump(0.5)
 
     # a replay mid-way
@@ -413,7 +413,7 @@ def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
     d.pump(15, lambda: getattr(app.top, "reconnecting", None) is None)
     d.pump(1.0)
     d.shot("20_reconnected")
-    app.top.leave_table()
+    app.top.keys.leave_table()
     d.pump(0.5)
     server_restart_shots(app, d)
 
@@ -459,7 +459,7 @@ def server_restart_shots(app: Any, d: Driver) -> None:
         d.pump(20, lambda: sc.reconnecting is None and app.top is sc and bool(sc.legal.get(0)))
         d.pump(1.5)
         d.shot("22_server_back")
-        sc.leave_table()
+        sc.keys.leave_table()
         d.pump(0.3)
         app.connections.close_link(link)
     finally:
