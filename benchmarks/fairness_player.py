@@ -248,7 +248,7 @@ def main() -> int:
                 sc.send(seat, types[kind])
                 return
 
-    real_render = app.render
+    real_render = app.display.render
 
     def render(dt: float, flip: bool = True) -> None:
         real_render(dt, flip)
@@ -257,8 +257,8 @@ def main() -> int:
         except Exception as e:  # keep playing; say why
             print(f"{args.name}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
 
-    app.render = render  # type: ignore[method-assign]
-    real_route = app.route
+    app.display.render = render  # type: ignore[method-assign]
+    real_route = app.connections.route
 
     def route(link: Any, msg: dict[str, Any]) -> None:
         real_route(link, msg)
@@ -267,7 +267,7 @@ def main() -> int:
         elif msg.get("type") == "match_over" and args.mode == "honest" and state["judged"] < args.presses:
             host(link)  # another match
 
-    app.route = route  # type: ignore[method-assign]
+    app.connections.route = route  # type: ignore[method-assign]
 
     def finish() -> None:
         import resource
@@ -320,7 +320,7 @@ def main() -> int:
         reactor.stop()
 
     app.start_loops()
-    reactor.callWhenRunning(lambda: app.start().addCallbacks(started, failed))
+    reactor.callWhenRunning(lambda: app.connections.start().addCallbacks(started, failed))
     reactor.run()
     pygame.quit()
     return 0

@@ -22,7 +22,8 @@ class ClientGame:
       :class:`client.table.base.TableScene`) for a ``match_started`` message; ``binding``
       is the local player's key binding (couch play).
     * ``results_scene`` -- the game's results board (a
-      :class:`client.table.results.ResultsOverlay`), for the record and tools.
+      :class:`client.table.results.ResultsOverlay`): the table kit opens it
+      (:meth:`client.table.base.TableScene.open_results`), None for no board.
     * ``faces`` -- the face painter of its cards (see :mod:`client.cards`), or None.
     * ``strings`` -- the folder holding its ``mafia.<lang>.json`` translations (None:
       none), loaded by :mod:`client.i18n` next to the client's own.

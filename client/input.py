@@ -155,7 +155,7 @@ def binding_for(zone: str, joystick: int | None = None) -> Binding:
     return Binding(zone, joystick=joystick, **ZONE_PRESETS[zone])
 
 
-#: Emote keys (issue 13, :mod:`client.ui.emotes`): F5-F8, used by no binding, zone or
+#: Emote keys (:mod:`client.ui.emotes`): F5-F8, used by no binding, zone or
 #: screen (F1 is the rules, F11 full screen).
 EMOTE_KEYS: dict[int, str] = {pygame.K_F5: "clap", pygame.K_F6: "laugh", pygame.K_F7: "shock",
                               pygame.K_F8: "well_played"}

@@ -103,7 +103,7 @@ class Reconnector:
         if not self.active:
             return
         tokens, watched = self.wanted()
-        if not tokens and not watched and self.link is not self.app.main_link:
+        if not tokens and not watched and self.link is not self.app.connections.main_link:
             self.cancel()  # nothing of it is on screen any more
             return
         self.connecting = True
@@ -185,7 +185,7 @@ class Reconnector:
     def _done(self) -> None:
         self.active = False
         self.connecting = False
-        self.app.link_back(self.link)
+        self.app.connections.link_back(self.link)
 
     def _lost(self, message: str) -> None:
         """The seats will not come back: say why; the tables go back to the menu (the
@@ -193,7 +193,7 @@ class Reconnector:
         self.active = False
         self.connecting = False
         self.app.notify(message, 12)
-        self.app.seat_lost(self.link)
+        self.app.connections.seat_lost(self.link)
 
     def _give_up(self) -> None:
         """The server stays out of reach: back to the menu. The seat stays in

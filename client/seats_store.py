@@ -1,5 +1,5 @@
-"""The player's seats, kept on disk so a restarted client can sit back down (issue 13
-"Getting your seat back"; PROTOCOL.md "Reconnection": a seat's token stays valid until
+"""The player's seats, kept on disk so a restarted client can sit back down
+(PROTOCOL.md "Reconnection": a seat's token stays valid until
 its match ends, also after a ``leave`` and after the stand-in bot took over).
 
 ``platformdirs.user_data_dir("mafia-table")/seats.json`` is a JSON list of entries::

@@ -8,18 +8,9 @@ frame.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Callable
 
 Easing = Callable[[float], float]
-
-
-def linear(p: float) -> float:
-    return p
-
-
-def ease_in_quad(p: float) -> float:
-    return p * p
 
 
 def ease_out_quad(p: float) -> float:
@@ -43,20 +34,6 @@ def ease_out_back(p: float, overshoot: float = 1.70158) -> float:
     c3 = overshoot + 1.0
     q = p - 1.0
     return 1.0 + c3 * q * q * q + overshoot * q * q
-
-
-def ease_out_bounce(p: float) -> float:
-    n1, d1 = 7.5625, 2.75
-    if p < 1 / d1:
-        return n1 * p * p
-    if p < 2 / d1:
-        p -= 1.5 / d1
-        return n1 * p * p + 0.75
-    if p < 2.5 / d1:
-        p -= 2.25 / d1
-        return n1 * p * p + 0.9375
-    p -= 2.625 / d1
-    return n1 * p * p + 0.984375
 
 
 def progress(t_ms: float, start_ms: float, duration_ms: float) -> float:
@@ -89,24 +66,6 @@ def flip_scale(p: float) -> tuple[float, bool]:
     then widens again showing its face. ``x_scale`` is in [0, 1].
     """
     return abs(math.cos(math.pi * p)), p >= 0.5
-
-
-@dataclass(frozen=True)
-class Tween:
-    """A value moving from ``start`` to ``end`` between ``t0`` and ``t0 + duration``
-    (ms) along ``easing``."""
-
-    start: float
-    end: float
-    t0: float
-    duration: float
-    easing: Easing = ease_in_out_cubic
-
-    def at(self, t_ms: float) -> float:
-        return lerp(self.start, self.end, self.easing(progress(t_ms, self.t0, self.duration)))
-
-    def done(self, t_ms: float) -> bool:
-        return t_ms >= self.t0 + self.duration
 
 
 class Follower:

@@ -56,7 +56,7 @@ def test_draw_keeps_its_place_and_declare_never_takes_it(tmp_path):
 def test_declaring_omerta_asks_for_a_second_click(tmp_path):
     app = make_app(tmp_path)
     scene, link = open_table(app, _after_peeks(), 0)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     rect = scene.buttons["0:declare_omerta"].rect.copy()
     click(rect.center)
     app.sample()
@@ -67,7 +67,7 @@ def test_declaring_omerta_asks_for_a_second_click(tmp_path):
     assert "again" in scene.prompt[0]
     key(pygame.K_ESCAPE)  # Esc takes it back (and does not start leaving the table)
     app.sample()
-    assert not scene.declare_armed(0) and scene._esc_until == 0.0
+    assert not scene.declare_armed(0) and scene.keys._esc_until == 0.0
     assert scene.buttons["0:declare_omerta"].text == "mafia.act.declare_omerta"
     click(rect.center)
     app.sample()
@@ -143,7 +143,7 @@ def test_space_without_a_chosen_card_during_the_peek_says_how(tmp_path):
     key(pygame.K_SPACE)
     app.sample()
     assert link.conn.sent == []
-    assert any("1-9" in m[0] for m in scene.messages)
+    assert any("1-9" in m[0] for m in scene.column.messages)
 
 
 def test_a_famiglia_street_card_with_one_use_still_asks():

@@ -34,7 +34,7 @@ def make_app(tmp_path, size=(1280, 720)):
 
 @contextlib.contextmanager
 def menu_app(tmp_path, size=(1280, 720)):
-    """An app showing the main menu (start its server with ``app.start()``); its
+    """An app showing the main menu (start its server with ``app.connections.start()``); its
     connections are closed on the way out."""
     from client.scenes.menu import MenuScene
 
@@ -43,8 +43,8 @@ def menu_app(tmp_path, size=(1280, 720)):
         app.push(MenuScene(app))
         yield app
     finally:
-        for link in list(app.links):
-            app.close_link(link)
+        for link in list(app.connections.links):
+            app.connections.close_link(link)
         app.running = False
 
 
@@ -68,7 +68,7 @@ def until(app, cond, timeout=8.0):
     while not cond():
         assert now_ms() < end, "timed out"
         app.sample()
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
         yield task.deferLater(reactor, 0.005, lambda: None)
 
 
@@ -77,9 +77,9 @@ def test_quick_game_starts_a_match(tmp_path):
     from client.games.omerta.table import OmertaTableScene
 
     with menu_app(tmp_path) as app:
-        link = yield app.start()
-        assert app.server_port and link.conn is not None
-        app.render(1 / 60, flip=False)
+        link = yield app.connections.start()
+        assert app.connections.server_port and link.conn is not None
+        app.display.render(1 / 60, flip=False)
         click(app.top.b_quick.rect.center)  # one click
         yield until(app, lambda: isinstance(app.top, OmertaTableScene))
         table = app.top
@@ -173,7 +173,7 @@ def test_snap_key_sends_a_claim_stamped_by_the_sampler(tmp_path):
     state, events = snap_window_state()
     scene, link = open_table(app, state, 0, events)
     for _ in range(40):  # the discarded 7 lands face up: t_shown is recorded
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     assert scene.window_shown_ms, "the window's card was never shown"
     clock = StampClock()
     app.sampler = InputSampler(clock=clock)
@@ -192,7 +192,7 @@ def test_right_click_snaps_that_card_and_enter_passes(tmp_path):
     app = make_app(tmp_path)
     state, events = snap_window_state()
     scene, link = open_table(app, state, 2, events)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     clock = StampClock()
     app.sampler = InputSampler(clock=clock)
     sid = scene.own_slots(2)[3]
@@ -214,7 +214,7 @@ def test_snap_without_a_chosen_card_sends_nothing(tmp_path):
     key(pygame.K_SPACE)
     app.sample()
     assert link.conn.sent == []
-    assert any("Choose one of your cards" in m[0] for m in scene.messages)
+    assert any("Choose one of your cards" in m[0] for m in scene.column.messages)
 
 
 def test_buttons_follow_the_legal_actions(tmp_path):
@@ -239,10 +239,10 @@ def test_table_draws_at_several_sizes_and_resizes(tmp_path, size):
     state, events = snap_window_state(4)
     scene, _ = open_table(app, state, 0, events)
     for _ in range(5):
-        app.render(1 / 60, flip=False)
-    app.resize((1600, 900))
+        app.display.render(1 / 60, flip=False)
+    app.display.resize((1600, 900))
     assert scene.layout.size == (1600, 900)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
 
 
 def test_f11_toggles_fullscreen_and_back_to_the_window_size(tmp_path):
@@ -252,12 +252,12 @@ def test_f11_toggles_fullscreen_and_back_to_the_window_size(tmp_path):
     app.push(MenuScene(app))
     key(pygame.K_F11)
     app.sample()
-    assert app.fullscreen and app.settings.fullscreen
+    assert app.display.fullscreen and app.settings.fullscreen
     assert pygame.display.get_surface().get_flags() & pygame.FULLSCREEN
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     key(pygame.K_F11)
     app.sample()
-    assert not app.fullscreen and app.size == (1280, 720) == pygame.display.get_surface().get_size()
+    assert not app.display.fullscreen and app.size == (1280, 720) == pygame.display.get_surface().get_size()
     assert app.top.ui  # the menu rebuilt its buttons for the new size
 
 

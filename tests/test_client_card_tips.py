@@ -18,14 +18,14 @@ from tests.test_client_app import make_app
 
 def rest_mouse(app, scene, pos):
     scene.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)), now_ms())
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
 
 
 def first_tip(app, scene):
     """(pos, tip) of the first card place whose tip shows, scanning the layout's cards."""
     for place, rect in scene.card_rects().items():
         rest_mouse(app, scene, rect.center)
-        tip = scene.card_tip()
+        tip = scene.tip.text()
         if tip:
             return rect.center, tip, place
     return None, None, None
@@ -64,11 +64,11 @@ def test_resting_on_a_card_shows_what_it_does(tmp_path, lang, make, expect):
         assert tip, f"no card of {type(scene).__name__} has a tip"
         assert tip == scene.card_help(scene.hover_card_at(pos))
         assert " — " in tip and not tip.startswith(("rules_", "mafia."))
-        drawn = scene.draw_card_tip(app.screen)
-        assert drawn is not None and app.screen.get_rect().contains(drawn)
+        drawn = scene.tip.draw(app.display.screen)
+        assert drawn is not None and app.display.screen.get_rect().contains(drawn)
         # off the cards: no tip
         rest_mouse(app, scene, (1, app.size[1] // 2))
-        assert scene.card_tip() is None
+        assert scene.tip.text() is None
     finally:
         i18n.setup("en")
 
@@ -93,12 +93,12 @@ def test_a_long_press_shows_the_tip_and_a_tap_does_not(tmp_path, monkeypatch):
     assert tip
     rest_mouse(app, scene, (1, 1))  # the pointer leaves; a finger lands on the card
     clock = [1000.0]
-    monkeypatch.setattr("client.table.base.now_ms", lambda: clock[0])
+    monkeypatch.setattr("client.table.tips.now_ms", lambda: clock[0])
     down = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=True)
     scene.handle_event(down, clock[0])
-    assert scene.card_tip() is None  # a tap so far
+    assert scene.tip.text() is None  # a tap so far
     assert scene.animating()  # the frame rate stays up until the tip can show
     clock[0] += tips.LONG_PRESS_MS + 10
-    assert scene.card_tip() == tip
+    assert scene.tip.text() == tip
     scene.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=True), clock[0])
-    assert scene.card_tip() is None  # the finger is lifted: nothing rests on the card
+    assert scene.tip.text() is None  # the finger is lifted: nothing rests on the card

@@ -44,7 +44,7 @@ def test_two_local_seats_claim_with_their_own_keys(tmp_path):
     scene, screen, links = couch_table(app, state, events)
     assert scene.public and scene.local_seats == {0, 1} and scene.perspective == 0
     for _ in range(30):
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     clock = StampClock()
     app.sampler = InputSampler(clock=clock)
     key(pygame.K_d)  # seat 0 ("left" keys): next card -> its first card
@@ -83,7 +83,7 @@ def test_shared_screen_hides_private_cards_and_handover_shows_them(tmp_path):
     key(pygame.K_RSHIFT)  # again: show
     app.sample()
     assert app.top.showing and app.top.info["look"]["cards"] == [c for c in events[0].secret["cards"]]
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert scene.private_info(1)["look"] is None  # shown once: the game keeps no memory
     key(pygame.K_RSHIFT)
     app.sample()
@@ -96,7 +96,7 @@ def test_couch_game_starts_with_one_connection_per_player(tmp_path):
     from client.games.omerta.table import OmertaTableScene
 
     with menu_app(tmp_path) as app:
-        yield app.start()
+        yield app.connections.start()
         tid = yield start_couch(app, [("Ann", binding_for("left")), ("Bob", binding_for("right"))], 3)
         yield until(app, lambda: isinstance(app.top, OmertaTableScene) and len(app.top.local_seats) == 2)
         table = app.top
@@ -120,15 +120,15 @@ def test_join_screen_lists_a_server_found_on_loopback(tmp_path):
     app = make_app(tmp_path)
     app.config["server"]["discovery_port"] = port
     try:
-        yield app.start()
+        yield app.connections.start()
         join = app.push(JoinScene(app))
         yield until(app, lambda: join.servers, timeout=5)
-        assert any(s["tcp_port"] == app.server_port for s in join.servers)
+        assert any(s["tcp_port"] == app.connections.server_port for s in join.servers)
         lines = [item["text"] for item in join.l_servers.item_list]
-        assert any(f":{app.server_port}" in line for line in lines)
+        assert any(f":{app.connections.server_port}" in line for line in lines)
     finally:
-        for link in list(app.links):
-            app.close_link(link)
+        for link in list(app.connections.links):
+            app.connections.close_link(link)
 
 
 @pytest_twisted.inlineCallbacks
@@ -141,27 +141,27 @@ def test_tv_view_watches_a_running_table_with_public_information_only(tmp_path):
     player.push(MenuScene(player))
     tv = None
     try:
-        yield player.start()
-        yield quick_game(player.main_link)
+        yield player.connections.start()
+        yield quick_game(player.connections.main_link)
         yield until(player, lambda: isinstance(player.top, OmertaTableScene))
         from client.app import App
         from client.settings import Settings
 
-        tv = App(player.config, Settings(name="TV"), player.reactor, connect_to=player.server_address,
+        tv = App(player.config, Settings(name="TV"), player.reactor, connect_to=player.connections.server_address,
                  settings_path=str(tmp_path / "tv.json"))
         tv.open_window = lambda: None  # one window per process: the TV shares it
-        tv.screen, tv.manager, tv.art, tv.sound, tv.size = player.screen, player.manager, player.art, None, player.size
+        tv.display.screen, tv.display.manager, tv.art, tv.sound, tv.display.size = player.display.screen, player.manager, player.art, None, player.size
         tv.running = True
-        link = yield tv.start()
+        link = yield tv.connections.start()
         watch_any(tv, link)
         yield until(player, lambda: bool(tv.scenes) and isinstance(tv.top, OmertaTableScene))
         table = tv.top
         assert table.public and not table.local_seats and table.view["seat"] is None
-        assert table.view["safe_cards"] is None and table.help_line.startswith("Watching")
+        assert table.view["safe_cards"] is None and table.keys.help_line.startswith("Watching")
     finally:
         for app in (player, tv):
-            for link in list(getattr(app, "links", [])):
-                app.close_link(link)
+            for link in list(getattr(getattr(app, "connections", None), "links", [])):
+                app.connections.close_link(link)
 
 
 def test_couch_setup_offers_every_couch_game_and_starts_the_chosen_one(tmp_path, monkeypatch):
@@ -179,10 +179,10 @@ def test_couch_setup_offers_every_couch_game_and_starts_the_chosen_one(tmp_path,
     monkeypatch.setattr(couch_mod, "start_couch", lambda app, players, seats, options=None, game=None:
                         started.append((game, seats)) or defer.succeed(1))
     with menu_app(tmp_path) as app:
-        app.main_link = object()  # start() only needs a link to exist
+        app.connections.main_link = object()  # start() only needs a link to exist
         scene = couch_mod.CouchScene(app)
         app.push(scene)
-        app.render(0.02)
+        app.display.render(0.02)
         event = pygame.event.Event(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=scene.dd_game,
                                    text=games.title("family_business"),
                                    selected_option_id="family_business")

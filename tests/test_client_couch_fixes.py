@@ -75,15 +75,15 @@ def test_spectator_count_wording(tmp_path):
     table, _link = open_table(app, s, 0)
     entry = {"id": 9, "name": "T", "seats": [], "spectators": 0}
     app.tables[9] = entry
-    assert table.spectator_line() == ""
+    assert table.roster.spectator_line() == ""
     entry["spectators"] = 1
-    assert table.spectator_line() == "1 watching"
+    assert table.roster.spectator_line() == "1 watching"
     i18n.setup("fr")
     try:
-        assert table.spectator_line() == "1 spectateur"
+        assert table.roster.spectator_line() == "1 spectateur"
         entry["spectators"] = 3
-        assert table.spectator_line() == "3 spectateurs"
-        assert "(s)" not in table.spectator_line()
+        assert table.roster.spectator_line() == "3 spectateurs"
+        assert "(s)" not in table.roster.spectator_line()
     finally:
         i18n.setup("en")
 
@@ -98,7 +98,7 @@ def test_the_top_bar_names_the_round_whose_results_are_shown(tmp_path):
     assert table.shown_round() == 2
     app.push(ResultsScene(app, table, table.view["last_round"]))
     assert table.shown_round() == 1
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     app.pop()
     assert table.shown_round() == 2
 
@@ -114,7 +114,7 @@ def test_the_replay_button_says_play_at_the_end(tmp_path):
     assert scene.playing and any(b.text == "mafia.replay.pause" for b in scene.ui)
     key(pygame.K_END)
     app.sample()
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert not scene.playing
     assert any(b.text == "mafia.replay.play" for b in scene.ui)
     assert not any(b.text == "mafia.replay.pause" for b in scene.ui)

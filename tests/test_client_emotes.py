@@ -111,12 +111,12 @@ def test_f5_to_f8_send_each_emote(tmp_path):
 def test_click_on_the_bar_sends_that_emote_and_not_a_table_click(tmp_path):
     app = make_app(tmp_path)
     scene, link = omerta_table(app)
-    app.render(1 / 60, flip=False)
-    r = scene.emote_bar_rect()
+    app.display.render(1 / 60, flip=False)
+    r = scene.emotes.bar_rect()
     assert r is not None
-    scene.emote_bar.place(r)
+    scene.emotes.bar.place(r)
     for e in emotes.EMOTES:
-        pos = scene.emote_bar.rects[e].center
+        pos = scene.emotes.bar.rects[e].center
         app.dispatch(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1), 0.0)
     assert [f["emote"] for t, f in link.requests if t == "emote"] == list(emotes.EMOTES)
 
@@ -127,11 +127,11 @@ def test_the_bar_covers_nothing_of_the_table(tmp_path, size):
 
     app = make_app(tmp_path, size)
     scene, _ = omerta_table(app)
-    r = scene.emote_bar_rect()
+    r = scene.emotes.bar_rect()
     for name, rect in all_rects(scene.layout):
         if name != "info":
             assert not r.colliderect(rect), name
-    assert app.screen.get_rect().contains(r)
+    assert app.display.screen.get_rect().contains(r)
     for b in scene.buttons.values():  # nor the action buttons
         assert not r.colliderect(b.rect)
 
@@ -140,7 +140,7 @@ def test_push_shows_a_badge_beside_the_senders_plate_for_four_seconds(tmp_path):
     app = make_app(tmp_path)
     scene, link = omerta_table(app)
     scene.on_message(emote_push(1, "laugh"), link)
-    assert scene.emotes.active(scene.t) == {1: ("laugh", 0.0)}
+    assert scene.emotes.board.active(scene.t) == {1: ("laugh", 0.0)}
     drawn = []
     real = emotes.draw_badge
 
@@ -151,15 +151,15 @@ def test_push_shows_a_badge_beside_the_senders_plate_for_four_seconds(tmp_path):
     import client.ui.emotes as mod
     mod.draw_badge = spy
     try:
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     finally:
         mod.draw_badge = real
     assert drawn == [("laugh", scene.layout.seats[1].plate)]
     for _ in range(3):
-        app.render(1.0, flip=False)
-    assert 1 in scene.emotes.active(scene.t)  # still there after ~3 s
-    app.render(1.1, flip=False)
-    assert scene.emotes.active(scene.t) == {}  # gone after 4 s
+        app.display.render(1.0, flip=False)
+    assert 1 in scene.emotes.board.active(scene.t)  # still there after ~3 s
+    app.display.render(1.1, flip=False)
+    assert scene.emotes.board.active(scene.t) == {}  # gone after 4 s
 
 
 def test_a_push_for_another_table_or_an_unknown_emote_shows_nothing(tmp_path):
@@ -167,18 +167,18 @@ def test_a_push_for_another_table_or_an_unknown_emote_shows_nothing(tmp_path):
     scene, link = omerta_table(app)
     scene.on_message({**emote_push(1), "table": 10}, link)
     scene.on_message(emote_push(1, "dance"), link)
-    assert scene.emotes.shown == {}
+    assert scene.emotes.board.shown == {}
 
 
 def test_spectator_and_tv_see_badges_but_have_no_bar(tmp_path):
     app = make_app(tmp_path)
     scene, link = omerta_table(app, seat=None)
-    assert scene.emote_bar_rect() is None
+    assert scene.emotes.bar_rect() is None
     press(app, pygame.K_F5)
     assert link.requests == []  # a spectator cannot send
     scene.on_message(emote_push(2, "shock"), link)
-    assert 2 in scene.emotes.active(scene.t)
-    app.render(1 / 60, flip=False)
+    assert 2 in scene.emotes.board.active(scene.t)
+    app.display.render(1 / 60, flip=False)
 
 
 def test_too_many_emotes_is_a_short_notice_not_an_error(tmp_path):
@@ -186,9 +186,9 @@ def test_too_many_emotes_is_a_short_notice_not_an_error(tmp_path):
     scene, link = omerta_table(app)
     link.replies["emote"] = lambda f: defer.fail(ServerError("too_many_emotes", "more than 3 in 5 s"))
     press(app, pygame.K_F5)
-    lines = [m[0] for m in scene.messages]
+    lines = [m[0] for m in scene.column.messages]
     assert "Easy on the emotes: wait a few seconds." in lines
-    assert app.notice is None  # no red banner over the table
+    assert app.display.notice is None  # no red banner over the table
 
 
 def test_famiglia_badge_goes_by_its_plates(tmp_path):
@@ -200,10 +200,10 @@ def test_famiglia_badge_goes_by_its_plates(tmp_path):
     started = {"type": "match_started", "table": 9, "game": "famiglia", "seat": 0, "view": famiglia.view(s, 0),
                "legal": [a.to_dict() for a in famiglia.legal_actions(s, 0)], "t_server": 0.0}
     scene = app.reset(FamigliaTableScene(app, link, started))
-    assert scene.plate_rect(1) == scene.layout.plates[1]
+    assert scene.emotes.plate_rect(1) == scene.layout.plates[1]
     scene.on_message(emote_push(1, "well_played"), link)
-    app.render(1 / 60, flip=False)
-    r = scene.emote_bar_rect()
+    app.display.render(1 / 60, flip=False)
+    r = scene.emotes.bar_rect()
     from client.games.famiglia.layout import areas
 
     for name, rect in areas(scene.layout):
@@ -218,7 +218,7 @@ def test_text_badges_when_the_font_has_no_emoji(tmp_path, language, expected):
     assert emotes.has_glyph("A")
     assert emotes.label("well_played") == expected
     assert emotes.label("clap") == ("Bravo!" if language == "en" else "Bravo\u00a0!")
-    app.set_language("en")
+    app.display.set_language("en")
 
 
 def test_badge_stays_inside_the_window(tmp_path):

@@ -198,8 +198,8 @@ def test_scene_sends_the_pair_recruit_built_from_clicks(tmp_path):
     app = make_app(tmp_path)
     state = fg.new_match(SCENARIO, 5)
     scene, link = open_famiglia(app, state, 0)
-    app.render(1 / 60, flip=False)
-    assert scene.seat_name(1) == "Bob" and scene.seat_name(0) == "Ann (you)"  # names from match_started
+    app.display.render(1 / 60, flip=False)
+    assert scene.roster.seat_name(1) == "Bob" and scene.roster.seat_name(0) == "Ann (you)"  # names from match_started
     click(scene.layout.rect(("street", B2)).center)
     app.sample()
     assert set(scene.buttons) == {"intent:renew", "intent:brute", "intent:take_pair", "cancel", "pass"}
@@ -218,7 +218,7 @@ def test_scene_accountant_swap_and_pass(tmp_path):
     app = make_app(tmp_path)
     state, _ = fg.apply(fg.new_match(SCENARIO, 5), 0, fg.Accountant(A2))
     scene, link = open_famiglia(app, state, 0)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert "Accountant" in scene.prompt[0]
     click(scene.layout.rect(("hand", M3)).center)
     app.sample()
@@ -244,9 +244,9 @@ def test_update_animates_and_narrates(tmp_path):
     scene.on_message({"type": "update", "table": 4, "events": events_for(events, 0), "view": fg.view(s1, 0),
                       "legal": [], "t_server": 1.0, "step": 1}, link)
     assert any(getattr(e, "hide_dst", None) == ("hand", B2) for e in scene.anim.effects)  # the recruit flies
-    assert any("recruits the Brute 2 with a pair" in m[0] for m in scene.messages)
+    assert any("recruits the Brute 2 with a pair" in m[0] for m in scene.column.messages)
     for _ in range(90):
-        app.render(1 / 30, flip=False)
+        app.display.render(1 / 30, flip=False)
     assert not scene.anim.busy(scene.t)
 
 
@@ -265,7 +265,7 @@ def test_a_spectator_sees_no_hand(tmp_path):
         return real(card, w, h)
 
     app.art.shadowed = spy
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     hand_ids = set(state.hands[0]) | set(state.hands[1])
     assert not [c for c in drawn if c is not None and c["id"] in hand_ids]
 
@@ -275,7 +275,7 @@ def test_a_famiglia_match_against_the_embedded_bot_starts(tmp_path):
     from client.games.famiglia.table import FamigliaTableScene
 
     with menu_app(tmp_path) as app:
-        link = yield app.start()
+        link = yield app.connections.start()
         reply = yield link.request("create_table", game="famiglia", seats=2, name="Duel",
                                    options={"seed": 3})
         tid = reply["table"]["id"]
@@ -289,7 +289,7 @@ def test_a_famiglia_match_against_the_embedded_bot_starts(tmp_path):
         turn = table.view["turn_no"]
         press(table, "pass")
         yield until(app, lambda: table.view["turn_no"] > turn)
-        assert any("passes" in m[0] for m in table.messages)
+        assert any("passes" in m[0] for m in table.column.messages)
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1024, 600), (1280, 1024), (1920, 1080)])
@@ -326,7 +326,7 @@ def test_the_end_shows_the_results_and_the_table_can_show_them_again(tmp_path):
     results = app.top
     assert isinstance(results, FamigliaResultsScene)
     assert results.outcome()["reason"] == "passes" and scene.view["players"][1]["hand"] is not None
-    app.render(1 / 60, flip=False)  # both hands face up, VP per card
+    app.display.render(1 / 60, flip=False)  # both hands face up, VP per card
     click(next(b for b in results.ui if b.text == "mafia.fam.results.see_table").rect.center)
     app.sample()
     assert app.top is scene and set(scene.buttons) == {"results"}

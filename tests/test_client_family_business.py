@@ -72,13 +72,13 @@ def test_the_table_opens_and_draws_for_two_and_six_players(tmp_path, n):
     s = busy_state(n)
     scene, _ = open_fb(app, s, 0)
     for _ in range(3):
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     assert set(scene.layout.seats) == set(range(n))
     assert scene.layout.seats[0].bottom and len(scene.layout.hand) == 6  # the first player holds six
     assert scene.prompt[0] == "Your turn: play a card"
     assert len(scene.layout.wall_slots) == 2 * n
     scene2, _ = open_fb(app, s, None)  # a spectator
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert scene2.public and not scene2.layout.hand and len(scene2.layout.backs) == 6
     assert scene2.prompt[0] == "Ann to play"
 
@@ -219,7 +219,7 @@ def test_the_counter_key_sends_a_stamped_counter_claim(tmp_path):
     fi = H.card(s, 1, "family_influence")
     scene, link = open_fb(app, s, 1, ev)
     for _ in range(40):  # the contract lands face up: t_shown is recorded
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     wid = s.window.id
     assert scene.window_shown_ms.get(wid) is not None
     assert scene.window_left() is not None  # the time bar runs
@@ -240,13 +240,13 @@ def test_a_seat_without_a_counter_sees_the_same_prompt(tmp_path):
     assert {"counter", "no_counter"} == {a.TYPE for a in fb.legal_actions(s1, 2)}
     with_counter, _ = open_fb(app, s1, 2, ev1)
     for _ in range(20):
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     prompt1, buttons1 = with_counter.prompt, {k.split(":")[1] for k in with_counter.buttons}
     s, ev = counter_window()
     assert {"no_counter"} == {a.TYPE for a in fb.legal_actions(s, 2)}
     without, link = open_fb(app, s, 2, ev)
     for _ in range(20):
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     assert without.prompt == prompt1 == ("Ann plays Contract on Bob: counter?",
                                          "Space: counter with your chosen card (1-6) · Enter: no counter", True)
     assert {k.split(":")[1] for k in without.buttons} == buttons1 == {"counter", "no_counter"}
@@ -254,11 +254,11 @@ def test_a_seat_without_a_counter_sees_the_same_prompt(tmp_path):
     assert without.buttons["2:counter"].is_enabled is False
     key(pygame.K_SPACE)  # nothing chosen: the same words as for anybody
     app.sample()
-    assert link.conn.sent == [] and "Choose one of your cards" in without.messages[-1][0]
+    assert link.conn.sent == [] and "Choose one of your cards" in without.column.messages[-1][0]
     key(pygame.K_1)
     key(pygame.K_SPACE)  # a card that cannot counter
     app.sample()
-    assert link.conn.sent == [] and without.messages[-1][0] == "You cannot use that card now."
+    assert link.conn.sent == [] and without.column.messages[-1][0] == "You cannot use that card now."
     key(pygame.K_RETURN)
     app.sample()
     assert sent(link) == [{"type": "no_counter"}]
@@ -274,7 +274,7 @@ def test_couch_seats_get_the_same_buttons_whatever_they_hold(tmp_path):
         msg = {"type": "match_started", "table": 5, "game": "family_business", "seat": seat,
                "view": fb.view(s, seat), "legal": legal(s, seat)}
         scene.add_local_seat(FakeLink(seat), msg, binding_for(zone))
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert set(scene.buttons) == {"1:no_counter", "2:no_counter"}  # no Counter button to give it away
     assert scene.prompt[0] == "Counter? Bob, Cleo"
     assert scene.private_groups(1, scene.private_info(1))[0][1][0][0]["code"] == "family_influence"
@@ -286,7 +286,7 @@ def test_couch_seats_get_the_same_buttons_whatever_they_hold(tmp_path):
         return real(card, w, h)
 
     app.art.shadowed = spy
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     hands = {c for p in range(3) for c in s.hands[p]}
     assert not [c for c in drawn if c is not None and c["id"] in hands]  # no hand on the shared screen
 
@@ -298,10 +298,10 @@ def test_a_counter_flies_in_and_the_turn_passes_to_the_counterer(tmp_path):
     s2, ev2 = H.act(s, 1, fb.Counter(H.card(s, 1, "family_influence")))
     update(scene, link, s2, 0, ev2)
     assert any(getattr(e, "glow", None) == (255, 214, 102) for e in scene.anim.effects)  # the counter card
-    assert any("counters with Family Influence" in m[0] for m in scene.messages)
+    assert any("counters with Family Influence" in m[0] for m in scene.column.messages)
     assert s2.turn == 1 and scene.prompt[0] == "Bob to play"
     for _ in range(120):
-        app.render(1 / 30, flip=False)
+        app.display.render(1 / 30, flip=False)
     assert not scene.anim.busy(scene.t)
 
 
@@ -319,7 +319,7 @@ def test_events_animate_a_walk_to_the_wall_and_executions(tmp_path):
     update(scene, link, s1, 0, ev + ev2 + ev3)
     hides = {getattr(e, "hide_dst", None) for e in scene.anim.effects}
     assert ("mob", H.mob(1, 4)) in hides and ("rip", 0) in hides and ("discard", 0) in hides
-    assert any("Executed" in m[0] for m in scene.messages)
+    assert any("Executed" in m[0] for m in scene.column.messages)
 
 
 # -- narration ---------------------------------------------------------------------------
@@ -423,10 +423,10 @@ def test_the_replay_of_a_finished_match_opens_and_plays(tmp_path):
     replay.seek(replay.last // 2)
     for _ in range(10):
         replay.forward()
-        app.render(1 / 30, flip=False)
-    assert table.messages  # told in the message column
+        app.display.render(1 / 30, flip=False)
+    assert table.column.messages  # told in the message column
     replay.seek(replay.last)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert table.view["phase"] == "over" and app.top is replay  # no results pop-up in a replay
     assert table.layout.hand  # a finished match shows the hand at the bottom face up
 
@@ -447,8 +447,8 @@ def test_the_end_shows_the_results_board(tmp_path):
                                                                    "scores": [9, 0], "turns": 1}}, link)
     results = app.top
     assert isinstance(results, FBResultsScene) and results.outcome()["winners"] == [0]
-    app.render(1 / 60, flip=False)
-    assert any("wins" in m[0] for m in scene.messages)
+    app.display.render(1 / 60, flip=False)
+    assert any("wins" in m[0] for m in scene.column.messages)
 
 
 def test_it_is_registered_and_hostable():

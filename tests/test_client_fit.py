@@ -122,9 +122,9 @@ def app(request, tmp_path, big_shapes_drawn_once):
     size, lang = request.param
     app = make_app(tmp_path, size)
     app.settings_path = "settings.json"  # a short path in the Settings screen
-    app.set_language(lang)
+    app.display.set_language(lang)
     yield app
-    app.set_language("en")
+    app.display.set_language("en")
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +177,7 @@ def big_shapes_drawn_once():
 
 
 def _check(app, where):
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     bad = overflows(app)
     assert not bad, f"{where} at {app.size} in {app.settings.language}: {bad}"
 
@@ -192,8 +192,8 @@ def test_menu_screens_fit(app):
     from client.scenes.name import NameScene
     from client.scenes.settings import SettingsScene
 
-    app.main_link = _Link()
-    app.links.append(app.main_link)
+    app.connections.main_link = _Link()
+    app.connections.links.append(app.connections.main_link)
     for make in (MenuScene, HostScene, JoinScene, CouchScene, SettingsScene, NameScene,
                  lambda a: NameScene(a, first_run=True)):
         app.reset(make(app))
@@ -218,7 +218,7 @@ def test_menu_screens_fit(app):
                  "options": {}, "seats": [dict(s, name=s["name"] if s["seat"] < n - 1 else None)
                                           for s in _seats(n)]}
         for kw in ({"host": True}, {"host": False, "my_seat": 1}, {"spectator": True, "my_seat": None}):
-            app.reset(LobbyScene(app, app.main_link, table, **kw))
+            app.reset(LobbyScene(app, app.connections.main_link, table, **kw))
             _check(app, f"lobby {name} {kw}")
 
 
@@ -260,7 +260,7 @@ def test_top_bar_key_help_keeps_every_part(app, name, monkeypatch):
     for seat in [0, None]:
         seen.clear()
         _open(app, name, state, seat)
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
         assert seen, "the top bar's key help was not drawn"
         if app.size[1] >= 720:
             for line, shown in seen:
@@ -288,7 +288,7 @@ def test_slot_badges_leave_card_values_visible(app):
     for state, events in _moments("omerta"):
         for seat in [p for p in range(state.n if hasattr(state, "n") else 4)][:2]:
             scene = _open(app, "omerta", state, seat, events)
-            app.render(1 / 60, flip=False)
+            app.display.render(1 / 60, flip=False)
             assert scene.show_slot_numbers
             area = scene.layout.seats[seat]
             for sid, rect in area.slots.items():

@@ -52,12 +52,12 @@ def test_cards_are_drawn_with_the_games_own_faces():
 @pytest.mark.parametrize("size", [(1280, 720), (800, 600), (1920, 1080)])
 def test_help_pages_lay_out_and_scroll(tmp_path, lang, size):
     app = make_app(tmp_path, size)
-    app.set_language(lang)
+    app.display.set_language(lang)
     try:
         scene = app.push(HelpScene(app, "omerta"))
         for name in GAMES:
             scene.select(name)
-            app.render(1 / 60, flip=False)
+            app.display.render(1 / 60, flip=False)
             view = scene.view_rect()
             page = scene.page(view.w - 12)
             for kind, what, r in scene.layout(view.w - 12):
@@ -81,7 +81,7 @@ def test_help_pages_lay_out_and_scroll(tmp_path, lang, size):
         app.sample()
         assert not any(isinstance(s, HelpScene) for s in app.scenes)
     finally:
-        app.set_language("en")
+        app.display.set_language("en")
 
 
 def test_menu_opens_the_rules(tmp_path):
@@ -89,7 +89,7 @@ def test_menu_opens_the_rules(tmp_path):
 
     app = make_app(tmp_path)
     app.push(MenuScene(app))
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     click(app.top.b_help.rect.center)
     app.sample()
     assert isinstance(app.top, HelpScene) and app.top.game == games.quick_game().name
@@ -106,14 +106,14 @@ def test_table_opens_its_games_rules_by_key_and_comes_back(tmp_path, k):
     app = make_app(tmp_path)
     state, events = snap_window_state()
     scene, link = open_table(app, state, 0, events)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     key(k)
     app.sample()
     assert isinstance(app.top, HelpScene) and app.top.game == "omerta"
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     key(pygame.K_ESCAPE)
     app.sample()
-    assert app.top is scene and scene.rules_button is not None
+    assert app.top is scene and scene.actions.rules_button is not None
     assert link.conn.sent == []  # the help key is not a game key
 
 
@@ -121,12 +121,12 @@ def test_table_rules_button(tmp_path):
     app = make_app(tmp_path)
     state, events = snap_window_state()
     scene, _link = open_table(app, state, 1, events)
-    app.render(1 / 60, flip=False)
-    b = scene.rules_button
+    app.display.render(1 / 60, flip=False)
+    b = scene.actions.rules_button
     assert b is not None and b.rect.colliderect(scene.layout.top_bar)
     click(b.rect.center)
     app.sample()
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert isinstance(app.top, HelpScene)
 
 
@@ -134,17 +134,17 @@ def test_hovering_a_character_on_the_table_says_what_it_does(tmp_path):
     app = make_app(tmp_path)
     state, events = snap_window_state()
     scene, _link = open_table(app, state, 0, events)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     centre = scene.layout.discard.center
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=centre, rel=(0, 0), buttons=(0, 0, 0)))
     app.sample()
     assert scene.hover_card_at(centre)["value"] == 7  # the discarded bottle
     scene.view["discard"].append({"kind": "character", "name": "mamma", "value": None, "points": 15})
-    tip = scene.card_tip()
+    tip = scene.tip.text()
     assert tip.startswith("Mamma (15)") and "skips" in tip
     surf = pygame.Surface(app.size)
-    box = scene.draw_card_tip(surf)
+    box = scene.tip.draw(surf)
     assert box is not None and surf.get_rect().contains(box)
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(2, app.size[1] // 2), rel=(0, 0), buttons=(0, 0, 0)))
     app.sample()
-    assert scene.card_tip() is None
+    assert scene.tip.text() is None

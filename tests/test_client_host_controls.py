@@ -37,7 +37,7 @@ def click(app, widget):
     for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
         pygame.event.post(pygame.event.Event(kind, pos=widget.rect.center, button=1))
     app.sample()
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
 
 
 def shown(el) -> str:
@@ -98,13 +98,13 @@ def test_guest_sees_the_host_badge_and_no_controls(tmp_path):
 def test_passing_host_turns_the_controls_over(tmp_path):
     app = make_app(tmp_path)
     scene, link = lobby(app)
-    app.route(link, {"type": "table", "table": table(host=1, host_name="Vito")})
+    app.connections.route(link, {"type": "table", "table": table(host=1, host_name="Vito")})
     assert not scene.is_host and scene.controls == {}
-    assert app.notice[0] == "Vito is now the host."
+    assert app.display.notice[0] == "Vito is now the host."
     scene2, link2 = lobby(app, my_seat=1)
-    app.route(link2, {"type": "table", "table": table(host=1, host_name="Vito")})
+    app.connections.route(link2, {"type": "table", "table": table(host=1, host_name="Vito")})
     assert scene2.is_host and "watch:0" in scene2.controls
-    assert app.notice[0] == "You are now the host of this table."
+    assert app.display.notice[0] == "You are now the host of this table."
 
 
 @pytest.mark.parametrize("code,sentence", [
@@ -118,7 +118,7 @@ def test_refusals_are_one_clear_sentence(tmp_path, code, sentence):
     scene, link = lobby(app)
     link.replies["add_bot"] = lambda f: defer.fail(ServerError(code, "server words"))
     click(app, scene.controls["add:3"])
-    assert app.notice[0] == sentence
+    assert app.display.notice[0] == sentence
     assert error_text(ServerError("bad_option", "rounds: 1-20")) == "The server refused this option: rounds: 1-20"
     assert error_text(ServerError("unknown_table", "no table 7")) == "The server refused: no table 7"
 
@@ -137,10 +137,10 @@ def test_moved_player_becomes_a_spectator(tmp_path):
     app = make_app(tmp_path)
     scene, link = lobby(app, my_seat=1)
     link.tokens[7] = "tok"
-    app.route(link, {"type": "moved", "table": 7, "seat": None})
+    app.connections.route(link, {"type": "moved", "table": 7, "seat": None})
     assert scene.spectator and scene.my_seat is None
     assert 7 in link.watching and 7 not in link.tokens
-    assert app.notice[0] == "The host moved you to the spectators: you now watch this table."
+    assert app.display.notice[0] == "The host moved you to the spectators: you now watch this table."
 
 
 def test_moved_during_the_match_lands_in_the_spectator_view(tmp_path):
@@ -149,15 +149,15 @@ def test_moved_during_the_match_lands_in_the_spectator_view(tmp_path):
     app = make_app(tmp_path)
     scene, link = omerta_table(app, seat=1)
     assert not scene.public and scene.links
-    app.route(link, {"type": "moved", "table": 9, "seat": None})
+    app.connections.route(link, {"type": "moved", "table": 9, "seat": None})
     assert scene.public and scene.links == {} and scene.me is None
     from shared.games import omerta
 
     s = omerta.new_match({"seats": 3}, 4)
-    app.route(link, {"type": "match_started", "table": 9, "game": "omerta", "seat": None, "view": omerta.view(s, None),
+    app.connections.route(link, {"type": "match_started", "table": 9, "game": "omerta", "seat": None, "view": omerta.view(s, None),
                      "legal": [], "t_server": 0.0, "step": 0})
-    assert app.top is scene and scene.help_line.startswith("Watching")
-    assert scene.emote_bar_rect() is None
+    assert app.top is scene and scene.keys.help_line.startswith("Watching")
+    assert scene.emotes.bar_rect() is None
 
 
 def test_options_dialog_sends_set_options(tmp_path):
@@ -183,7 +183,7 @@ def test_host_screen_creates_a_table_that_waits_for_its_host(tmp_path):
     app = make_app(tmp_path)
     link = FakeLink()
     link.conn = object()
-    app.main_link = link
+    app.connections.main_link = link
     scene = app.reset(HostScene(app))
     scene.on_create()
     kind, fields = link.requests[0]
@@ -206,15 +206,15 @@ def test_side_panel_and_scoreboard_leave_the_dialog_alone(tmp_path):
     for size in ((1280, 720), (1920, 1080), (800, 600)):
         app = make_app(tmp_path, size)
         for lang in ("en", "fr"):
-            app.set_language(lang)
+            app.display.set_language(lang)
             six = [{"seat": i, "name": f"Player number {i}", "bot": i % 2 == 1, "connected": True} for i in range(6)]
             scene, link = lobby(app, seats=six, locked=True, options={"start": "host", "rounds": 4, "turn_timer_s": 60})
             scene.scoreboard = [{"name": "Alice", "game": "omerta", "played": 2, "won": 1}]
             scene.rebuild()
-            app.render(1 / 60, flip=False)
+            app.display.render(1 / 60, flip=False)
             box = scene._box(app.size)
             assert not scene.side_panel_rect().colliderect(box) and not scene.scoreboard_rect().colliderect(box)
-            assert app.screen.get_rect().contains(scene.scoreboard_rect())
+            assert app.display.screen.get_rect().contains(scene.scoreboard_rect())
             assert not overflows(app), (size, lang, overflows(app))
             for el in scene.ui:  # every widget of the dialog inside it, none over another
                 if el.rect.colliderect(box) and not isinstance(el, pygame_gui.elements.UIPanel):
@@ -223,4 +223,4 @@ def test_side_panel_and_scoreboard_leave_the_dialog_alone(tmp_path):
             for i, a in enumerate(buttons):
                 for b in buttons[i + 1:]:
                     assert not a.rect.colliderect(b.rect), (size, lang, a.text, b.text)
-        app.set_language("en")
+        app.display.set_language("en")

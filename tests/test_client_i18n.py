@@ -121,12 +121,12 @@ def test_switching_language_changes_the_menu(tmp_path):
     menu = app.push(MenuScene(app))
 
     def shown():
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
         return {b.drawable_shape.theming["text"] for b in menu.ui if hasattr(b, "drawable_shape")}
 
     assert {"Quick game", "Host a table", "Join a table", "Settings", "Quit"} <= shown()
-    app.set_language("fr")
+    app.display.set_language("fr")
     assert {"Partie rapide", "Ouvrir une table", "Rejoindre une table", "Réglages", "Quitter"} <= shown()
     assert "Quick game" not in shown()
-    app.set_language("en")
+    app.display.set_language("en")
     assert "Quick game" in shown()

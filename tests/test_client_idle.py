@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 from twisted.internet import task
 
-from client import app as app_mod
+from client import pacing as app_mod
 from client.app import App
 from client.settings import Settings
 from client.ui.scene import Scene
@@ -54,7 +54,7 @@ def make(tmp_path, **kw):
 
     app.sampler.poll = poll
     app.start_loops()
-    app._active_until = 0.0  # no input yet: the start-up burst is over
+    app.pacer.active_until = 0.0  # no input yet: the start-up burst is over
     return app, clock, scene, polls
 
 
@@ -72,7 +72,7 @@ def test_idle_scene_draws_a_few_frames_and_polls_slowly(tmp_path):
         assert scene.draws <= 2 * app_mod.IDLE_FPS + 1
         # one poll per 20 ms, plus two in each frame drawn (between its phases)
         assert len(polls) <= 2.0 / (app_mod.IDLE_POLL_MS / 1000.0) + 2 * scene.draws + 2
-        assert not app.fast
+        assert not app.pacer.fast
     finally:
         app.quit()
 
@@ -87,7 +87,7 @@ def test_animating_scene_gets_60_fps(tmp_path):
         # nobody touches it (the TV view): two polls in each frame, and the poll loop
         # keeps its idle pace (every 20 ms) instead of adding one every 8 ms
         assert 2 * scene.draws <= len(polls) <= 2 * scene.draws + 1000 / app_mod.IDLE_POLL_MS + 2
-        assert app.fast
+        assert app.pacer.fast
     finally:
         app.quit()
 
@@ -97,7 +97,7 @@ def test_animating_scene_polls_every_8_ms_after_input(tmp_path):
     try:
         run(clock, 0.1)
         scene.draws, polls[:] = 0, []
-        app.wake(60.0)  # a key was just pressed (menus, TV view)
+        app.pacer.wake(60.0)  # a key was just pressed (menus, TV view)
         run(clock, 1.0)
         assert len(polls) >= 2 * scene.draws + 1000 / app_mod.BUSY_POLL_MS - 5  # every 8 ms + 2 per frame
     finally:
@@ -120,12 +120,12 @@ def test_input_wakes_at_once_and_scene_catches_up(tmp_path):
     app, clock, scene, polls = make(tmp_path)
     try:
         run(clock, 1.3)
-        assert not app.fast
+        assert not app.pacer.fast
         draws = scene.draws
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0)))
         run(clock, 0.025)  # the idle poll (20 ms) finds it
         assert scene.events == 1
-        assert app.fast
+        assert app.pacer.fast
         assert scene.draws > draws  # drawn at once, not at the next idle frame
         run(clock, 0.2)
         assert scene.draws >= draws + 10  # full pace while the hover settles
@@ -142,7 +142,7 @@ def test_message_wakes_and_precise_table_keeps_2_ms_polling(tmp_path):
         run(clock, 0.5)
         assert len(polls) >= 150  # idle frames, but input polled every 2 ms (idle: 25 in 0.5 s)
         assert scene.draws <= draws + 2
-        app.route(object(), {"type": "chat"})  # any pushed message: drawn now
+        app.connections.route(object(), {"type": "chat"})  # any pushed message: drawn now
         assert scene.draws <= draws + 2
         run(clock, 0.002)
         assert scene.draws >= draws + 1

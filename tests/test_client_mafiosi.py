@@ -49,7 +49,7 @@ def visible(scene, place):
 
 def render(app, n=2):
     for _ in range(n):
-        app.render(1 / 30, flip=False)
+        app.display.render(1 / 30, flip=False)
 
 
 # -- layout ---------------------------------------------------------------------------
@@ -120,7 +120,7 @@ def test_bouncer_choice_sends_choose_bouncer_and_a_face_card_is_refused(tmp_path
     click(visible(scene, king))
     app.sample()
     assert link.conn.sent == []
-    assert any("muscle" in m[0] for m in scene.messages)
+    assert any("muscle" in m[0] for m in scene.column.messages)
     click(visible(scene, ("hand", maf.card_id("7S"))))
     app.sample()
     assert link.conn.sent == [{"type": "choose_bouncer", "card": maf.card_id("7S")}]
@@ -131,7 +131,7 @@ def test_bouncer_choice_sends_choose_bouncer_and_a_face_card_is_refused(tmp_path
     render(app)
     assert scene.view["players"][1]["has_chosen"] and scene.view["players"][1]["bouncer"] is None
     assert scene.seat_status(1) == "has chosen" and scene.seat_status(2) == "choosing…"
-    assert any("Bob has chosen a bouncer" in m[0] for m in scene.messages)
+    assert any("Bob has chosen a bouncer" in m[0] for m in scene.column.messages)
 
 
 def test_a_raised_card_is_played_and_an_illegal_one_says_why(tmp_path):
@@ -154,7 +154,7 @@ def test_a_raised_card_is_played_and_an_illegal_one_says_why(tmp_path):
     click((r.x + 4, r.centery))
     app.sample()
     assert link.conn.sent == []
-    assert any("play a spade" in m[0] for m in scene.messages)
+    assert any("play a spade" in m[0] for m in scene.column.messages)
     s = scene.layout.rect(spade)
     click((s.right - 4, s.y + 6))
     app.sample()
@@ -174,9 +174,9 @@ def test_plays_fly_to_the_trick_and_the_trick_to_its_winner(tmp_path):
     pile = scene.layout.seats[0].pile
     sweeps = [e for e in scene.anim.effects if getattr(e, "dst", None) == pile]
     assert len(sweeps) == 3  # the trick slides to its winner's pile
-    assert any("Ann (you) takes trick 1 with a trump" in m[0] for m in scene.messages)
+    assert any("Ann (you) takes trick 1 with a trump" in m[0] for m in scene.column.messages)
     for _ in range(120):
-        app.render(1 / 30, flip=False)
+        app.display.render(1 / 30, flip=False)
     assert not scene.anim.busy(scene.t)
 
 
@@ -199,7 +199,7 @@ def test_round_end_board_explains_an_elimination(tmp_path):
     piles = board.piles()
     assert piles is not None and elimination_owner("hearts", piles) == 0
     render(app)
-    assert any("Eliminated: Ann (you)" in m[0] for m in scene.messages)
+    assert any("Eliminated: Ann (you)" in m[0] for m in scene.column.messages)
     # the round winner keeps a point card: the final reveal follows
     for winner in res["winners"]:
         state, ev = maf.apply(state, winner, maf.legal_actions(state, winner)[0])
@@ -208,7 +208,7 @@ def test_round_end_board_explains_an_elimination(tmp_path):
     app.sample()
     render(app)
     assert isinstance(app.top, MafiosiBoard) and app.top.final
-    assert any("The match is over" in m[0] for m in scene.messages)
+    assert any("The match is over" in m[0] for m in scene.column.messages)
 
 
 def test_point_card_choice_is_clicked_on_the_table(tmp_path):

@@ -30,14 +30,14 @@ def test_first_run_name_is_saved_and_used(tmp_path):
         opened.append(name)
         return defer.succeed(Conn())
 
-    app.connector = connector
+    app.connections.connector = connector
     link = Link(app, "root", ("127.0.0.1", 7777))
     link.conn = Conn()
-    app.links.append(link)
-    app.main_link = link
+    app.connections.links.append(link)
+    app.connections.main_link = link
     menu = app.push(MenuScene(app))
     prompt = app.push(NameScene(app, first_run=True))
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert prompt.e_name.get_text() == app.settings.player_name()
     prompt.e_name.set_text("  Zoé   Bellini ")
     ok = next(b for b in prompt.ui if getattr(b, "text", "") == "mafia.name.ok")
@@ -46,9 +46,9 @@ def test_first_run_name_is_saved_and_used(tmp_path):
     assert app.top is menu
     assert app.settings.name == "Zoé Bellini"
     assert json.loads((tmp_path / "settings.json").read_text())["name"] == "Zoé Bellini"
-    assert opened == ["Zoé Bellini"] and app.main_link is not link and app.main_link.name == "Zoé Bellini"
+    assert opened == ["Zoé Bellini"] and app.connections.main_link is not link and app.connections.main_link.name == "Zoé Bellini"
     # the menu's button opens the same prompt
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     change = next(b for b in menu.ui if getattr(b, "text", "") == "mafia.menu.change_name")
     click(change.rect.center)
     app.sample()

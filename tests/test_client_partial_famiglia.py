@@ -11,7 +11,7 @@ import random
 
 import pygame
 
-from client import app as app_mod
+from client import display as app_mod
 from client.games.famiglia import draw as famiglia_draw
 from shared.games import famiglia as fg
 from shared.rules import events_for
@@ -42,7 +42,7 @@ def _spectator_table(app, state, monkeypatch):
     from client.games.famiglia.table import FamigliaTableScene
 
     clock = Clock()
-    monkeypatch.setattr("client.table.base.now_ms", clock)
+    monkeypatch.setattr("client.table.timer.now_ms", clock)
     monkeypatch.setattr("client.table.draw.now_ms", clock)
     link = FakeLink()
     started = {"type": "match_started", "table": 4, "game": "famiglia", "seat": None,
@@ -51,7 +51,7 @@ def _spectator_table(app, state, monkeypatch):
                          {"seat": 1, "name": "Bob", "bot": True, "connected": True}]}
     scene = app.reset(FamigliaTableScene(app, link, started))
     app.sample()  # the window's start-up events (shown, focus...)
-    app._active_until = 0.0
+    app.pacer.active_until = 0.0
     return scene, link, clock
 
 
@@ -60,19 +60,19 @@ def _play(app, link, clock, state, rng, actions, frames_per_action, check):
     while another move is possible), each followed by ``frames_per_action`` frames and
     ``check()``. Returns the state reached."""
     for _ in range(actions):
-        if state.phase == "over" or len(app.visible()) > 1:
+        if state.phase == "over" or len(app.stack.visible()) > 1:
             break  # the results cover the table
         seat = min(fg.awaiting(state))
         legal = fg.legal_actions(state, seat)
         calm = [a for a in legal if a.to_dict()["type"] != "pass"] or legal
         state, events = fg.apply(state, seat, rng.choice(calm))
         deadline = clock.ms + TIMER_MS
-        app.route(link, {"type": "update", "table": 4, "events": events_for(events, None),
+        app.connections.route(link, {"type": "update", "table": 4, "events": events_for(events, None),
                          "view": fg.view(state, None), "legal": [], "t_server": clock.ms,
                          "timer": {"seat": int(fg.view(state, None).get("turn", 0)), "deadline": deadline}})
         for _ in range(frames_per_action):
             clock.ms += 1000 / 60
-            app.render(1 / 60)
+            app.display.render(1 / 60)
             check()
     return state
 
@@ -88,20 +88,20 @@ def test_partial_frames_show_exactly_what_a_whole_redraw_paints(tmp_path, monkey
         partial_before = [0]
 
         def check():
-            if len(app.visible()) > 1:
+            if len(app.stack.visible()) > 1:
                 return  # the results over the table: the reference draws the table only
-            if app.frames_partial > partial_before[0]:  # this frame was partial: what moved in it
-                partial_before[0] = app.frames_partial
+            if app.display.frames_partial > partial_before[0]:  # this frame was partial: what moved in it
+                partial_before[0] = app.display.frames_partial
                 seen["gliders"] += bool(famiglia_draw._glider_items(famiglia_draw.Frame(scene)))
                 seen["flights"] += bool(scene.anim.bounds(scene.t, scene.art))
-                seen["timer"] += scene.timer_left() is not None
-            shown = pygame.image.tobytes(app.screen, "RGB")
+                seen["timer"] += scene.timer.left() is not None
+            shown = pygame.image.tobytes(app.display.screen, "RGB")
             if shown != _whole(app, scene):
-                mismatches.append(app.frames_partial)
+                mismatches.append(app.display.frames_partial)
 
         state = _play(app, link, clock, state, random.Random(3), 70, 30, check)
-        assert app.frames_partial > 600, (app.frames_partial, app.frames_whole)  # the path under test ran
-        assert app.frames_partial > 2 * app.frames_whole, (app.frames_partial, app.frames_whole)
+        assert app.display.frames_partial > 600, (app.display.frames_partial, app.display.frames_whole)  # the path under test ran
+        assert app.display.frames_partial > 2 * app.display.frames_whole, (app.display.frames_partial, app.display.frames_whole)
         assert all(n > 20 for n in seen.values()), seen  # cards glided and flew, the timer ran
         assert mismatches == []
     finally:
@@ -128,7 +128,7 @@ def _planted(tmp_path, monkeypatch, drop=None, key=None):
         bad = []
 
         def check():
-            if len(app.visible()) == 1 and pygame.image.tobytes(app.screen, "RGB") != _whole(app, scene):
+            if len(app.stack.visible()) == 1 and pygame.image.tobytes(app.display.screen, "RGB") != _whole(app, scene):
                 bad.append(1)
 
         _play(app, link, clock, state, random.Random(3), 30, 20, check)
@@ -163,8 +163,8 @@ def test_a_player_table_is_drawn_whole(tmp_path):
     try:
         scene, _link = open_famiglia(app, fg.new_match({"first_player": 0}, 7), 0)
         for _ in range(20):
-            app.render(1 / 60)
-        assert app.frames_partial == 0 and app.frames_whole == 20
+            app.display.render(1 / 60)
+        assert app.display.frames_partial == 0 and app.display.frames_whole == 20
         assert scene.offered and famiglia_draw._base.key is None and scene.top_rects is None
     finally:
         app.running = False

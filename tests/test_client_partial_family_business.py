@@ -12,7 +12,7 @@ import random
 import pygame
 import pytest
 
-from client import app as app_mod
+from client import display as app_mod
 from client.games.family_business import draw as fb_draw
 from client.table.draw import disjoint
 from shared.games import family_business as fb
@@ -33,7 +33,7 @@ def _spectator_table(app, state):
     whole frames over."""
     scene, link = open_fb(app, state, None, table=TABLE)
     app.sample()  # the window's start-up events (shown, focus...)
-    app._active_until = 0.0
+    app.pacer.active_until = 0.0
     return scene, link
 
 
@@ -58,7 +58,7 @@ class FrameClock:
 
     def __init__(self, monkeypatch):
         self.ms = 1_000_000.0
-        for mod in ("client.table.base", "client.table.draw"):
+        for mod in ("client.table.timer", "client.table.draw"):
             monkeypatch.setattr(f"{mod}.now_ms", self)
 
     def __call__(self) -> float:
@@ -71,7 +71,7 @@ def _play(app, scene, link, state, rng, actions, frames_per_action, check, clock
     ``clock`` (:class:`FrameClock`) each update puts the seat to play on a turn timer of
     ``timer_ms`` (its last 10 s blink)."""
     for _ in range(actions):
-        if state.phase == "over" or len(app.visible()) > 1:
+        if state.phase == "over" or len(app.stack.visible()) > 1:
             break  # the results board covers the table
         seat = min(fb.awaiting(state))
         state, events = fb.apply(state, seat, _choose(state, seat, rng))
@@ -79,11 +79,11 @@ def _play(app, scene, link, state, rng, actions, frames_per_action, check, clock
                "view": fb.view(state, None), "legal": []}
         if clock is not None and fb.awaiting(state):
             msg.update(timer={"seat": min(fb.awaiting(state)), "deadline": timer_ms}, t_server=0.0)
-        app.route(link, msg)
+        app.connections.route(link, msg)
         for _ in range(frames_per_action):
             if clock is not None:
                 clock.ms += 1000 / 60
-            app.render(1 / 60)
+            app.display.render(1 / 60)
             check()
     return state
 
@@ -99,20 +99,20 @@ def test_partial_frames_show_exactly_what_a_whole_redraw_paints(tmp_path, monkey
         clock = FrameClock(monkeypatch)
 
         def check():
-            if len(app.visible()) > 1:
+            if len(app.stack.visible()) > 1:
                 return  # the results board over the table: the reference draws the table only
             f = fb_draw.Frame(scene)
             seen["war"] += fb_draw._war_on(scene.view)
             seen["glide"] += bool(f.gliding)
             seen["fx"] += bool(scene.anim.bounds(scene.t, scene.art))
-            left = scene.timer_left()
+            left = scene.timer.left()
             seen["blink"] += left is not None and left[1] < 10
-            if pygame.image.tobytes(app.screen, "RGB") != _whole(app, scene):
-                mismatches.append(app.frames_partial)
+            if pygame.image.tobytes(app.display.screen, "RGB") != _whole(app, scene):
+                mismatches.append(app.display.frames_partial)
 
         _play(app, scene, link, state, random.Random(3), 70, 24, check, clock)
-        assert app.frames_partial > 500, (app.frames_partial, app.frames_whole)  # the path under test ran
-        assert app.frames_partial > 2 * app.frames_whole, (app.frames_partial, app.frames_whole)
+        assert app.display.frames_partial > 500, (app.display.frames_partial, app.display.frames_whole)  # the path under test ran
+        assert app.display.frames_partial > 2 * app.display.frames_whole, (app.display.frames_partial, app.display.frames_whole)
         assert all(seen.values()), seen  # what moves over the base frame was there
         assert mismatches == []
     finally:
@@ -138,7 +138,7 @@ def test_a_planted_miss_is_seen(tmp_path, monkeypatch):
             pass
 
         def check():
-            if len(app.visible()) == 1 and pygame.image.tobytes(app.screen, "RGB") != _whole(app, scene):
+            if len(app.stack.visible()) == 1 and pygame.image.tobytes(app.display.screen, "RGB") != _whole(app, scene):
                 raise Seen  # caught: no need to play on
 
         with pytest.raises(Seen):
@@ -156,13 +156,13 @@ def test_a_still_table_repaints_nothing_and_the_base_frame_is_reused(tmp_path, m
         state = fb.new_match({"seats": 4, "first_player": 0}, 11)
         scene, link = _spectator_table(app, state)
         for _ in range(90):  # the opening animations end
-            app.render(1 / 60)
+            app.display.render(1 / 60)
         painted = fb_draw._base.painted
         damage = []
         real = scene.draw_partial
         scene.draw_partial = lambda surf: damage.append(real(surf)) or damage[-1]
         for _ in range(20):
-            app.render(1 / 60)
+            app.display.render(1 / 60)
         assert fb_draw._base.painted == painted
         assert damage and all(d is not None for d in damage)
         zone = scene.layout.seats[scene.view["turn"]].zone.inflate(4, 4)
@@ -180,8 +180,8 @@ def test_a_player_table_is_drawn_whole(tmp_path):
         state = fb.new_match({"seats": 3, "first_player": 0}, 2)
         open_fb(app, state, 0)
         for _ in range(30):
-            app.render(1 / 60)
-        assert app.frames_partial == 0 and app.frames_whole == 30
+            app.display.render(1 / 60)
+        assert app.display.frames_partial == 0 and app.display.frames_whole == 30
     finally:
         app.running = False
 
@@ -194,21 +194,21 @@ def test_the_base_key_changes_with_what_the_base_frame_shows(tmp_path):
         state = fb.new_match({"seats": 4, "first_player": 0}, 11)
         scene, link = _spectator_table(app, state)
         for _ in range(90):
-            app.render(1 / 60)
+            app.display.render(1 / 60)
 
         def key():
             return fb_draw._base_key(scene, fb_draw.Frame(scene))
 
         k0 = key()
         assert k0 is not None and key() == k0
-        scene.say("Hello")
+        scene.column.say("Hello")
         k1 = key()
         assert k1 != k0
-        scene.seat_info[2]["away"] = True
+        scene.roster.seat_info[2]["away"] = True
         assert key() != k1
         k2 = key()
         place = next(p for p in scene.layout.cards if p[0] == "mob")
-        scene.pos[place].x += 30
+        scene.motion.pos[place].x += 30
         assert key() != k2 and place in fb_draw.Frame(scene).gliding
     finally:
         app.running = False

@@ -13,7 +13,7 @@ import random
 
 import pygame
 
-from client import app as app_mod
+from client import display as app_mod
 from client.games.mafiosi import draw as maf_draw
 from shared.games import mafiosi as maf
 from shared.rules import events_for
@@ -36,10 +36,10 @@ class _Clock:
 
 
 def _frozen_clock(monkeypatch) -> _Clock:
-    from client.table import base as table_base, draw as table_draw
+    from client.table import draw as table_draw, timer as table_timer
 
     clock = _Clock()
-    monkeypatch.setattr(table_base, "now_ms", clock)
+    monkeypatch.setattr(table_timer, "now_ms", clock)
     monkeypatch.setattr(table_draw, "now_ms", clock)
     return clock
 
@@ -56,7 +56,7 @@ def _spectator_table(app, state, full=False):
                "seats": [{"seat": p, "name": NAMES[p], "bot": True, "connected": True} for p in range(state.n)]}
     scene = app.reset(MafiosiTableScene(app, link, started))
     app.sample()  # the window's start-up events (shown, focus...)
-    app._active_until = 0.0
+    app.pacer.active_until = 0.0
     return scene, link
 
 
@@ -71,20 +71,20 @@ def _play(app, link, state, rng, actions, frames_per_action, check, clock, full=
     table: it is let close by itself (a spectator's closes after 12 s) and play goes on."""
     for _ in range(actions):
         waited = 0
-        while len(app.visible()) > 1 and waited < 20:
-            app.render(1.0)  # the round's board over the table: not compared
+        while len(app.stack.visible()) > 1 and waited < 20:
+            app.display.render(1.0)  # the round's board over the table: not compared
             waited += 1
         if maf.is_over(state):
             break
         seat = min(maf.awaiting(state))
         state, events = maf.apply(state, seat, rng.choice(maf.legal_actions(state, seat)))
         on_clock = min(maf.awaiting(state), default=-1)
-        app.route(link, {"type": "update", "table": 9, "events": events_for(events, None),
+        app.connections.route(link, {"type": "update", "table": 9, "events": events_for(events, None),
                          "view": _view(state, full), "legal": [], "t_server": 0.0,
                          "timer": {"seat": on_clock, "deadline": TURN_S * 1000.0} if on_clock >= 0 else None})
         for _ in range(frames_per_action):
             clock.ms += 1000 / 60
-            app.render(1 / 60)
+            app.display.render(1 / 60)
             check()
     return state
 
@@ -95,10 +95,10 @@ def _reference(app, scene) -> bytes:
 
 def _comparing(app, scene, mismatches):
     def check():
-        if len(app.visible()) > 1:
+        if len(app.stack.visible()) > 1:
             return  # the round's board over the table: the reference draws the table only
-        if pygame.image.tobytes(app.screen, "RGB") != _reference(app, scene):
-            mismatches.append(app.frames_partial)
+        if pygame.image.tobytes(app.display.screen, "RGB") != _reference(app, scene):
+            mismatches.append(app.display.frames_partial)
     return check
 
 
@@ -115,9 +115,9 @@ def test_partial_frames_show_exactly_what_a_whole_redraw_paints(tmp_path, monkey
         painted = maf_draw._base.painted
         state = _play(app, link, state, random.Random(3), 110, 24, _comparing(app, scene, mismatches), clock)
         assert state.round == 2 and state.trick_no > 1  # both rounds were played to the table
-        assert app.frames_partial > 1000, (app.frames_partial, app.frames_whole)  # the path under test ran
-        assert app.frames_partial > 2 * app.frames_whole  # mostly partial
-        assert maf_draw._base.painted - painted < app.frames_whole  # the base frame is reused
+        assert app.display.frames_partial > 1000, (app.display.frames_partial, app.display.frames_whole)  # the path under test ran
+        assert app.display.frames_partial > 2 * app.display.frames_whole  # mostly partial
+        assert maf_draw._base.painted - painted < app.display.frames_whole  # the base frame is reused
         assert mismatches == []
     finally:
         app.running = False
@@ -143,7 +143,7 @@ def test_a_gliding_hand_and_face_up_hands_are_redrawn_exactly(tmp_path, monkeypa
         monkeypatch.setattr(maf_draw, "_own_hand_rects", rects)
         _play(app, link, state, random.Random(8), 24, 24, _comparing(app, scene, mismatches), clock, full=True)
         assert glided  # the hand glided and was painted over the base frame
-        assert app.frames_partial > 300, (app.frames_partial, app.frames_whole)
+        assert app.display.frames_partial > 300, (app.display.frames_partial, app.display.frames_whole)
         assert mismatches == []
     finally:
         app.running = False
@@ -180,7 +180,7 @@ def test_a_player_table_is_drawn_whole(tmp_path):
         state = maf.new_match({"seats": 4, "first_player": 0}, 7)
         scene, _link = open_table(app, state, 0)
         for _ in range(30):
-            app.render(1 / 60)
-        assert app.frames_partial == 0 and app.frames_whole == 30
+            app.display.render(1 / 60)
+        assert app.display.frames_partial == 0 and app.display.frames_whole == 30
     finally:
         app.running = False

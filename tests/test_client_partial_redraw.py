@@ -10,7 +10,7 @@ import random
 
 import pygame
 
-from client import app as app_mod
+from client import display as app_mod
 from client.animation import Animator, Banner
 from client.games.omerta import draw as omerta_draw
 from client.table.draw import BaseFrame, merge_rects
@@ -28,7 +28,7 @@ def _spectator_table(app, state):
                "view": omerta.view(state, None), "legal": [], "t_server": 0.0}
     scene = app.reset(OmertaTableScene(app, link, started))
     app.sample()  # the window's start-up events (shown, focus...)
-    app._active_until = 0.0
+    app.pacer.active_until = 0.0
     return scene, link
 
 
@@ -43,7 +43,7 @@ def whole_frame(app, scene, draw_module) -> bytes:
     if kept[1] is not None:
         draw_module.BAKE_DELAY_MS = float("inf")
     try:
-        ref = pygame.Surface(app.size, 0, app.screen)
+        ref = pygame.Surface(app.size, 0, app.display.screen)
         scene.draw(ref)
         if app.manager is not None:
             app.manager.draw_ui(ref)
@@ -60,17 +60,17 @@ def _whole(app, scene) -> bytes:
 
 def _play(app, scene, link, state, rng, actions, frames_per_action, check):
     for _ in range(actions):
-        if state.phase == "over" or len(app.visible()) > 1:
+        if state.phase == "over" or len(app.stack.visible()) > 1:
             break  # the round's results cover the table
         seat = min(omerta.awaiting(state))
         legal = omerta.legal_actions(state, seat)
         # as bots play: no early declaration (round results would cover the table), few snaps
         calm = [a for a in legal if a.to_dict()["type"] not in ("declare_omerta", "snap")] or legal
         state, events = omerta.apply(state, seat, rng.choice(legal if rng.random() < 0.1 else calm))
-        app.route(link, {"type": "update", "table": 9, "events": events_for(events, None),
+        app.connections.route(link, {"type": "update", "table": 9, "events": events_for(events, None),
                          "view": omerta.view(state, None), "legal": []})
         for _ in range(frames_per_action):
-            app.render(1 / 60)
+            app.display.render(1 / 60)
             check()
     return state
 
@@ -84,14 +84,14 @@ def test_partial_frames_show_exactly_what_a_whole_redraw_paints(tmp_path, monkey
         mismatches: list[int] = []
 
         def check():
-            if len(app.visible()) > 1:
+            if len(app.stack.visible()) > 1:
                 return  # the round's results over the table: the reference draws the table only
-            shown = pygame.image.tobytes(app.screen, "RGB")
+            shown = pygame.image.tobytes(app.display.screen, "RGB")
             if shown != _whole(app, scene):
-                mismatches.append(app.frames_partial)
+                mismatches.append(app.display.frames_partial)
 
         _play(app, scene, link, state, random.Random(5), 60, 40, check)
-        assert app.frames_partial > 200, (app.frames_partial, app.frames_whole)  # the path under test ran
+        assert app.display.frames_partial > 200, (app.display.frames_partial, app.display.frames_whole)  # the path under test ran
         assert mismatches == []
     finally:
         app.running = False
@@ -109,7 +109,7 @@ def test_a_planted_miss_is_seen(tmp_path, monkeypatch):
         bad = []
 
         def check():
-            if len(app.visible()) == 1 and pygame.image.tobytes(app.screen, "RGB") != _whole(app, scene):
+            if len(app.stack.visible()) == 1 and pygame.image.tobytes(app.display.screen, "RGB") != _whole(app, scene):
                 bad.append(1)
 
         _play(app, scene, link, state, random.Random(5), 30, 14, check)
@@ -127,8 +127,8 @@ def test_a_player_table_is_drawn_whole(tmp_path):
         state = omerta.new_match({"seats": 3, "first_player": 0}, 2)
         scene, _link = open_table(app, state, 0)
         for _ in range(30):
-            app.render(1 / 60)
-        assert app.frames_partial == 0 and app.frames_whole == 30
+            app.display.render(1 / 60)
+        assert app.display.frames_partial == 0 and app.display.frames_whole == 30
     finally:
         app.running = False
 
@@ -139,19 +139,19 @@ def test_input_and_messages_bring_whole_frames_back(tmp_path):
         state = omerta.new_match({"seats": 4, "first_player": 0}, 11)
         scene, link = _spectator_table(app, state)
         state = _play(app, scene, link, state, random.Random(5), 3, 10, lambda: None)
-        partial = app.frames_partial
+        partial = app.display.frames_partial
         assert partial > 0
-        app.wake()  # an input event: widgets may be hovered or pressed
-        app.render(1 / 60)
-        assert app.frames_partial == partial
-        app._active_until = 0.0
-        whole = app.frames_whole
+        app.pacer.wake()  # an input event: widgets may be hovered or pressed
+        app.display.render(1 / 60)
+        assert app.display.frames_partial == partial
+        app.pacer.active_until = 0.0
+        whole = app.display.frames_whole
         seat = min(omerta.awaiting(state))
         state, events = omerta.apply(state, seat, omerta.legal_actions(state, seat)[0])
-        app.route(link, {"type": "update", "table": 9, "events": events_for(events, None),
+        app.connections.route(link, {"type": "update", "table": 9, "events": events_for(events, None),
                          "view": omerta.view(state, None), "legal": []})
-        app.render(1 / 60)
-        assert app.frames_whole == whole + 1  # the message's frame is whole
+        app.display.render(1 / 60)
+        assert app.display.frames_whole == whole + 1  # the message's frame is whole
     finally:
         app.running = False
 
@@ -200,16 +200,16 @@ def test_round_results_show_the_table_still_and_let_the_app_idle(tmp_path):
         draws = []
         real = scene.draw
         scene.draw = lambda surf: (draws.append(1), real(surf))
-        app.render(1 / 60)
-        assert app.busy() or results.t < 0.25  # the veil darkens first
+        app.display.render(1 / 60)
+        assert app.pacer.busy() or results.t < 0.25  # the veil darkens first
         results.t = 1.0
-        app._active_until = 0.0
-        assert not app.busy()  # the table's 60 s banner no longer counts
+        app.pacer.active_until = 0.0
+        assert not app.pacer.busy()  # the table's 60 s banner no longer counts
         for _ in range(5):
-            app.render(1 / 60)
+            app.display.render(1 / 60)
         assert len(draws) == 2  # once before the veil was dark, once for the still picture
-        app.route(link, {"type": "emote_none", "table": 9})
-        app.render(1 / 60)
+        app.connections.route(link, {"type": "emote_none", "table": 9})
+        app.display.render(1 / 60)
         assert len(draws) == 3
     finally:
         app.running = False
@@ -226,20 +226,20 @@ def test_round_results_close_by_themselves_on_a_spectators_screen_only(tmp_path)
         state = omerta.new_match({"seats": 4, "first_player": 0}, 11)
         scene, _link = _spectator_table(app, state)
         results = app.push(ResultsScene(app, scene, {"round": 1, "games": []})) or app.top
-        app.render(1 / 60)
+        app.display.render(1 / 60)
         assert abs(results.auto_close_left() - (ResultsScene.spectator_close_s - 1 / 60)) < 1e-6
-        app.render(ResultsScene.spectator_close_s - 1.0)
+        app.display.render(ResultsScene.spectator_close_s - 1.0)
         assert app.top is results and 0.0 < results.auto_close_left() <= 1.0
-        app.render(1.0)
+        app.display.render(1.0)
         assert app.top is scene  # closed: the table is live again
 
         final = app.push(ResultsScene(app, scene, {"round": 4, "games": []}, final=True)) or app.top
-        app.render(60.0)
+        app.display.render(60.0)
         assert app.top is final and final.auto_close_left() is None
 
         player, _link = open_table(app, state, 0)
         mine = app.push(ResultsScene(app, player, {"round": 1, "games": []})) or app.top
-        app.render(60.0)
+        app.display.render(60.0)
         assert app.top is mine and mine.auto_close_left() is None
     finally:
         app.running = False

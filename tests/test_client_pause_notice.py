@@ -7,7 +7,7 @@ from tests.test_client_app import make_app, open_table, snap_window_state
 
 
 def _lines(scene) -> list[str]:
-    return [text for text, _, _ in scene.messages]
+    return [text for text, _, _ in scene.column.messages]
 
 
 def test_paused_and_resumed_are_shown_to_the_player(tmp_path):
@@ -17,7 +17,7 @@ def test_paused_and_resumed_are_shown_to_the_player(tmp_path):
     scene.on_message({"type": "table_paused", "table": 9,
                       "message": "the server cannot save this match: no space left on device"}, link)
     assert any("paused" in t and "no space left on device" in t for t in _lines(scene))
-    assert app.notice and "no space left" in app.notice[0]
+    assert app.display.notice and "no space left" in app.display.notice[0]
     scene.on_message({"type": "table_resumed", "table": 9}, link)
     assert any("saves the match again" in t for t in _lines(scene))
     scene.on_message({"type": "table_paused", "table": 8, "message": "other table"}, link)

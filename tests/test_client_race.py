@@ -69,14 +69,14 @@ def test_a_race_shows_its_photo_finish_for_a_few_seconds_beside_the_discard_pile
     state, events = snap_window_state()
     scene, link = open_table(app, state, 0, events)
     _named(app, scene)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     spy = RenderSpy(monkeypatch)
     scene.on_message(dict(RACE), link)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert "Lena 231 ms" in spy.texts and "Marc 236 ms" in spy.texts
     assert "Lena wins by 5 ms" in spy.texts
-    box = scene.draw_race(app.screen)
-    assert box is not None and app.screen.get_rect().contains(box)
+    box = scene.draw_race(app.display.screen)
+    assert box is not None and app.display.screen.get_rect().contains(box)
     assert not box.colliderect(scene.layout.discard)  # never hides the next window's card
     assert box.h >= size[1] * 0.08  # readable from a sofa
     # the same race received on a second connection (couch play) is not shown twice
@@ -85,11 +85,11 @@ def test_a_race_shows_its_photo_finish_for_a_few_seconds_beside_the_discard_pile
     assert scene.race is first
     # a few seconds later it is gone
     for _ in range(int(race_mod.RACE_MS / 100) + 2):
-        app.render(0.1, flip=False)
+        app.display.render(0.1, flip=False)
     spy.texts.clear()
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert "Lena 231 ms" not in spy.texts
-    assert scene.draw_race(app.screen) is None
+    assert scene.draw_race(app.display.screen) is None
 
 
 def test_photo_finish_is_painted_once_per_frame_over_the_game(tmp_path, monkeypatch):
@@ -100,10 +100,10 @@ def test_photo_finish_is_painted_once_per_frame_over_the_game(tmp_path, monkeypa
     real = scene.draw_race
     monkeypatch.setattr(scene, "draw_race", lambda s: calls.append(1) or real(s))
     scene.on_message(dict(RACE), link)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert calls == [1]
     # the top-left pixel of the panel is painted after (over) the table
-    box = real(app.screen)
+    box = real(app.display.screen)
     assert box is not None
 
 
@@ -128,12 +128,12 @@ def test_results_show_each_players_median_snap_reaction(tmp_path, monkeypatch):
         results = app.push(ResultsScene(app, scene, {"round": 1, "totals": [3, 0, 5]}, final=True,
                                         result=scene.match_result))
     spy = RenderSpy(monkeypatch)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert "241 ms" in spy.texts and "262 ms" in spy.texts and "—" in spy.texts
     assert "Snap reaction" in spy.texts
     # the generic line of the kit's overlay
     spy.texts.clear()
-    r = results.draw_reactions(app.screen, pygame.Rect(0, 0, 1200, 40), 20)
+    r = results.draw_reactions(app.display.screen, pygame.Rect(0, 0, 1200, 40), 20)
     assert r is not None
     assert spy.texts == ["Median snap reaction: Ann — · Lena (you) 241 ms · Marc 262 ms"] or \
         spy.texts == ["Median snap reaction: Ann (you) — · Lena 241 ms · Marc 262 ms"]

@@ -76,11 +76,11 @@ def make(tmp_path, outcomes=()):
 
     app.push(MenuScene(app))
     server = Server(outcomes)
-    app.connector = server.connect
+    app.connections.connector = server.connect
     link = Link(app, "Ann", ("10.0.0.2", 7777))
     link.conn = FakeConn({"join": {"type": "joined", "table": 4, "seat": 0, "token": "tok-4"}})
-    app.links.append(link)
-    app.main_link = link
+    app.connections.links.append(link)
+    app.connections.main_link = link
     return app, clock, server, link
 
 
@@ -90,7 +90,7 @@ def start_match(app, link, state, seat=0, **extra):
            "legal": [a.to_dict() for a in fg.legal_actions(state, seat)], "t_server": 1000.0, "step": 0,
            "seats": [{"seat": 0, "name": "Ann", "bot": False, "connected": True, "away": False},
                      {"seat": 1, "name": "Bob", "bot": False, "connected": True, "away": False}], **extra}
-    app.route(link, msg)
+    app.connections.route(link, msg)
     return app.top
 
 
@@ -118,7 +118,7 @@ def test_a_lost_connection_comes_back_and_the_missed_moves_are_told(tmp_path, mo
     scene = start_match(app, link, s0)
     assert isinstance(scene, FamigliaTableScene) and link.tokens == {4: "tok-4"}
     s1, ev1 = fg.apply(s0, 0, fg.TakePair(39, 35, 57))  # recruit the Brute 2 with a pair
-    app.route(link, {"type": "update", "table": 4, "events": events_for(ev1, 0), "view": fg.view(s1, 0),
+    app.connections.route(link, {"type": "update", "table": 4, "events": events_for(ev1, 0), "view": fg.view(s1, 0),
                      "legal": [], "t_server": 1100.0, "step": 1})
     assert link.steps[4] == 1
 
@@ -127,27 +127,27 @@ def test_a_lost_connection_comes_back_and_the_missed_moves_are_told(tmp_path, mo
         (attempt.attempt, attempt.connecting, round(attempt.next_at - now, 2))))
     link.on_disconnect(None)  # the connection drops
     assert app.top is scene and scene.reconnecting is link.reconnect and link.conn is None
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert shown[-1] == (1, False, 0.5)  # "attempt 1, next try in 0.5 s" over the table
     clock.advance(0.5)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert shown[-1] == (2, False, 1.0)  # refused: next try in 1 s
     clock.advance(1.0)
     assert link.reconnect.attempt == 3 and link.reconnect.next_at - clock.seconds() == 2.0
     clock.advance(2.0)
     assert server.tries == [0.5, 1.5, 3.5]
     assert back.requests == [("reconnect", {"token": "tok-4", "step": 1})]
-    assert link.conn is back and not link.reconnect.active and link in app.links
-    assert scene.reconnecting is None and app.notice[0] == tr("reconnect.ok")
+    assert link.conn is back and not link.reconnect.active and link in app.connections.links
+    assert scene.reconnecting is None and app.display.notice[0] == tr("reconnect.ok")
 
     # the server pushes the resumed match with what we missed
     s2, ev2 = fg.apply(s1, 1, fg.Pass())  # Bob's turn, while we were away
-    app.route(link, {"type": "match_started", "table": 4, "game": "famiglia", "seat": 0, "view": fg.view(s2, 0),
+    app.connections.route(link, {"type": "match_started", "table": 4, "game": "famiglia", "seat": 0, "view": fg.view(s2, 0),
                      "legal": [a.to_dict() for a in fg.legal_actions(s2, 0)], "t_server": 9000.0, "step": 2,
                      "resumed": True, "missed": events_for(ev2, 0)})
     assert app.top is scene  # the same table, brought up to date
     assert scene.view == fg.view(s2, 0) and scene.legal[0]
-    lines = [m[0] for m in scene.messages]
+    lines = [m[0] for m in scene.column.messages]
     assert "Bob passes." in lines
     assert lines[-1] == tr("reconnect.back_missed")
     assert link.steps[4] == 2
@@ -158,16 +158,16 @@ def test_an_expired_seat_sends_the_player_to_the_menu(tmp_path):
 
     app, link, back = refused_back(tmp_path, ServerError("bad_token", "unknown or expired reconnect token"))
     assert isinstance(app.top, MenuScene)
-    assert app.notice[0] == tr("reconnect.expired") == "The table is gone: the server no longer holds your seat."
+    assert app.display.notice[0] == tr("reconnect.expired") == "The table is gone: the server no longer holds your seat."
     assert link.tokens == {} and not link.reconnect.active
-    assert link in app.links and link.conn is back  # still connected, for the lobby
+    assert link in app.connections.links and link.conn is back  # still connected, for the lobby
 
 
 def test_a_server_without_reconnection_says_so(tmp_path):
     from client.scenes.menu import MenuScene
 
     app, link, back = refused_back(tmp_path, ServerError("unknown_type", "no such message type"))
-    assert isinstance(app.top, MenuScene) and app.notice[0] == tr("reconnect.unsupported")
+    assert isinstance(app.top, MenuScene) and app.display.notice[0] == tr("reconnect.unsupported")
 
 
 def test_a_server_gone_for_good_is_given_up(tmp_path):
@@ -178,7 +178,7 @@ def test_a_server_gone_for_good_is_given_up(tmp_path):
     link.on_disconnect(None)
     for _ in range(int(GIVE_UP_S) + 15):
         clock.advance(1.0)
-    assert isinstance(app.top, MenuScene) and app.notice[0] == tr("reconnect.gave_up")
+    assert isinstance(app.top, MenuScene) and app.display.notice[0] == tr("reconnect.gave_up")
     gaps = [b - a for a, b in zip(server.tries, server.tries[1:])]
     assert gaps[:5] == [1, 2, 4, 8, 10] and max(gaps) == 10
     assert len(server.tries) < 20
@@ -199,16 +199,16 @@ def test_a_spectator_screen_watches_again(tmp_path):
 def test_away_seats_spectators_and_the_turn_timer_show(tmp_path):
     app, clock, server, link = make(tmp_path)
     scene = start_match(app, link, fg.new_match(SCENARIO, 5), timer={"seat": 0, "deadline": 31000.0})
-    seat, left = scene.timer_left()
+    seat, left = scene.timer.left()
     assert seat == 0 and 29.0 < left <= 30.0  # 30 s after the match_started's t_server
     app.tables[4] = {"id": 4, "name": "Duel", "game": "famiglia", "status": "playing", "spectators": 2,
                      "seats": [{"seat": 0, "name": "Ann", "bot": False, "connected": True},
                                {"seat": 1, "name": "Bob", "bot": False, "connected": False, "away": True}]}
-    assert scene.seat_away(1) == "away — reconnecting" and scene.seat_away(0) == ""
-    assert scene.spectator_line() == "2 watching"
+    assert scene.roster.seat_away(1) == "away — reconnecting" and scene.roster.seat_away(0) == ""
+    assert scene.roster.spectator_line() == "2 watching"
     app.tables[4]["seats"][1]["bot"] = True
-    assert scene.seat_away(1) == "away — a bot plays meanwhile"
-    app.render(1 / 60, flip=False)
+    assert scene.roster.seat_away(1) == "away — a bot plays meanwhile"
+    app.display.render(1 / 60, flip=False)
     from client.games.famiglia import draw as famiglia_draw
 
     assert "2 watching" in famiglia_draw._chrome["key"]
@@ -221,10 +221,10 @@ def test_an_omerta_table_waits_for_its_connection_too(tmp_path):
     app, clock, server, link = make(tmp_path, [ConnectionRefusedError()] * 3)
     link.request("join", table=4, seat=0)
     s = omerta.new_match({"seats": 3}, 1)
-    app.route(link, {"type": "match_started", "table": 4, "game": "omerta", "seat": 0, "view": omerta.view(s, 0),
+    app.connections.route(link, {"type": "match_started", "table": 4, "game": "omerta", "seat": 0, "view": omerta.view(s, 0),
                      "legal": [a.to_dict() for a in omerta.legal_actions(s, 0)], "t_server": 0.0, "step": 0})
     scene = app.top
     link.on_disconnect(None)
     assert app.top is scene and scene.reconnecting is not None
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     pygame.event.clear()

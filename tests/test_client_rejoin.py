@@ -103,7 +103,7 @@ def test_match_over_forgets_the_kept_seat(tmp_path):
     link.tokens[5] = "tok"
     link.keep_seat(5, 2)
     assert app.seat_store.get("127.0.0.1:7777", 5)["seat"] == 2
-    app.route(link, {"type": "match_over", "table": 5})
+    app.connections.route(link, {"type": "match_over", "table": 5})
     assert app.seat_store.get("127.0.0.1:7777", 5) is None
 
 
@@ -116,12 +116,12 @@ def test_restarted_client_rejoins_from_the_menu(tmp_path):
     store_path = str(tmp_path / "seats.json")
     with menu_app(tmp_path) as first:
         first.seat_store = SeatStore(store_path)
-        link = yield first.start()
-        first.render(1 / 60, flip=False)
+        link = yield first.connections.start()
+        first.display.render(1 / 60, flip=False)
         click(first.top.b_quick.rect.center)
         yield until(first, lambda: isinstance(first.top, OmertaTableScene))
         table_id = first.top.table_id
-        kept = SeatStore(store_path).get(f"127.0.0.1:{first.server_port}", table_id)
+        kept = SeatStore(store_path).get(f"127.0.0.1:{first.connections.server_port}", table_id)
         assert kept is not None and kept["seat"] == 0 and kept["game"] == "omerta"
         assert kept["table_name"] == "Quick game"
         # the first client dies: no leave, no reconnection, the connection just drops
@@ -131,26 +131,26 @@ def test_restarted_client_rejoins_from_the_menu(tmp_path):
         from twisted.internet import reactor
 
         second = App(_config(), Settings(name="Tester", language="en"), reactor,
-                     connect_to=("127.0.0.1", first.server_port), settings_path=str(tmp_path / "s2.json"))
+                     connect_to=("127.0.0.1", first.connections.server_port), settings_path=str(tmp_path / "s2.json"))
         second.seat_store = SeatStore(store_path)
         second.open_window()
         second.running = True
         try:
             menu = second.push(MenuScene(second))
-            yield second.start()
+            yield second.connections.start()
             yield until(second, lambda: menu.b_rejoin is not None, timeout=5)
             assert menu.b_rejoin.text == "Rejoin your seat at Quick game"
             click(menu.b_rejoin.rect.center)
             yield until(second, lambda: isinstance(second.top, OmertaTableScene), timeout=5)
             table = second.top
             assert table.table_id == table_id and table.me == 0
-            assert second.main_link.tokens.get(table_id)
+            assert second.connections.main_link.tokens.get(table_id)
             seats = second.tables.get(table_id, {}).get("seats") or []
             if seats:
                 assert not seats[0]["bot"]
         finally:
-            for ln in list(second.links):
-                second.close_link(ln)
+            for ln in list(second.connections.links):
+                second.connections.close_link(ln)
             second.running = False
 
 
@@ -161,8 +161,8 @@ def test_quitting_a_running_match_asks_first(tmp_path, monkeypatch):
 
     with menu_app(tmp_path) as app:
         app.seat_store = SeatStore(str(tmp_path / "seats.json"))
-        yield app.start()
-        app.render(1 / 60, flip=False)
+        yield app.connections.start()
+        app.display.render(1 / 60, flip=False)
         click(app.top.b_quick.rect.center)
         yield until(app, lambda: isinstance(app.top, OmertaTableScene))
         quits = []
@@ -183,7 +183,7 @@ def test_quitting_a_running_match_asks_first(tmp_path, monkeypatch):
 def test_quitting_from_the_menu_without_a_match_does_not_ask(tmp_path, monkeypatch):
     with menu_app(tmp_path) as app:
         app.seat_store = SeatStore(str(tmp_path / "seats.json"))
-        yield app.start()
+        yield app.connections.start()
         quits = []
         monkeypatch.setattr(app, "quit", lambda: quits.append(1))
         pygame.event.post(pygame.event.Event(pygame.QUIT))
@@ -212,16 +212,16 @@ def test_a_player_who_left_on_purpose_sits_back_down(tmp_path):
 
     with menu_app(tmp_path) as app:
         app.seat_store = SeatStore(str(tmp_path / "seats.json"))
-        yield app.start()
-        app.render(1 / 60, flip=False)
+        yield app.connections.start()
+        app.display.render(1 / 60, flip=False)
         click(app.top.b_quick.rect.center)
         yield until(app, lambda: isinstance(app.top, OmertaTableScene))
         table_id = app.top.table_id
         key(pygame.K_ESCAPE)
-        yield until(app, lambda: any("bot plays your seat" in m[0] for m in app.top.messages), timeout=2)
+        yield until(app, lambda: any("bot plays your seat" in m[0] for m in app.top.column.messages), timeout=2)
         key(pygame.K_ESCAPE)
         yield until(app, lambda: isinstance(app.top, MenuScene), timeout=3)
-        assert app.seat_store.get(f"127.0.0.1:{app.server_port}", table_id) is not None
+        assert app.seat_store.get(f"127.0.0.1:{app.connections.server_port}", table_id) is not None
         menu = app.top
         yield until(app, lambda: menu.b_rejoin is not None, timeout=5)
         click(menu.b_rejoin.rect.center)

@@ -64,7 +64,7 @@ def finished_table(app, seat=0, scoreboard=BOARD):
     scene.on_message({"type": "match_over", "table": 9, "result": {"game": "omerta", "winners": [0], "scores": [0, 1, 2]},
                       "reactions": [None, None, None], "scoreboard": scoreboard}, link)
     for _ in range(3):
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     return scene, link
 
 
@@ -78,7 +78,7 @@ def click(app, pos):
     for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
         pygame.event.post(pygame.event.Event(kind, pos=pos, button=1))
     app.sample()
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
 
 
 def test_play_again_sends_rematch_and_says_who_asked(tmp_path):
@@ -97,7 +97,7 @@ def test_play_again_sends_rematch_and_says_who_asked(tmp_path):
     assert not board.b_rematch.is_enabled
     assert board.rematch_line() == "Play again: Alice (you) · Waiting for Vito"
     # the guest asks too: pushed table, then the server starts match 2
-    app.route(link, {"type": "table", "table": table_entry(rematch=[0, 1])})
+    app.connections.route(link, {"type": "table", "table": table_entry(rematch=[0, 1])})
     assert board_of(app).rematch_line() == "Play again: Alice (you), Vito"
 
 
@@ -109,14 +109,14 @@ def test_the_next_match_opens_a_fresh_table_with_the_token_back(tmp_path):
                "legal": [a.to_dict() for a in omerta.legal_actions(s, 0)], "t_server": 0.0, "step": 0,
                "seats": SEATS}
     app.tables[9] = table_entry(status="playing", match_no=2)
-    app.route(link, started)
+    app.connections.route(link, started)
     new = app.top
     assert isinstance(new, OmertaTableScene) and new is not scene
     assert app.scenes == [new]  # the results board went with the old table
     assert new.match_result is None and new.view["phase"] == "peek" and new.links == {0: link}
     assert link.tokens == {9: "tok-9"}  # the seat keeps its token in the next match
     # a come-back to the new match is no rematch
-    app.route(link, {**started, "resumed": True})
+    app.connections.route(link, {**started, "resumed": True})
     assert app.top is new
 
 
@@ -124,7 +124,7 @@ def test_a_resumed_start_after_the_end_is_not_a_new_match(tmp_path):
     app = make_app(tmp_path)
     scene, link = finished_table(app)
     s0, s, _ = over_state()
-    app.route(link, {"type": "match_started", "table": 9, "game": "omerta", "seat": 0, "view": omerta.view(s, 0),
+    app.connections.route(link, {"type": "match_started", "table": 9, "game": "omerta", "seat": 0, "view": omerta.view(s, 0),
                      "legal": [], "t_server": 0.0, "step": 4, "resumed": True, "missed": []})
     assert scene in app.scenes
 
@@ -134,7 +134,7 @@ def test_spectator_sees_who_asked_but_has_no_button(tmp_path):
     finished_table(app, seat=None)
     board = board_of(app)
     assert board.b_rematch is None
-    app.route(board.table.display, {"type": "table", "table": table_entry(rematch=[1])})
+    app.connections.route(board.table.display, {"type": "table", "table": table_entry(rematch=[1])})
     assert board_of(app).rematch_line() == "Play again: Vito · Waiting for Alice"
 
 
@@ -146,7 +146,7 @@ def test_r_asks_and_a_refusal_is_one_sentence(tmp_path):
     link.replies["rematch"] = lambda f: defer.fail(ServerError("not_over", "the match is not over"))
     press(app, pygame.K_r)
     assert link.requests[-1] == ("rematch", {"table": 9})
-    assert app.notice[0] == "The match is not over yet."
+    assert app.display.notice[0] == "The match is not over yet."
 
 
 def test_scoreboard_on_the_board_with_tab(tmp_path, monkeypatch):
@@ -160,16 +160,16 @@ def test_scoreboard_on_the_board_with_tab(tmp_path, monkeypatch):
     real = results.draw_scoreboard
     monkeypatch.setattr(results, "draw_scoreboard", lambda surf, area, rows, size: seen.append((area, rows))
                         or real(surf, area, rows, size))
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert seen == []  # the board first
     press(app, pygame.K_TAB)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     area, rows = seen[-1]
     assert rows == BOARD and board_of(app).box().contains(area)
     assert not area.colliderect(board_of(app).main_button())
     click(app, board_of(app).b_scoreboard.rect.center)
     seen.clear()
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     assert seen == []  # toggled off with the button
 
 
@@ -191,9 +191,9 @@ def test_couch_seats_wait_for_the_shared_screen(tmp_path):
         return {"type": "match_started", "table": 9, "game": "omerta", "seat": seat, "view": omerta.view(s, seat),
                 "legal": [], "t_server": 0.0, "step": 0, "seats": SEATS}
 
-    app.route(seat_link, start(1))  # the seat's start first: kept until the screen's
+    app.connections.route(seat_link, start(1))  # the seat's start first: kept until the screen's
     assert app.top is not scene or scene in app.scenes
-    app.route(link, start(None))
+    app.connections.route(link, start(None))
     new = next(x for x in app.scenes if isinstance(x, OmertaTableScene))
     assert new is not scene and new.links == {1: seat_link} and new.public
 
@@ -232,7 +232,7 @@ def _finished_table(app, name):
     scene = app.reset(games.get(name).table_scene(app, link, started))
     scene.on_message({"type": "update", "table": 3, "events": events_for(events, 0), "view": rules.view(state, 0),
                       "legal": []}, link)
-    app.route(link, {"type": "match_over", "table": 3, "result": {"game": name, "winners": [0]},
+    app.connections.route(link, {"type": "match_over", "table": 3, "result": {"game": name, "winners": [0]},
                      "scoreboard": BOARD})
     return scene, link
 
@@ -243,10 +243,10 @@ def test_every_games_final_board_gets_play_again(tmp_path, name, lang):
     from tests.test_client_fit import overflows
 
     app = make_app(tmp_path)
-    app.set_language(lang)
+    app.display.set_language(lang)
     scene, link = _finished_table(app, name)
     for _ in range(3):
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     boards = [s for s in app.scenes if isinstance(s, ResultsOverlay)]
     assert boards, "no results board"
     while not boards[-1].b_rematch and getattr(boards[-1], "queue", None):
@@ -259,7 +259,7 @@ def test_every_games_final_board_gets_play_again(tmp_path, name, lang):
     assert not overflows(app)
     click(app, board.b_rematch.rect.center)
     assert link.requests[-1] == ("rematch", {"table": 3})
-    app.set_language("en")
+    app.display.set_language("en")
 
 
 def test_join_screen_lists_the_scoreboard_and_host(tmp_path):
@@ -269,7 +269,7 @@ def test_join_screen_lists_the_scoreboard_and_host(tmp_path):
     link = FakeLink()
     link.replies["list_tables"] = lambda f: defer.succeed(
         {"type": "tables", "tables": [table_entry(status="waiting", locked=True)], "scoreboard": BOARD})
-    app.main_link = link
+    app.connections.main_link = link
     scene = app.reset(JoinScene(app))
     texts = {getattr(e, "text", "") for e in scene.ui}
     assert {"Alice", "Vito", "Omerta", "Famiglia", "2", "0", "1"} <= texts
@@ -282,11 +282,11 @@ def test_r_at_the_table_brings_back_the_board_after_see_the_table(tmp_path, name
     so "Play again" is never out of reach."""
     app = make_app(tmp_path)
     scene, link = _finished_table(app, name)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     while any(isinstance(s, ResultsOverlay) for s in app.scenes):
         board = [s for s in app.scenes if isinstance(s, ResultsOverlay)][-1]
         board.close() if hasattr(board, "close") else app.pop()  # "See the table"
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     assert app.top is scene
     scene.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r, mod=0, unicode="r", scancode=0), 0.0)
     boards = [s for s in app.scenes if isinstance(s, ResultsOverlay)]

@@ -58,8 +58,8 @@ def test_steps_and_seeks_over_a_finished_famiglia_log(tmp_path):
     assert scene.last == len(record.log) and scene.finished and not scene.warnings
     assert scene.table.view == rules.full_view(expected[0])  # finished: every card face up
     assert all(p["hand"] is not None for p in scene.table.view["players"])
-    assert scene.table.seat_name(1) == "P1"  # names from the log's header
-    app.render(1 / 60, flip=False)
+    assert scene.table.roster.seat_name(1) == "P1"  # names from the log's header
+    app.display.render(1 / 60, flip=False)
 
     key(pygame.K_RIGHT)  # one step, animated
     app.sample()
@@ -80,12 +80,12 @@ def test_steps_and_seeks_over_a_finished_famiglia_log(tmp_path):
     key(pygame.K_HOME)
     app.sample()
     assert scene.step == 0
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
     bar = scene.progress_rect()
     click((bar.x + bar.w // 2, bar.centery))  # the progress bar seeks
     app.sample()
     assert scene.step == round(scene.last / 2)
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
 
 
 def test_playback_is_paced_by_the_records_times(tmp_path):
@@ -136,7 +136,7 @@ def test_an_unfinished_omerta_log_shows_the_public_view(tmp_path):
     for _ in range(3):
         key(pygame.K_RIGHT)
         app.sample()
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     assert scene.step == 33
 
 
@@ -147,8 +147,8 @@ def test_a_truncated_log_opens_with_a_warning(tmp_path):
     scene = app.push(ReplayScene(app, log))
     assert scene.last == len(record.log) - 1
     assert scene.warnings and "cut off" in scene.warnings[0]
-    assert app.notice is not None and "cut off" in app.notice[0]
-    app.render(1 / 60, flip=False)
+    assert app.display.notice is not None and "cut off" in app.display.notice[0]
+    app.display.render(1 / 60, flip=False)
 
 
 def test_the_command_line_opens_a_replay_or_says_why_not(tmp_path):
@@ -178,7 +178,7 @@ def test_a_finished_omerta_log_draws_every_card_face_up(tmp_path):
     real = app.art.shadowed
     app.art.shadowed = lambda card, w, h: (drawn.append(card), real(card, w, h))[1]
     for _ in range(3):
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     shown = {str(c) for c in drawn if c is not None}
     assert faces <= shown  # every slot's card, face up
     assert str(view["draw_pile_cards"][0]) in shown  # and the top of the draw pile

@@ -67,7 +67,7 @@ def click(app, pos):
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(pos[0] + 1, pos[1]), rel=(1, 0),
                                          buttons=(0, 0, 0)))
     app.sample()
-    app.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
 
 
 def failure_code(d):
@@ -93,7 +93,7 @@ def test_host_emotes_and_play_again_over_tcp(tmp_path, server_port):
     vito_rec, tom_rec = Recorder(), Recorder()
     vito = tom = None
     try:
-        link = yield app.start()
+        link = yield app.connections.start()
         vito = yield net.connect(reactor, "127.0.0.1", server_port, "Vito", listener=vito_rec, timeout=5.0)
         tom = yield net.connect(reactor, "127.0.0.1", server_port, "Tom", listener=tom_rec, timeout=5.0)
         reply = yield link.request("create_table", game="omerta", seats=3, name="Friday", options=OPTIONS)
@@ -120,10 +120,10 @@ def test_host_emotes_and_play_again_over_tcp(tmp_path, server_port):
         # emotes: ours reaches the spectator and the guest; the guest's shows by his plate
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F5, mod=0, unicode="", scancode=0))
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_F5, mod=0, unicode="", scancode=0))
-        yield until(app, lambda: tom_rec.of("emote") and vito_rec.of("emote") and 0 in table1.emotes.shown)
+        yield until(app, lambda: tom_rec.of("emote") and vito_rec.of("emote") and 0 in table1.emotes.board.shown)
         assert tom_rec.of("emote")[0]["seat"] == 0 and tom_rec.of("emote")[0]["emote"] == "clap"
         vito.request("emote", table=tid, emote="laugh").addErrback(lambda f: None)  # no reply: the push is it
-        yield until(app, lambda: table1.emotes.shown.get(1, ("",))[0] == "laugh")
+        yield until(app, lambda: table1.emotes.board.shown.get(1, ("",))[0] == "laugh")
 
         @defer.inlineCallbacks
         def play_match(table):
@@ -163,6 +163,6 @@ def test_host_emotes_and_play_again_over_tcp(tmp_path, server_port):
         for c in (vito, tom):
             if c is not None:
                 c.transport.loseConnection()
-        for lk in list(app.links):
-            app.close_link(lk)
+        for lk in list(app.connections.links):
+            app.connections.close_link(lk)
         app.running = False

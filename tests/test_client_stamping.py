@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 
-from client import app as app_mod
+from client import display as app_mod
 from client.games.omerta import fx as omerta_fx
 from shared.games import omerta
 from shared.rules import events_for
@@ -66,7 +66,7 @@ def _run(monkeypatch, tmp_path, frame_ms: float, frames: int = 40):
     scene, link, state, events = _table_before_discard(app)
     for _ in range(30):  # the deal's flights are over; the table is at rest
         clock.t += frame_ms
-        app.render(frame_ms / 1000.0)
+        app.display.render(frame_ms / 1000.0)
     arrival = clock.t = clock.t + 3.0  # the update arrives between two frames
     _deliver(scene, link, state, events)
     wid = state.window.id
@@ -83,7 +83,7 @@ def _run(monkeypatch, tmp_path, frame_ms: float, frames: int = 40):
         clock.t += frame_ms  # the frame's work and its flip end here
         if i == 0:
             monkeypatch.setattr(app.art, "surface", spy)
-        app.render(frame_ms / 1000.0)
+        app.display.render(frame_ms / 1000.0)
         if i == 0:
             first_frame_cards = list(drawn)
             monkeypatch.setattr(app.art, "surface", real_surface)

@@ -48,11 +48,11 @@ def test_the_app_opens_the_fake_game_from_the_registry(tmp_path, fake_game):
     app = make_app(tmp_path)
     state, _ = window_state()
     link = FakeLink(1)
-    app.route(link, started(state, 1))
+    app.connections.route(link, started(state, 1))
     scene = app.top
     assert isinstance(scene, fake_game.FakeSnapTable) and scene.local_seats == {1}
     for _ in range(5):
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     assert scene.window_left() is not None and scene.window_shown_ms
 
 
@@ -62,12 +62,12 @@ def test_a_claim_key_is_stamped_by_the_kit(tmp_path, fake_game):
     app = make_app(tmp_path)
     state, events = window_state()
     link = FakeLink(1)
-    app.route(link, started(rules.new_match({"seats": 2}, 3), 1))
+    app.connections.route(link, started(rules.new_match({"seats": 2}, 3), 1))
     scene = app.top
-    app.route(link, {"type": "update", "table": 5, "events": events_for(events, 1), "view": rules.view(state, 1),
+    app.connections.route(link, {"type": "update", "table": 5, "events": events_for(events, 1), "view": rules.view(state, 1),
                      "legal": [a.to_dict() for a in rules.legal_actions(state, 1)]})
     for _ in range(5):
-        app.render(1 / 60, flip=False)
+        app.display.render(1 / 60, flip=False)
     wid = state.window.id
     assert wid in scene.window_shown_ms, "the window was never shown"
     clock = StampClock()
@@ -87,10 +87,10 @@ def test_the_pass_key_passes_and_an_unknown_game_is_refused(tmp_path, fake_game)
     app = make_app(tmp_path)
     state, _ = window_state()
     link = FakeLink(1)
-    app.route(link, started(state, 1))
+    app.connections.route(link, started(state, 1))
     key(pygame.K_RETURN)  # pass (the default binding)
     app.sample()
     assert [s["action"] for s in link.conn.sent] == [{"type": "fake_snap_pass"}]
     fake_game.unregister()
-    app.route(FakeLink(0), {**started(state, 0), "table": 6})
-    assert app.top is not None and app.notice is not None and rules.NAME in app.notice[0]
+    app.connections.route(FakeLink(0), {**started(state, 0), "table": 6})
+    assert app.top is not None and app.display.notice is not None and rules.NAME in app.display.notice[0]

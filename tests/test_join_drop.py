@@ -125,17 +125,17 @@ def test_the_gui_asks_its_seat_back_when_the_link_drops_in_the_lobby(tmp_path):
     app, clock, link, lobby = in_the_lobby(tmp_path, [ConnectionRefusedError(), back])
     link.on_disconnect(None)  # the server was killed as the match log appeared
     assert app.top is lobby and link.reconnect is not None and link.reconnect.active
-    assert app.notice[0] == tr("reconnect.lost")
+    assert app.display.notice[0] == tr("reconnect.lost")
     assert link.request("add_bot", table=4).called  # fails at once, no crash
     link.request("add_bot", table=4).addErrback(lambda f: None)
     clock.advance(0.5)  # refused: the server is not back yet
     assert app.top is lobby and link.reconnect.active
     clock.advance(1.0)
     assert back.requests == [("reconnect", {"token": "tok-4", "step": None})]
-    assert not link.reconnect.active and link.conn is back and app.notice[0] == tr("reconnect.ok")
+    assert not link.reconnect.active and link.conn is back and app.display.notice[0] == tr("reconnect.ok")
     # the restored match: its table opens
     s0 = fg.new_match(SCENARIO, 5)
-    app.route(link, {"type": "match_started", "table": 4, "game": "famiglia", "seat": 0,
+    app.connections.route(link, {"type": "match_started", "table": 4, "game": "famiglia", "seat": 0,
                      "view": fg.view(s0, 0), "legal": [a.to_dict() for a in fg.legal_actions(s0, 0)],
                      "t_server": 1000.0, "step": 0, "resumed": True, "missed": [],
                      "seats": TABLE["seats"]})
@@ -162,5 +162,5 @@ def test_a_table_gone_with_the_server_sends_the_player_to_the_menu(tmp_path):
     app, clock, link, lobby = in_the_lobby(tmp_path, [back])
     link.on_disconnect(None)
     clock.advance(0.5)
-    assert isinstance(app.top, MenuScene) and "there is no table 4" in app.notice[0]
-    assert link.tokens == {} and link in app.links and link.conn is back
+    assert isinstance(app.top, MenuScene) and "there is no table 4" in app.display.notice[0]
+    assert link.tokens == {} and link in app.connections.links and link.conn is back

@@ -62,7 +62,7 @@ class Driver:
             self.app.sample()
             now = time.perf_counter()
             if now - self.last >= 1 / 60:
-                self.app.render(min(0.05, now - self.last))
+                self.app.display.render(min(0.05, now - self.last))
                 self.last = now
         return until() if until is not None else True
 
@@ -85,13 +85,13 @@ class Driver:
         return False
 
     def shot(self, name: str) -> str:
-        self.app.render(1 / 60)
+        self.app.display.render(1 / 60)
         self.pump(0.03)
         path = os.path.join(self.out, f"{name}.png")
         if shutil.which("import") and os.environ.get("DISPLAY"):
             subprocess.run(["import", "-window", "root", path], check=False)
         if not os.path.exists(path):
-            pygame.image.save(self.app.screen, path)
+            pygame.image.save(self.app.display.screen, path)
         print("shot", path, flush=True)
         return path
 
@@ -117,7 +117,7 @@ def start_app(out: str, size: str, language: str, player: str, config: dict[str,
     app.running = True
     d = Driver(app, out)
     box: dict[str, Any] = {}
-    app.start().addCallbacks(lambda link: box.setdefault("link", link), lambda f: box.setdefault("error", f))
+    app.connections.start().addCallbacks(lambda link: box.setdefault("link", link), lambda f: box.setdefault("error", f))
     d.pump(5, lambda: bool(box))
     if "error" in box:
         print("cannot start:", box["error"].value, file=sys.stderr)
@@ -257,7 +257,7 @@ def run(argv: list[str] | None = None) -> int:
     d.shot("08_results")
 
     # settings and couch setup screens
-    sc.leave_table()
+    sc.keys.leave_table()
     d.pump(1.0)
     app.push(SettingsScene(app))
     d.pump(0.5)
@@ -287,11 +287,11 @@ def run(argv: list[str] | None = None) -> int:
     d.shot("13_handover_cards")
     d.key(pygame.K_q)
     d.pump(0.3)
-    sc.leave_table()
+    sc.keys.leave_table()
     d.pump(0.5)
     famiglia_shots(app, d, link, args.out)
-    for link in list(app.links):
-        app.close_link(link)
+    for link in list(app.connections.links):
+        app.connections.close_link(link)
     pygame.quit()
     return 0
 
@@ -320,7 +320,7 @@ def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
     sc = app.top
     # a second connection watches: the player's top bar shows the spectator count
     box: dict[str, Any] = {}
-    app.open_link("TV", app.server_address).addCallback(lambda tv: box.setdefault("tv", tv))
+    app.connections.open_link("TV", app.connections.server_address).addCallback(lambda tv: box.setdefault("tv", tv))
     d.pump(3, lambda: "tv" in box)
     box["tv"].request("join", table=sc.table_id, spectate=True)
     bot = make_bot("famiglia", 0, "shots", {"think_ms": 0})
@@ -359,8 +359,8 @@ def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
     d.pump(6, lambda: isinstance(app.top, FamigliaResultsScene))
     d.pump(1.0)
     d.shot("16_famiglia_results")
-    app.close_link(box["tv"])
-    sc.leave_table()
+    app.connections.close_link(box["tv"])
+    sc.keys.leave_table()
     d.pump(0.5)
 
     # a spectator: bots play a table; the join screen's Watch button opens it
@@ -383,7 +383,7 @@ def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
     d.pump(5, lambda: getattr(app.top, "table_id", None) == tid)
     d.pump(7)
     d.shot("17_spectator_view")
-    app.top.leave_table()
+    app.top.keys.leave_table()
     d.pump(0.5)
 
     # a replay mid-way
@@ -413,7 +413,7 @@ def famiglia_shots(app: Any, d: Driver, link: Any, out: str) -> None:
     d.pump(15, lambda: getattr(app.top, "reconnecting", None) is None)
     d.pump(1.0)
     d.shot("20_reconnected")
-    app.top.leave_table()
+    app.top.keys.leave_table()
     d.pump(0.5)
     server_restart_shots(app, d)
 
@@ -425,7 +425,7 @@ def server_restart_shots(app: Any, d: Driver) -> None:
 
     from client.games.famiglia.table import FamigliaTableScene
 
-    port = app.server_address[1] + 3
+    port = app.connections.server_address[1] + 3
     data = tempfile.mkdtemp()
 
     def start() -> subprocess.Popen:
@@ -436,7 +436,7 @@ def server_restart_shots(app: Any, d: Driver) -> None:
     box: dict[str, Any] = {}
     try:
         for _ in range(50):  # the server takes a moment to listen
-            app.open_link("Alice", ("127.0.0.1", port)).addCallbacks(lambda lk: box.setdefault("link", lk),
+            app.connections.open_link("Alice", ("127.0.0.1", port)).addCallbacks(lambda lk: box.setdefault("link", lk),
                                                                      lambda f: None)
             if d.pump(0.3, lambda: "link" in box):
                 break
@@ -459,9 +459,9 @@ def server_restart_shots(app: Any, d: Driver) -> None:
         d.pump(20, lambda: sc.reconnecting is None and app.top is sc and bool(sc.legal.get(0)))
         d.pump(1.5)
         d.shot("22_server_back")
-        sc.leave_table()
+        sc.keys.leave_table()
         d.pump(0.3)
-        app.close_link(link)
+        app.connections.close_link(link)
     finally:
         server.terminate()
         server.wait()

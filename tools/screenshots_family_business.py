@@ -132,8 +132,8 @@ def run(argv: list[str] | None = None) -> int:
     d.pump(1.2)
     d.shot("fb_04_results")
     print("shots:", sorted(shots | {"fb_04_results"}), "turns:", sc.view.get("turn_no"), flush=True)
-    for link in list(app.links):
-        app.close_link(link)
+    for link in list(app.connections.links):
+        app.connections.close_link(link)
     pygame.quit()
     return 0
 

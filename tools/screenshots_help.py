@@ -89,7 +89,7 @@ def run(argv: list[str] | None = None) -> int:
     app.running = True
     d = Driver(app, args.out)
     for lang in ("en", "fr"):
-        app.set_language(lang)
+        app.display.set_language(lang)
         app.reset(MenuScene(app))
         d.pump(0.2)
         d.shot(f"menu-{lang}")

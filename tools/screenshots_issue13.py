@@ -42,10 +42,10 @@ class WindowDriver(Driver):
     """A :class:`tools.screenshots.Driver` whose shots are the window only."""
 
     def shot(self, name: str) -> str:
-        self.app.render(1 / 60)
+        self.app.display.render(1 / 60)
         self.pump(0.03)
         path = os.path.join(self.out, f"{name}.png")
-        pygame.image.save(self.app.screen, path)
+        pygame.image.save(self.app.display.screen, path)
         print("shot", path, flush=True)
         return path
 
@@ -131,7 +131,7 @@ def evening(d: Driver, app: Any, link: Any, vito: Any, rec: Recorder, tag: str) 
     d.pump(0.8)
     d.key(pygame.K_F5)  # Bravo!
     vito.request("emote", table=tid, emote="well_played").addErrback(lambda f: None)
-    wait(d, lambda: 0 in table.emotes.shown and 1 in table.emotes.shown, label="the emotes")
+    wait(d, lambda: 0 in table.emotes.board.shown and 1 in table.emotes.board.shown, label="the emotes")
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0)))
     d.pump(0.6)
     d.shot(f"table-emote-{tag}")
@@ -197,13 +197,13 @@ def run(argv: list[str] | None = None) -> int:
     app, d0, link = start_app(args.out, sizes[0], "en", "Alice", config)
     d = WindowDriver(app, args.out)
     rec = Recorder()
-    vito = wait(d, net.connect(d.reactor, "127.0.0.1", app.server_port, "Vito", listener=rec, timeout=5.0),
+    vito = wait(d, net.connect(d.reactor, "127.0.0.1", app.connections.server_port, "Vito", listener=rec, timeout=5.0),
                 label="Vito connects")
     for size in sizes:
         w, h = (int(x) for x in size.split("x"))
-        app.resize((w, h))
+        app.display.resize((w, h))
         for lang in [x.strip() for x in args.languages.split(",") if x.strip()]:
-            app.set_language(lang)
+            app.display.set_language(lang)
             evening(d, app, link, vito, rec, f"{lang}-{size}")
     vito.transport.loseConnection()
     app.running = False

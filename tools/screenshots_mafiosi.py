@@ -125,8 +125,8 @@ def run(argv: list[str] | None = None) -> int:
         my_move()
         d.pump(0.2)
     print("taken:", sorted(taken), flush=True)
-    for link in list(app.links):
-        app.close_link(link)
+    for link in list(app.connections.links):
+        app.connections.close_link(link)
     pygame.quit()
     return 0
 

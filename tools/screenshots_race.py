@@ -90,8 +90,8 @@ def run(argv: list[str] | None = None) -> int:
     app.push(ResultsScene(app, sc, lr, final=True, result={"winners": [2]}))
     d.pump(1.0)
     d.shot(f"results_{args.language}_{w}x{h}")
-    for link in list(app.links):
-        app.close_link(link)
+    for link in list(app.connections.links):
+        app.connections.close_link(link)
     pygame.quit()
     return 0
 

@@ -1,6 +1,6 @@
 """A yes/no question over the current screen: quitting while a match of the player runs
-(his seat, or friends playing on his embedded server), and the like (issue 13 "Leaving a
-match asks for confirmation").
+(his seat, or friends playing on his embedded server), and the like: one stray key must not
+end a match for everyone at the table.
 
 Return or the yes button does it; Esc or the no button goes back. The question is
 wrapped to the box; both labels are the caller's (already translated) strings.

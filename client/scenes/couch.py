@@ -58,7 +58,7 @@ def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, option
     game = game or games.couch_game().name
     from twisted.internet import defer
 
-    main = app.main_link
+    main = app.connections.main_link
     address = main.address
 
     @defer.inlineCallbacks
@@ -67,11 +67,11 @@ def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, option
                                    options=options or {})
         tid = reply["table"]["id"]
         app.tables[tid] = reply["table"]
-        screen = yield app.open_link(tr("couch.screen_name"), address)
+        screen = yield app.connections.open_link(tr("couch.screen_name"), address)
         app.couch_groups[tid] = {"display": screen, "stash": []}
         yield screen.request("join", table=tid, spectate=True)
         for i, (name, binding) in enumerate(players):
-            link = yield app.open_link(name, address)
+            link = yield app.connections.open_link(name, address)
             app.pending_bindings[link] = binding
             yield link.request("join", table=tid, seat=i)
         for _ in range(seats - len(players)):
@@ -147,7 +147,7 @@ class CouchScene(Scene):
             self.names[i] = e.get_text().strip()[:24] or tr("couch.player", n=str(i + 1))
 
     def start(self) -> None:
-        if self.busy or self.app.main_link is None:
+        if self.busy or self.app.connections.main_link is None:
             return
         self._read_names()
         if len(set(self.names[:self.count])) < self.count:

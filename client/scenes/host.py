@@ -1,8 +1,8 @@
 """Host a table: choose the game (every game of the rules' registry this client can
 show, with its seat range and default seat count), the number of seats and the table's
 name, then wait in the lobby for players (or add bots). The table is created with the
-option ``start: "host"``: its match starts when the host presses Start in the lobby
-(issue 13, host controls).
+option ``start: "host"``: its match starts when the host presses Start in the lobby,
+so friends still arriving are not replaced by bots.
 
 The lobby's "Options…" dialog is :class:`client.scenes.options.OptionsScene`."""
 from __future__ import annotations
@@ -79,7 +79,7 @@ class HostScene(Scene):
             self.rebuild()
 
     def on_create(self) -> None:
-        link = self.app.main_link
+        link = self.app.connections.main_link
         if self.busy or link is None or link.conn is None:
             return
         self.busy = True

@@ -75,13 +75,13 @@ class JoinScene(Scene):
         self.searching = False
         self.state = ""  # message under the lists
         self.selected_table: int | None = None
-        self.scoreboard: list[dict[str, Any]] | None = None  # the connected server's (issue 13)
+        self.scoreboard: list[dict[str, Any]] | None = None  # the connected server's evening, shown before joining
 
     def enter(self) -> None:
         super().enter()
         self.discover()
-        if self.app.main_link is not None and self.app.main_link.conn is not None:
-            self.link = self.app.main_link
+        if self.app.connections.main_link is not None and self.app.connections.main_link.conn is not None:
+            self.link = self.app.connections.main_link
             self.refresh_tables()
 
     def build(self, size: tuple[int, int]) -> None:
@@ -164,7 +164,7 @@ class JoinScene(Scene):
     def connect(self, address: tuple[str, int]) -> None:
         self.address = f"{address[0]}:{address[1]}"
         self.app.settings.last_address = self.address
-        main = self.app.main_link
+        main = self.app.connections.main_link
         if main is not None and main.conn is not None and tuple(main.address) == tuple(address):
             self.link = main
             self.refresh_tables()
@@ -180,7 +180,7 @@ class JoinScene(Scene):
             self.set_state("")
             self.app.notify(str(f.value), 10)
 
-        self.app.open_link(self.app.settings.player_name(), address, main=True).addCallbacks(ok, bad)
+        self.app.connections.open_link(self.app.settings.player_name(), address, main=True).addCallbacks(ok, bad)
 
     def refresh_tables(self) -> None:
         if self.link is None or self.link.conn is None:

@@ -2,7 +2,7 @@
 the table's options, the address other players type to join, and the evening's
 scoreboard of the server.
 
-**Host controls** (issue 13, docs/PROTOCOL.md "Lobby"): a table created by the host
+**Host controls** (docs/PROTOCOL.md "Lobby"): a table created by the host
 screen waits for its host (option ``start: "host"``). Only the host gets the controls:
 Start (enabled once every seat is filled; else it says how many seats are free), add or
 remove a bot per seat, the options (``set_options``, :class:`client.scenes.options.OptionsScene`),
@@ -496,7 +496,7 @@ class LobbyScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         surface.blit(felt.menu_surface(w, h), (0, 0))
-        from client.ui import roomcode  # phones join by this room code and QR (issue 17)
+        from client.ui import roomcode  # phones join by this room code and QR: no address to type
 
         roomcode.draw_for(surface, self.side_panel_rect(), self.link, self.table, self.app.ui_scale,
                           host=self.address.rsplit(":", 1)[0])

@@ -98,7 +98,7 @@ class MenuScene(Scene):
 
     # -- actions ------------------------------------------------------------------------
     def _link(self):
-        link = self.app.main_link
+        link = self.app.connections.main_link
         if link is None or link.conn is None:
             self.app.notify(tr("error.not_connected"))
             return None
@@ -125,11 +125,11 @@ class MenuScene(Scene):
     def check_kept_seats(self) -> None:
         """Once per main connection: is a kept seat's match running on this server
         (same table id, game and name)? Then offer it."""
-        link = self.app.main_link
+        link = self.app.connections.main_link
         if link is None or link.conn is None or link.conn is self._checked_conn:
             return
         self._checked_conn = link.conn
-        entries = [e for e in self.app.kept_seats() if e["table"] not in self.app.open_tables()]
+        entries = [e for e in self.app.connections.kept_seats() if e["table"] not in self.app.open_tables()]
         if not entries:
             self._offer(None)
             return
@@ -171,7 +171,7 @@ class MenuScene(Scene):
             self._checked_conn = None  # look again: the entry may be gone
             self._offer(None)
 
-        self.app.rejoin(entry).addCallbacks(done, failed)
+        self.app.connections.rejoin(entry).addCallbacks(done, failed)
 
     def on_host(self) -> None:
         if self._link() is None:
@@ -219,16 +219,16 @@ class MenuScene(Scene):
     def update(self, dt: float) -> None:
         self.t += dt
         self.check_kept_seats()
-        link = self.app.main_link
+        link = self.app.connections.main_link
         if link is not None and link.conn is not None:
             host, port = link.address
-            where = tr("menu.local_server", port=port) if self.app.server_port == port and host == "127.0.0.1" \
+            where = tr("menu.local_server", port=port) if self.app.connections.server_port == port and host == "127.0.0.1" \
                 else tr("menu.connected_to", address=f"{host}:{port}")
             msg = tr("menu.status", name=link.name, where=where)
         elif self.app.start_error:
             msg = tr("menu.not_connected")
-        elif self.app.connect_to is not None:
-            host, port = self.app.connect_to
+        elif self.app.connections.connect_to is not None:
+            host, port = self.app.connections.connect_to
             msg = tr("menu.connecting_to", address=f"{host}:{port}")
         else:
             msg = tr("menu.connecting")

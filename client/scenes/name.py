@@ -55,7 +55,7 @@ class NameScene(Scene):
         text = self.e_name.get_text() if getattr(self, "e_name", None) else self.name
         name = " ".join(text.split())[:MAX_NAME] or self.app.settings.player_name()
         self.app.pop()
-        self.app.rename(name)
+        self.app.connections.rename(name)
 
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is getattr(self, "e_name", None):

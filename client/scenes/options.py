@@ -1,4 +1,4 @@
-"""The host's "Options…" dialog of the lobby (issue 13, host controls): the table's
+"""The host's "Options…" dialog of the lobby (host controls): the table's
 options -- the game's own from its ``GameDef``, the turn timer, the bots' kind -- each in
 a drop-down, sent with ``set_options``. Its own module so that the lobby and the host
 screen both use it without importing each other."""

@@ -179,7 +179,7 @@ class ReplayScene(Scene):
         """Show step ``k`` at once (no animation, the message column cleared)."""
         k = max(0, min(self.last, int(k)))
         self.step = k
-        self.table.messages.clear()
+        self.table.column.messages.clear()
         self.table.jump(self.view_at(k))
         self.wait_ms = self._gap()
         if k >= self.last:
@@ -350,7 +350,7 @@ class ReplayScene(Scene):
         if not res or self.step < self.last:
             return ""
         winners = res.get("winners") or []
-        names = ", ".join(self.table.seat_name(int(p)) for p in winners)
+        names = ", ".join(self.table.roster.seat_name(int(p)) for p in winners)
         return tr("replay.winner", names=names) if names else ""
 
 

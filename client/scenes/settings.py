@@ -62,7 +62,7 @@ class SettingsScene(Scene):
                                                                    self.app.manager))
         onoff = [(tr("settings.off"), "off"), (tr("settings.on"), "on")]
         self.dd_full = self.add(pygame_gui.elements.UIDropDownMenu(
-            onoff, onoff[1] if self.app.fullscreen else onoff[0], row("settings.fullscreen"), self.app.manager))
+            onoff, onoff[1] if self.app.display.fullscreen else onoff[0], row("settings.fullscreen"), self.app.manager))
         r = row("settings.volume")
         self.sl_volume = self.add(pygame_gui.elements.UIHorizontalSlider(
             r, int(round(self.s.volume * 100)), (0, 100), self.app.manager, click_increment=5))
@@ -99,17 +99,17 @@ class SettingsScene(Scene):
         settings_mod.save(self.s, self.app.settings_path)
         self.app.pop()
         if self.s.name:
-            self.app.rename(self.s.name)  # the server shows the new name from the next connection
+            self.app.connections.rename(self.s.name)  # the server shows the new name from the next connection
 
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             value = event.selected_option_id
             if event.ui_element is self.dd_lang:
                 self.s.name = self.e_name.get_text().strip()[:24]
-                self.app.set_language(value)
+                self.app.display.set_language(value)
             elif event.ui_element is self.dd_full:
                 self.s.name = self.e_name.get_text().strip()[:24]
-                self.app.set_fullscreen(value == "on")
+                self.app.display.set_fullscreen(value == "on")
             elif event.ui_element is self.dd_cb:
                 self.s.colour_blind = value == "on"
                 self.app.art.set_colour_blind(self.s.colour_blind)

@@ -318,7 +318,7 @@ class BaseFrame:
     the cards in flight, the time bars and the breathing turn light -- painted once into
     an off-screen surface and reused while its *key* stays the same. An animating table
     (60 FPS while cards fly) then blits one surface a frame instead of repainting every
-    card (issue 13 "Idle cost": the TV view).
+    card: the TV view idles on a small machine.
 
     The key is the caller's: every input of the painting that may change (identities of
     the view and layout, the effects index, selections, messages...). ``None`` means "do

@@ -84,7 +84,7 @@ class HandoverScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         surface.fill((14, 9, 8))
-        name = self.table.seat_name(self.seat)
+        name = self.table.roster.seat_name(self.seat)
         keys = self.table.bindings[self.seat].describe() if self.seat in self.table.bindings else {}
         title = text.render(tr("handover.only", name=name), int(h * 0.075), GOLD, bold=True, shadow=True)
         surface.blit(title, title.get_rect(center=(w // 2, int(h * 0.14))))

@@ -19,9 +19,9 @@ card...).
 * **The window's time bar** (:meth:`window_left`, drawn by
   :func:`client.table.draw.window_bar`) and the ``claim_result`` lines ("first by 14 ms").
 * **The photo finish** of each ``race`` (:mod:`client.table.race`): the claimants'
-  reaction times side by side with the winner's margin, drawn by the kit over whatever
-  the game's ``draw`` painted (a subclass's ``draw`` is wrapped; set
-  :attr:`race_overlay` false to place it yourself with :meth:`draw_race`), in
+  reaction times side by side with the winner's margin, one of the kit's
+  :meth:`overlays` over the game's ``draw_table`` (set :attr:`race_overlay` false to
+  place it yourself with :meth:`draw_race`), in
   :meth:`race_area`; :meth:`median_reaction` gives each seat's median for the results
   boards (``match_over.reactions``, else the races seen so far).
 * **Cursor keys**: select / previous / next move a seat's cursor over its own cards
@@ -33,8 +33,7 @@ hand-over hooks.
 """
 from __future__ import annotations
 
-import functools
-from typing import Any
+from typing import Any, Callable
 
 import pygame
 
@@ -56,32 +55,11 @@ class ReactionTableScene(TableScene):
     claim_field: str | None = "card"
     #: The kind of the table places (``layout.hit``) that are a seat's own cards.
     card_place = "card"
-    #: The kit draws the photo finish over the game's ``draw`` (False: the game calls
+    #: The kit draws the photo finish over the game's ``draw_table`` (False: the game calls
     #: :meth:`draw_race` itself).
     race_overlay = True
     #: How long a photo finish stays up (ms).
     race_ms = RACE_MS
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Wrap a subclass's own ``draw`` so the photo finish is painted over it (once per
-        frame, however many subclasses call ``super().draw``)."""
-        super().__init_subclass__(**kwargs)
-        own = cls.__dict__.get("draw")
-        if own is None or getattr(own, "_kit_overlays", False):
-            return
-
-        @functools.wraps(own)
-        def draw(self: "ReactionTableScene", surface: pygame.Surface, *a: Any, **kw: Any) -> Any:
-            self._draw_depth = getattr(self, "_draw_depth", 0) + 1
-            try:
-                return own(self, surface, *a, **kw)
-            finally:
-                self._draw_depth -= 1
-                if self._draw_depth == 0 and self.race_overlay:
-                    self.draw_race(surface)
-
-        draw._kit_overlays = True  # type: ignore[attr-defined]
-        cls.draw = draw  # type: ignore[method-assign]
 
     def __init__(self, app: Any, link: Any, started: dict[str, Any], binding: Binding | None = None):
         super().__init__(app, link, started)
@@ -134,7 +112,7 @@ class ReactionTableScene(TableScene):
         if self.perspective is None:  # the first local seat sits at the bottom
             self.perspective = msg["seat"]
             self.on_resize(self.app.size)
-        self._buttons_sig = None
+        self.actions.invalidate()
         self._refresh()
 
     def _seat_arrived(self, link: Any, msg: dict[str, Any]) -> None:
@@ -203,7 +181,7 @@ class ReactionTableScene(TableScene):
         if before is not None and (self.window or {}).get("window") != before:
             if self.cursor:
                 self.cursor.clear()
-                self._buttons_sig = None
+                self.actions.invalidate()
 
     def _apply(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         before = (self.window or {}).get("window")
@@ -223,7 +201,7 @@ class ReactionTableScene(TableScene):
         wid = msg.get("window")
         if wid in self.races_seen:
             return None
-        race = PhotoFinish.from_message(msg, self.seat_name, self.t, self.race_ms)
+        race = PhotoFinish.from_message(msg, self.roster.seat_name, self.t, self.race_ms)
         if race is None:
             return None
         self.races_seen.add(wid)
@@ -259,6 +237,11 @@ class ReactionTableScene(TableScene):
                 return pygame.Rect(left, disc.centery - box_h // 2, right - left, box_h)
         return pygame.Rect(int(w * 0.18), int(h * 0.30) - box_h // 2, int(w * 0.64), box_h)
 
+    def overlays(self) -> list[Callable[[pygame.Surface], Any]]:
+        """The base table's overlays, then the photo finish (unless :attr:`race_overlay`
+        is false)."""
+        return [*super().overlays(), self.draw_race] if self.race_overlay else super().overlays()
+
     def draw_race(self, surface: pygame.Surface) -> pygame.Rect | None:
         """Paint the photo finish while it is up (not over the reconnecting veil)."""
         race = self.race
@@ -273,7 +256,7 @@ class ReactionTableScene(TableScene):
             return
         if msg.get("type") == "claim_result" and seat is not None:
             text, colour, cue = claim_result(msg)
-            self.say(text if len(self.links) == 1 else labelled(self.seat_name(seat), text), colour, 5000)
+            self.column.say(text if len(self.links) == 1 else labelled(self.roster.seat_name(seat), text), colour, 5000)
             cue and self.app.sound and self.app.sound.play(cue)
 
     # -- sending ------------------------------------------------------------------------
@@ -284,7 +267,7 @@ class ReactionTableScene(TableScene):
             return
         self._drop_choice(seat)
         # a pass refused because the window closed meanwhile: nothing to say
-        self._send_now(seat, link, action, t_press=t_press, t_shown=t_shown,
+        self.feed.send_now(seat, link, action, t_press=t_press, t_shown=t_shown,
                        quiet=action.get("type") in self.window_passes())
 
     def claim(self, seat: int, card: Any, t_press: float) -> None:
@@ -292,20 +275,20 @@ class ReactionTableScene(TableScene):
         ``t_press`` is the stamp of the key press or click (client ms)."""
         legal = self.legal.get(seat, [])
         kind = next((k for k in self.window_claims() if any(a.get("type") == k for a in legal)), None)
-        who = "" if len(self.links) == 1 else labelled(self.seat_name(seat))
+        who = "" if len(self.links) == 1 else labelled(self.roster.seat_name(seat))
         if kind is None:
             w = self.window
             key = "claim.already" if w and seat in w.get("eligible", []) else "claim.no_window"
-            self.say(who + tr(key), INFO, 2500)
+            self.column.say(who + tr(key), INFO, 2500)
             return
         options = [a for a in legal if a.get("type") == kind]
         if self.claim_field is not None and any(self.claim_field in a for a in options):
             if card is None:
-                self.say(who + tr("claim.select_first"), NOTE, 3000)
+                self.column.say(who + tr("claim.select_first"), NOTE, 3000)
                 return
             action = {"type": kind, self.claim_field: card}
             if action not in legal:
-                self.say(who + tr("claim.not_that_card"), BAD, 3000)
+                self.column.say(who + tr("claim.not_that_card"), BAD, 3000)
                 return
         else:
             action = options[0]
@@ -326,7 +309,7 @@ class ReactionTableScene(TableScene):
             return
         info = self.private_info(seat)
         if not any(info.values()):
-            self.say(tr("handover.nothing", name=self.seat_name(seat)), INFO, 3000)
+            self.column.say(tr("handover.nothing", name=self.roster.seat_name(seat)), INFO, 3000)
             return
         from client.table.handover import HandoverScene
 
@@ -356,12 +339,12 @@ class ReactionTableScene(TableScene):
         if name == SELECT:
             if arg < len(cards):
                 self.cursor[seat] = cards[arg]
-                self._build_buttons()
+                self.actions.build()
         elif name in (PREV, NEXT) and cards:
             cur = self.cursor.get(seat)
             i = cards.index(cur) if cur in cards else (-1 if name == NEXT else 0)
             self.cursor[seat] = cards[(i + (1 if name == NEXT else -1)) % len(cards)]
-            self._build_buttons()
+            self.actions.build()
         elif name == SNAP:
             self.claim(seat, self.cursor.get(seat), t_ms)
         elif name == PASS:

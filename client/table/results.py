@@ -6,20 +6,22 @@ play do not dismiss the board; each player's median snap reaction
 (:meth:`ResultsOverlay.reaction_text`, a column or :meth:`ResultsOverlay.draw_reactions`,
 a line) for the games with reaction windows.
 
-**Play again and the evening's scoreboard** (issue 13), added by the kit to every
+**Play again and the evening's scoreboard**, added by the kit to every
 game's board once the match is over (``match_over`` came: ``table.match_result``):
 
 * a "Play again" button (or R) left of the board's buttons sends ``rematch`` on each
   local seat's connection; the line above the buttons says who already asked
   (``Table.rematch``) and who the table waits for. When everyone asked, the server's
   ``match_started`` opens the new match like a first start
-  (:meth:`client.table.base.TableScene._next_match`);
+  (:meth:`client.table.ending.MatchEnd.next_match`);
 * a "Scoreboard" button (or Tab) at the box's top right shows the evening's scoreboard
   (``match_over.scoreboard``: ``[{name, game, played, won}]``) over the board;
 * F5-F8 send emotes as at the table.
 
-A game's ``build``, ``draw``, ``handle_event`` and ``on_message`` are wrapped (:meth:`ResultsOverlay.__init_subclass__`),
-so a game's results module needs nothing for this."""
+The overlay's ``build``, ``draw``, ``handle_event`` and ``on_message`` call the board's
+hooks -- :meth:`ResultsOverlay.build_board`, :meth:`~ResultsOverlay.draw_board`,
+:meth:`~ResultsOverlay.board_event` and :meth:`~ResultsOverlay.board_message` -- and add
+the kit's part, so a game's results module fills the hooks and needs nothing for this."""
 from __future__ import annotations
 
 import math
@@ -63,26 +65,25 @@ class ResultsOverlay(Scene):
     #: on (:meth:`auto_close_left`); None: never (a board without a next round).
     spectator_close_s: float | None = None
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Wrap a game board's own ``build``, ``draw``, ``handle_event`` and ``on_message`` with the
-        kit's Play again, scoreboard and emote keys (once, however deep the subclass)."""
-        super().__init_subclass__(**kwargs)
-        for name, extra, after in (("build", "build_rematch", True), ("draw", "draw_rematch", True),
-                                   ("handle_event", "rematch_event", False),
-                                   ("on_message", "rematch_message", True)):
-            own = cls.__dict__.get(name)
-            if own is None or getattr(own, "_rematch_kit", False):
-                continue
-            setattr(cls, name, _wrapped(own, extra, after))
-
     def __init__(self, app: Any, table: Any):
         super().__init__(app)
         self.table = table
+        #: ``match_over.result`` of the table once it came (None before).
+        self.result: dict[str, Any] | None = getattr(table, "match_result", None)
         self.t = 0.0  # seconds shown
         self.show_scoreboard = False
         self.b_rematch: Any = None
         self.b_scoreboard: Any = None
         self._rematch_sig: Any = None
+
+    def again(self, *args: Any, **kwargs: Any) -> None:
+        """The table opens its board while this one is up (``args``: the constructor's
+        after the table): by default it takes the match's result, once it came."""
+        self.take_result()
+
+    def take_result(self) -> None:
+        """Keep the table's ``match_result`` once ``match_over`` came."""
+        self.result = self.table.match_result or self.result
 
     def box(self) -> pygame.Rect:
         return centred(self.app.size, self.width_frac, 0.86)
@@ -96,10 +97,39 @@ class ResultsOverlay(Scene):
         return r
 
     def to_menu(self) -> None:
-        self.table.leave_table()
+        self.table.keys.leave_table()
+
+    # -- what the game's board fills ----------------------------------------------------
+    def build_board(self, size: tuple[int, int]) -> None:
+        """The board's own buttons (``size``: the window, px)."""
+
+    def draw_board(self, surface: pygame.Surface) -> None:
+        """Paint the board (usually over :meth:`draw_box`)."""
+
+    def board_event(self, event: pygame.event.Event, t_ms: float) -> None:
+        """An input event the kit did not use (``t_ms``: its client stamp)."""
+
+    def board_message(self, msg: dict[str, Any], link: Any = None) -> None:
+        """A server message while the board is up (before the kit's own handling)."""
+
+    # -- the template: the board's part, then the kit's -----------------------------------
+    def build(self, size: tuple[int, int]) -> None:
+        self.build_board(size)
+        self.build_rematch(size)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.draw_board(surface)
+        self.draw_rematch(surface)
 
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
-        self.rematch_event(event, t_ms)
+        """The kit's keys first (Play again, scoreboard, emotes): the board does not see
+        what the kit used."""
+        if not self.rematch_event(event, t_ms):
+            self.board_event(event, t_ms)
+
+    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
+        self.board_message(msg, link)
+        self.rematch_message(msg, link)
 
     def update(self, dt: float) -> None:
         self.t += dt
@@ -123,7 +153,7 @@ class ResultsOverlay(Scene):
         """Once its veil is dark (a quarter second) the table under it is shown still,
         unless an emote badge or the reconnection veil is up on it."""
         table = self.table
-        return (self.t >= VEIL_S and not table.emotes_busy() and getattr(table, "reconnecting", None) is None)
+        return (self.t >= VEIL_S and not table.emotes.busy() and getattr(table, "reconnecting", None) is None)
 
     # -- reactions (games with reaction windows) ------------------------------------------
     def reaction_of(self, seat: int) -> float | None:
@@ -146,7 +176,7 @@ class ResultsOverlay(Scene):
         seats = list(range(int(self.table.view.get("seats", 0) or 0))) if seats is None else seats
         if not any(self.reaction_of(p) is not None for p in seats):
             return None
-        parts = " · ".join(f"{self.table.seat_name(p)} {self.reaction_text(p)}" for p in seats)
+        parts = " · ".join(f"{self.table.roster.seat_name(p)} {self.reaction_text(p)}" for p in seats)
         line = tr("results.reactions", list=parts)
         img = text.render(line, text.fit_size(line, rect.w, size), CREAM)
         r = img.get_rect(center=rect.center)
@@ -163,15 +193,15 @@ class ResultsOverlay(Scene):
         return b
 
 
-    # -- play again and the evening's scoreboard (issue 13) ---------------------------
+    # -- play again and the evening's scoreboard -------------------------------------
     @property
     def match_done(self) -> bool:
         """The match is over (``match_over`` came) and this is a live table."""
         return getattr(self.table, "match_result", None) is not None and not getattr(self.table, "replay", False)
 
     def table_entry(self) -> dict[str, Any]:
-        entry = getattr(self.table, "table_entry", None)
-        return entry() if entry is not None else {}
+        roster = getattr(self.table, "roster", None)
+        return roster.table_entry() if roster is not None else {}
 
     def rematch_seats(self) -> list[int]:
         """The seats that asked to play again (``Table.rematch``)."""
@@ -203,7 +233,7 @@ class ResultsOverlay(Scene):
         asked = self.rematch_seats()
         if not asked:
             return ""
-        name = self.table.seat_name
+        name = self.table.roster.seat_name
         parts = [tr("rematch.asked", names=", ".join(name(p) for p in asked))]
         waiting = self.waiting_for()
         if waiting:
@@ -276,9 +306,6 @@ class ResultsOverlay(Scene):
         if (force or sig != self._rematch_sig) and self.app.scenes and self.app.top is self:
             self.rebuild()
 
-    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
-        self.rematch_message(msg, link)
-
     def rematch_message(self, msg: dict[str, Any], link: Any = None) -> None:
         """A ``table`` push of this table (who asked to play again) or its
         ``match_over`` (the Play again button appears)."""
@@ -295,8 +322,8 @@ class ResultsOverlay(Scene):
 
         if event.type != pygame.KEYDOWN:
             return False
-        if event.key in EMOTE_KEYS and hasattr(self.table, "send_emote"):
-            self.table.send_emote(EMOTE_KEYS[event.key])
+        if event.key in EMOTE_KEYS and hasattr(self.table, "emotes"):
+            self.table.emotes.send(EMOTE_KEYS[event.key])
             return True
         if not self.match_done or self.t <= 1.0:
             return False
@@ -338,30 +365,6 @@ class ResultsOverlay(Scene):
             pygame.draw.rect(surface, (22, 15, 13), back, border_radius=back.h // 2)
             pygame.draw.rect(surface, (150, 120, 70), back, 1, border_radius=back.h // 2)
             surface.blit(img, r)
-
-
-def _wrapped(own: Any, extra: str, after: bool) -> Any:
-    """``own`` (a board's method) followed (``after``) by the kit's ``extra`` method;
-    or, for ``handle_event``, the kit first: the board does not see what the kit used."""
-    def method(self: ResultsOverlay, *a: Any, **kw: Any) -> Any:
-        depth_key = f"_depth_{extra}"
-        depth = getattr(self, depth_key, 0)
-        setattr(self, depth_key, depth + 1)
-        try:
-            if not after:
-                if depth == 0 and getattr(ResultsOverlay, extra)(self, *a, **kw):
-                    return None
-                return own(self, *a, **kw)
-            out = own(self, *a, **kw)
-            if depth == 0:
-                getattr(ResultsOverlay, extra)(self, *a, **kw)
-            return out
-        finally:
-            setattr(self, depth_key, depth)
-
-    method.__name__, method.__qualname__, method.__doc__ = own.__name__, own.__qualname__, own.__doc__
-    method._rematch_kit = True  # type: ignore[attr-defined]
-    return method
 
 
 def draw_scoreboard(surface: pygame.Surface, area: pygame.Rect, board: list[dict[str, Any]], size: int) -> pygame.Rect:

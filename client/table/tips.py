@@ -1,12 +1,16 @@
-"""Card tips (issue 13): what a face-up card on the table does, for the game's
+"""Card tips, so a newcomer learns the cards while playing: what a face-up card on the table does, for the game's
 ``card_help`` (one line, from the game's own EN/FR rule strings), shown beside the
-pointer by :meth:`client.table.base.TableScene.draw_card_tip` while the mouse rests on
+pointer by :meth:`CardTip.draw` while the mouse rests on
 the card, or while a finger (or the mouse button) is held on it for
 :data:`LONG_PRESS_MS` (a touch screen has no hover).
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
+
+import pygame
+
+from client.input import now_ms
 
 #: A press held this long (ms) on a card shows its tip.
 LONG_PRESS_MS = 450.0
@@ -52,3 +56,62 @@ def hover_card(scene: Any, pos: tuple[int, int], places: Iterable[str],
     if kind not in places:
         return None
     return find_card(scene.view, ident, accept)
+
+
+class CardTip:
+    """The tip of the card under ``scene``'s mouse: ``scene.card_help(card)`` for the
+    card its ``hover_card_at(pos)`` finds; ``scene.mouse`` is the pointer (px) and
+    ``scene.held`` the press being held, ``(pos, t_ms)``, or None."""
+
+    def __init__(self, scene: Any):
+        self.scene = scene
+
+    def text(self) -> str | None:
+        """What the card under the mouse does, or None (no card, no help, or a press
+        not yet held for :data:`LONG_PRESS_MS`)."""
+        sc = self.scene
+        if sc.mouse is None:
+            return None
+        press = sc.held
+        if press is not None and now_ms() - press[1] < LONG_PRESS_MS:
+            return None  # a tap, not (yet) a long press
+        card = sc.hover_card_at(sc.mouse)
+        if card is None or sc.card_help is None:
+            return None
+        return sc.card_help(card)
+
+    def draw(self, surf: pygame.Surface) -> pygame.Rect | None:
+        """The tip in a box beside the pointer (kept inside ``surf``); returns the box."""
+        tip = self.text()
+        mouse = self.scene.mouse
+        if not tip or mouse is None:
+            return None
+        from client import text
+
+        w, h = surf.get_size()
+        size = max(12, int(h * 0.024))
+        lines = text.wrap(tip, int(w * 0.34), size)
+        imgs = [text.render(line, size, (243, 232, 207)) for line in lines]
+        pad = size // 2
+        box = pygame.Rect(0, 0, max(i.get_width() for i in imgs) + 2 * pad,
+                          sum(i.get_height() for i in imgs) + 2 * pad)
+        mx, my = mouse
+        box.topleft = (mx + size, my + size)
+        if box.right > w - 4:
+            box.right = mx - size
+        if box.bottom > h - 4:
+            box.bottom = my - size
+        box.clamp_ip(surf.get_rect())
+        pygame.draw.rect(surf, (24, 16, 12), box, border_radius=pad)
+        pygame.draw.rect(surf, (214, 175, 84), box, 1, border_radius=pad)
+        y = box.y + pad
+        for img in imgs:
+            surf.blit(img, (box.x + pad, y))
+            y += img.get_height()
+        return box
+
+    def draw_on_top(self, surf: pygame.Surface) -> None:
+        """:meth:`draw`, only while the scene is the top of the app's stack."""
+        app = self.scene.app
+        if app.scenes and app.top is self.scene:
+            self.draw(surf)

@@ -1,4 +1,5 @@
-"""Emotes: a handful of quick reactions instead of a chat (issue 13).
+"""Emotes: a handful of quick reactions instead of a chat: nothing to moderate,
+and nothing to type in the middle of a snap.
 
 A seated player sends one with a key (:data:`client.input.EMOTE_KEYS`, F5-F8) or a click
 on the small emote bar of the table (:class:`EmoteBar`); the server checks it (a seated

@@ -1,4 +1,4 @@
-"""One sentence for a refused lobby request (issue 13: host controls, rematch): the
+"""One sentence for a refused lobby request (host controls, rematch): the
 lobby, the join list and the results all say it the same way, and none of them needs
 the others to do so."""
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The room-code panel of the TV and the host's lobby: the address phones open, the
-table's four-letter room code and a QR code of the address (issue 17, docs/PROTOCOL.md
-"Web controller").
+table's four-letter room code and a QR code of the address, so a phone joins without
+typing an address (docs/PROTOCOL.md "Web controller").
 
 The QR code is made by ``segno`` (pure Python) and drawn onto a pygame ``Surface``
 module by module; it encodes ``http://HOST:WEB_PORT/?room=CODE``

@@ -65,7 +65,7 @@ def prompt(sc: Any) -> tuple[str, str, bool]:
     seat = sc.my_seat
     turn = int(v.get("turn", 0))
     if seat is None or not sc.legal.get(seat):
-        return (tr("fam.prompt.waiting", name=sc.seat_name(turn)), "", False)
+        return (tr("fam.prompt.waiting", name=sc.roster.seat_name(turn)), "", False)
     ch = sc.chooser
     types = {a.get("type") for a in sc.legal.get(seat, [])}
     if ch is not None and ch.asking is not None:

@@ -13,7 +13,7 @@ a breathing (urgent) banner, and the reconnection overlay. Sizes come from the l
 (pixels).
 
 A table nobody plays on here (the TV view) repaints only those moving things each frame
-(:func:`draw_partial`, issue 13 "Idle cost"); the rects they paint are kept in
+(:func:`draw_partial`, so the TV view idles cheaply); the rects they paint are kept in
 ``sc.top_rects`` by both paths.
 
 Frame budget (ARCHITECTURE §6, near 5 ms at 1920x1080): the static layer is one opaque
@@ -60,7 +60,7 @@ class Frame(table_draw.Frame):
         moving: set[tuple] = set()
         unsettled: set[tuple] = set()
         hidden = {place for place, n in self.hidden.items() if n}  # (a Counter's misses are slow)
-        offsets, card_pos, faces = self.offsets, sc.card_pos, self.faces
+        offsets, card_pos, faces = self.offsets, sc.motion.card_pos, self.faces
         for place, rect in lay.cards.items():
             x, y = card_pos(place, rect)
             if place in offsets or x != rect.x or y != rect.y:
@@ -158,7 +158,7 @@ def _top_items(sc: Any, f: Frame, gliders: TopItems) -> TopItems | None:
         return None
     if fx:
         items.append((fx, lambda s: sc.anim.draw(s, f.art, f.t)))
-    left = sc.timer_left()
+    left = sc.timer.left()
     if left is not None and left[0] in sc.layout.plates:
         pr = sc.layout.plates[left[0]]
         items.append(([pygame.Rect(pr.x - pr.h, pr.top - pr.h, pr.w + 2 * pr.h, 2 * pr.h)], lambda s: _timer(s, sc)))
@@ -182,7 +182,7 @@ def _base_key(sc: Any, f: Frame) -> tuple | None:
         return None
     hidden = f.hidden_key()
     return (Same(sc.view), Same(sc.layout), _layer["version"], hidden, f.gliding, frozenset(f.picked),
-            frozenset(f.cursor), f.hover, sc.prompt, tuple(map(Same, sc.visible_messages())))
+            frozenset(f.cursor), f.hover, sc.prompt, tuple(map(Same, sc.column.visible())))
 
 
 def _paint_base(target: pygame.Surface, f: Frame, layer: pygame.Surface) -> None:
@@ -195,7 +195,7 @@ def _paint_base(target: pygame.Surface, f: Frame, layer: pygame.Surface) -> None
         _hand(target, f, seat)
     if not sc.prompt[2]:
         _banner(target, sc)
-    draw_messages(target, f.layout.info, sc.visible_messages(), max(11, int(f.layout.font * 0.82)))
+    draw_messages(target, f.layout.info, sc.column.visible(), max(11, int(f.layout.font * 0.82)))
 
 
 def _glider_items(f: Frame) -> TopItems:
@@ -207,7 +207,7 @@ def _glider_items(f: Frame) -> TopItems:
         if f.hidden[place]:
             continue
         rect = f.layout.cards[place]
-        x, y = f.sc.card_pos(place, rect)
+        x, y = f.sc.motion.card_pos(place, rect)
         ox, oy = f.offsets.get(place, (0.0, 0.0))
         pad = max(8, rect.w // 3) + 2
         items.append(([pygame.Rect(int(x + ox) - pad, int(y + oy) - pad, rect.w + 2 * pad, rect.h + 2 * pad)],
@@ -236,11 +236,11 @@ _chrome: dict[str, Any] = {"key": None, "surf": None}
 
 def _chrome_key(sc: Any) -> tuple:
     v, lay = sc.view, sc.layout
-    seats = tuple((p, sc.seat_name(p), sc.seat_away(p), pl.get("score"), pl.get("hand_count"),
+    seats = tuple((p, sc.roster.seat_name(p), sc.roster.seat_away(p), pl.get("score"), pl.get("hand_count"),
                    v.get("turn") == p and v.get("phase") != "over")
                   for p, pl in ((int(x["seat"]), x) for x in v.get("players", [])))
     return (lay.size, seats, v.get("turn_no"), v.get("step"), v.get("phase"), v.get("exhaustion"),
-            str(v.get("end")), v.get("passes"), sc.table_name, sc.spectator_line(), sc.help_line,
+            str(v.get("end")), v.get("passes"), sc.roster.table_name, sc.roster.spectator_line(), sc.keys.help_line,
             text.cache_epoch(), sc.art.colour_blind, v.get("deck"), len(v.get("discard") or []))
 
 
@@ -266,9 +266,9 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
     if v.get("phase") == "over":
         left = tr("fam.over")
     else:
-        left = tr("fam.turn", n=str(v.get("turn_no", 1)), name=sc.seat_name(int(v.get("turn", 0))))
-    if sc.spectator_line():
-        left += " · " + sc.spectator_line()
+        left = tr("fam.turn", n=str(v.get("turn_no", 1)), name=sc.roster.seat_name(int(v.get("turn", 0))))
+    if sc.roster.spectator_line():
+        left += " · " + sc.roster.spectator_line()
     img = text.render(text.elide(left, left_room, fs, bold=True), fs, GOLD, bold=True)
     surf.blit(img, img.get_rect(midleft=(bar.x + bar.h * 0.5, bar.centery)))
     current = 0 if v.get("phase") == "over" else max(1, int(v.get("step", 0)))
@@ -287,8 +287,8 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
         size = text.fit_size(label, r.w - r.h // 2, ps, bold=n == current)
         img = text.render(label, size, fg, bold=n == current)
         surf.blit(img, img.get_rect(center=r.center))
-    right = sc.help_line
-    draw_hint(surf, right, lay.phases[-1].right + bar.h * 0.5, sc.hint_right(bar), bar.centery, int(fs * 0.85))
+    right = sc.keys.help_line
+    draw_hint(surf, right, lay.phases[-1].right + bar.h * 0.5, sc.actions.hint_right(bar), bar.centery, int(fs * 0.85))
 
 
 def _seat_static(surf: pygame.Surface, sc: Any, seat: int) -> None:
@@ -305,11 +305,11 @@ def _seat_static(surf: pygame.Surface, sc: Any, seat: int) -> None:
     hand = text.render(tr("fam.in_hand", n=str(count)), int(fs * 0.85), DIM)
     hand_r = hand.get_rect(midright=(pr.right - pr.h // 2 - score.get_width() - pr.h, pr.centery))
     surf.blit(hand, hand_r)
-    name = sc.seat_name(seat)
+    name = sc.roster.seat_name(seat)
     room = hand_r.left - x - pr.h // 2
     nm = text.render(name, text.fit_size(name, max(20, room), fs, bold=True), CREAM, bold=True)
     surf.blit(nm, nm.get_rect(midleft=(x, pr.centery)))
-    away = sc.seat_away(seat)
+    away = sc.roster.seat_away(seat)
     if away:
         pill(surf, away, (pr.centerx, pr.bottom), max(9, int(pr.h * 0.42)))
     # the family places of the gang
@@ -391,7 +391,7 @@ def _card(surf: pygame.Surface, f: Frame, place: tuple[str, int], card: dict | N
     card lying still is already in the static layer: only its marks are drawn)."""
     if f.hidden[place]:
         return
-    x, y = f.sc.card_pos(place, rect)
+    x, y = f.sc.motion.card_pos(place, rect)
     ox, oy = f.offsets.get(place, (0.0, 0.0))
     x, y = int(x + ox), int(y + oy)
     if _layer["baked"].get(place) is None or _layer["baked"][place] != f.resting.get(place):
@@ -431,7 +431,7 @@ def _street_marks(surf: pygame.Surface, f: Frame, place: tuple[str, int], c: dic
         return
     brute = f.view.get("brute") or {}
     eff = c.get("effective", c.get("value"))
-    x, y = f.sc.card_pos(place, rect)
+    x, y = f.sc.motion.card_pos(place, rect)
     ox, oy = f.offsets.get(place, (0.0, 0.0))
     r = pygame.Rect(int(x + ox), int(y + oy), rect.w, rect.h)
     if brute.get("target") == c["id"]:
@@ -484,6 +484,6 @@ def _hand(surf: pygame.Surface, f: Frame, seat: int) -> None:
 
 def _timer(surf: pygame.Surface, sc: Any) -> None:
     """The turn timer's countdown on the plate of the seat on the clock."""
-    left = sc.timer_left()
+    left = sc.timer.left()
     if left is not None and left[0] in sc.layout.plates:
         turn_timer(surf, sc.layout.plates[left[0]], left[1])

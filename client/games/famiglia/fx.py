@@ -62,100 +62,149 @@ def _id(card: Any) -> int | None:
     return int(card["id"]) if isinstance(card, dict) and "id" in card else None
 
 
-def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
-    """Queue the animation of one event."""
+def _slot(ctx: FxContext, ev: Mapping[str, Any], duration: float) -> float:
+    """The start (scene ms) of an effect of ``duration`` ms for ``ev``: after the effects
+    queued before it, or at once for an urgent event."""
+    kind = ev.get("type")
+    seat = ev.get("seat")
+    urgent = seat in ctx.local and kind in ("accountant", "swap", "brute", "recruit", "renew")
+    return ctx.anim.slot(ctx.t, duration, urgent=urgent)
+
+
+def _on_street_draw(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    card = ev.get("card")
+    cid = _id(card)
+    dst = new.cards.get(("street", cid))
+    if dst is None:
+        return
+    t0 = a.slot(ctx.t, DRAW_STAGGER_MS)
+    a.add(Flight(t0, t0 + DRAW_MS, src=pygame.Rect(new.deck), dst=pygame.Rect(dst), face_a=None, face_b=card,
+                 lift=24, hide_dst=("street", cid), flip_at=(0.25, 0.8), easing=tween.ease_out_cubic))
+
+
+def _on_renew(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    card = ev.get("card")
+    src = ctx.was(("street", _id(card))) or pygame.Rect(new.street.center, (1, 1))
+    to_discard = ev.get("to") != "deck_bottom"
+    t0 = _slot(ctx, ev, RENEW_MS)
+    a.add(Flight(t0, t0 + RENEW_MS, src=src, dst=pygame.Rect(new.discard if to_discard else new.deck),
+                 face_a=card, face_b=card if to_discard else None, lift=40,
+                 hide_dst=("discard", 0) if to_discard else None, flip_at=(0.2, 0.8)))
+
+
+def _on_reshuffle(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    t0 = _slot(ctx, ev, RESHUFFLE_MS)
+    for i in range(6):
+        s = t0 + i * 50
+        a.add(Flight(s, s + 400, src=pygame.Rect(new.discard), dst=pygame.Rect(new.deck), lift=30, spin=20))
+
+
+def _on_accountant(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     kind = ev.get("type")
     a = ctx.anim
     seat = ev.get("seat")
-    urgent = seat in ctx.local and kind in ("accountant", "swap", "brute", "recruit", "renew")
-
-    def slot(duration: float) -> float:
-        return a.slot(ctx.t, duration, urgent=urgent)
-
     new, old = ctx.new, ctx.old
-    if kind == "street_draw":
-        card = ev.get("card")
-        cid = _id(card)
-        dst = new.cards.get(("street", cid))
-        if dst is None:
-            return
-        t0 = a.slot(ctx.t, DRAW_STAGGER_MS)
-        a.add(Flight(t0, t0 + DRAW_MS, src=pygame.Rect(new.deck), dst=pygame.Rect(dst), face_a=None, face_b=card,
-                     lift=24, hide_dst=("street", cid), flip_at=(0.25, 0.8), easing=tween.ease_out_cubic))
-    elif kind == "renew":
-        card = ev.get("card")
-        src = ctx.was(("street", _id(card))) or pygame.Rect(new.street.center, (1, 1))
-        to_discard = ev.get("to") != "deck_bottom"
-        t0 = slot(RENEW_MS)
-        a.add(Flight(t0, t0 + RENEW_MS, src=src, dst=pygame.Rect(new.discard if to_discard else new.deck),
-                     face_a=card, face_b=card if to_discard else None, lift=40,
-                     hide_dst=("discard", 0) if to_discard else None, flip_at=(0.2, 0.8)))
-    elif kind == "reshuffle":
-        t0 = slot(RESHUFFLE_MS)
-        for i in range(6):
-            s = t0 + i * 50
-            a.add(Flight(s, s + 400, src=pygame.Rect(new.discard), dst=pygame.Rect(new.deck), lift=30, spin=20))
-    elif kind in ("accountant", "brute"):
-        card = ev.get("card")
-        cid = _id(card)
-        dst = new.cards.get(("gang", cid))
-        if dst is None or not isinstance(seat, int):
-            return
-        src = ctx.was(("hand", cid)) or ctx.hand_of(seat, old)
-        visible = ("hand", cid) in old.cards
-        t0 = slot(PLAY_MS)
-        a.add(Flight(t0, t0 + PLAY_MS, src=src, dst=pygame.Rect(dst), face_a=card if visible else None, face_b=card,
-                     lift=30, hide_dst=("gang", cid), flip_at=(0.1, 0.6),
-                     glow=BLUE if kind == "accountant" else None))
-        if kind == "brute":
-            target = ev.get("target")
-            tr_ = new.cards.get(("street", _id(target)))
-            if tr_ is not None:
-                hit = t0 + PLAY_MS * 0.8
-                a.add(Shake(hit, hit + HIT_MS, place=("street", _id(target)), amp=tr_.w * 0.10))
-                a.add(Banner(hit, hit + 1400, text=f"\u2212{ev.get('amount', '?')}", colour=RED,
-                             centre=(tr_.centerx, tr_.top + tr_.h * 0.3), size=int(tr_.h * 0.38)))
-    elif kind == "swap":
-        g, h = ev.get("from_gang"), ev.get("from_hand")
-        gid, hid = _id(g), _id(h)
-        if not isinstance(seat, int):
-            return
-        g_src = ctx.was(("gang", gid)) or ctx.hand_of(seat, old)
-        g_dst = new.cards.get(("hand", gid))
-        h_src = ctx.was(("hand", hid)) or ctx.hand_of(seat, old)
-        h_dst = new.cards.get(("gang", hid))
-        t0 = slot(SWAP_MS)
-        a.add(Flight(t0, t0 + SWAP_MS, src=g_src, dst=pygame.Rect(g_dst or ctx.hand_of(seat)), face_a=g,
-                     face_b=g if g_dst is not None else None, lift=70, glow=BLUE,
-                     hide_dst=("hand", gid) if g_dst is not None else None, flip_at=(0.4, 0.9)))
-        if h_dst is not None:
-            a.add(Flight(t0, t0 + SWAP_MS, src=h_src, dst=pygame.Rect(h_dst),
-                         face_a=h if ("hand", hid) in old.cards else None, face_b=h, lift=-70, glow=BLUE,
-                         hide_dst=("gang", hid), flip_at=(0.1, 0.6)))
-    elif kind == "recruit":
-        card = ev.get("card")
-        cid = _id(card)
-        if not isinstance(seat, int):
-            return
-        src = ctx.was(("street", cid)) or pygame.Rect(new.street.center, (1, 1))
-        dst = new.cards.get(("hand", cid))
-        t0 = slot(RECRUIT_MS)
-        a.add(Flight(t0, t0 + RECRUIT_MS, src=src, dst=pygame.Rect(dst or ctx.hand_of(seat)), face_a=card,
-                     face_b=card if dst is not None else None, lift=50, glow=GOLD,
-                     hide_dst=("hand", cid) if dst is not None else ("backs", seat), flip_at=(0.5, 0.95),
-                     easing=tween.ease_out_cubic))
-        gang_card = ev.get("to_gang")
-        gid = _id(gang_card)
-        g_dst = new.cards.get(("gang", gid)) if gid is not None else None
-        if g_dst is not None:
-            g_src = ctx.was(("hand", gid)) or ctx.hand_of(seat, old)
-            a.add(Flight(t0 + 120, t0 + 120 + RECRUIT_MS, src=g_src, dst=pygame.Rect(g_dst),
-                         face_a=gang_card if ("hand", gid) in old.cards else None, face_b=gang_card, lift=30,
-                         hide_dst=("gang", gid), flip_at=(0.1, 0.6)))
-    elif kind == "end_triggered":
-        t0 = slot(600)
-        w, h = new.size
-        from client.i18n import tr
+    card = ev.get("card")
+    cid = _id(card)
+    dst = new.cards.get(("gang", cid))
+    if dst is None or not isinstance(seat, int):
+        return
+    src = ctx.was(("hand", cid)) or ctx.hand_of(seat, old)
+    visible = ("hand", cid) in old.cards
+    t0 = _slot(ctx, ev, PLAY_MS)
+    a.add(Flight(t0, t0 + PLAY_MS, src=src, dst=pygame.Rect(dst), face_a=card if visible else None, face_b=card,
+                 lift=30, hide_dst=("gang", cid), flip_at=(0.1, 0.6),
+                 glow=BLUE if kind == "accountant" else None))
+    if kind == "brute":
+        target = ev.get("target")
+        tr_ = new.cards.get(("street", _id(target)))
+        if tr_ is not None:
+            hit = t0 + PLAY_MS * 0.8
+            a.add(Shake(hit, hit + HIT_MS, place=("street", _id(target)), amp=tr_.w * 0.10))
+            a.add(Banner(hit, hit + 1400, text=f"\u2212{ev.get('amount', '?')}", colour=RED,
+                         centre=(tr_.centerx, tr_.top + tr_.h * 0.3), size=int(tr_.h * 0.38)))
 
-        a.add(Banner(t0, t0 + 1800, text=tr("fam.fx.last_round"), colour=(255, 120, 90),
-                     centre=(new.street.centerx, new.street.centery), size=int(h * 0.09)))
+
+def _on_swap(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new, old = ctx.new, ctx.old
+    g, h = ev.get("from_gang"), ev.get("from_hand")
+    gid, hid = _id(g), _id(h)
+    if not isinstance(seat, int):
+        return
+    g_src = ctx.was(("gang", gid)) or ctx.hand_of(seat, old)
+    g_dst = new.cards.get(("hand", gid))
+    h_src = ctx.was(("hand", hid)) or ctx.hand_of(seat, old)
+    h_dst = new.cards.get(("gang", hid))
+    t0 = _slot(ctx, ev, SWAP_MS)
+    a.add(Flight(t0, t0 + SWAP_MS, src=g_src, dst=pygame.Rect(g_dst or ctx.hand_of(seat)), face_a=g,
+                 face_b=g if g_dst is not None else None, lift=70, glow=BLUE,
+                 hide_dst=("hand", gid) if g_dst is not None else None, flip_at=(0.4, 0.9)))
+    if h_dst is not None:
+        a.add(Flight(t0, t0 + SWAP_MS, src=h_src, dst=pygame.Rect(h_dst),
+                     face_a=h if ("hand", hid) in old.cards else None, face_b=h, lift=-70, glow=BLUE,
+                     hide_dst=("gang", hid), flip_at=(0.1, 0.6)))
+
+
+def _on_recruit(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new, old = ctx.new, ctx.old
+    card = ev.get("card")
+    cid = _id(card)
+    if not isinstance(seat, int):
+        return
+    src = ctx.was(("street", cid)) or pygame.Rect(new.street.center, (1, 1))
+    dst = new.cards.get(("hand", cid))
+    t0 = _slot(ctx, ev, RECRUIT_MS)
+    a.add(Flight(t0, t0 + RECRUIT_MS, src=src, dst=pygame.Rect(dst or ctx.hand_of(seat)), face_a=card,
+                 face_b=card if dst is not None else None, lift=50, glow=GOLD,
+                 hide_dst=("hand", cid) if dst is not None else ("backs", seat), flip_at=(0.5, 0.95),
+                 easing=tween.ease_out_cubic))
+    gang_card = ev.get("to_gang")
+    gid = _id(gang_card)
+    g_dst = new.cards.get(("gang", gid)) if gid is not None else None
+    if g_dst is not None:
+        g_src = ctx.was(("hand", gid)) or ctx.hand_of(seat, old)
+        a.add(Flight(t0 + 120, t0 + 120 + RECRUIT_MS, src=g_src, dst=pygame.Rect(g_dst),
+                     face_a=gang_card if ("hand", gid) in old.cards else None, face_b=gang_card, lift=30,
+                     hide_dst=("gang", gid), flip_at=(0.1, 0.6)))
+
+
+def _on_end_triggered(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    t0 = _slot(ctx, ev, 600)
+    w, h = new.size
+    from client.i18n import tr
+
+    a.add(Banner(t0, t0 + 1800, text=tr("fam.fx.last_round"), colour=(255, 120, 90),
+                 centre=(new.street.centerx, new.street.centery), size=int(h * 0.09)))
+
+
+#: event type -> its handler (``_on_<type>``); other events: nothing.
+_HANDLERS: dict[str, Callable[..., Any]] = {
+    "street_draw": _on_street_draw,
+    "renew": _on_renew,
+    "reshuffle": _on_reshuffle,
+    "accountant": _on_accountant,
+    "brute": _on_accountant,
+    "swap": _on_swap,
+    "recruit": _on_recruit,
+    "end_triggered": _on_end_triggered,
+}
+
+
+def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    """Queue the animation of one event (its ``_on_<type>`` handler; an event without
+    one animates nothing)."""
+    handler = _HANDLERS.get(ev.get("type"))
+    if handler is not None:
+        handler(ctx, ev)

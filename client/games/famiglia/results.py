@@ -25,11 +25,7 @@ def _sorted(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class FamigliaResultsScene(ResultsOverlay):
-    def __init__(self, app: Any, table: Any):
-        super().__init__(app, table)
-        self.result: dict[str, Any] | None = table.match_result
-
-    def build(self, size: tuple[int, int]) -> None:
+    def build_board(self, size: tuple[int, int]) -> None:
         s = self.app.ui_scale
         r = self.main_button()
         button(self, r, "results.menu", object_id="#primary", command=self.to_menu)
@@ -37,7 +33,7 @@ class FamigliaResultsScene(ResultsOverlay):
         r2.bottomright = (r.left - int(16 * s), r.bottom)
         button(self, r2, "fam.results.see_table", command=self.app.pop)
 
-    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+    def board_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_ESCAPE) and self.t > 1.0:
             self.to_menu()
 
@@ -48,11 +44,11 @@ class FamigliaResultsScene(ResultsOverlay):
             res.setdefault(k, v)
         return res
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw_board(self, surface: pygame.Surface) -> None:
         h = surface.get_height()
         b = self.draw_box(surface)
         view, res = self.table.view, self.outcome()
-        name = self.table.seat_name
+        name = self.table.roster.seat_name
         pad = int(b.h * 0.04)
         fs = max(14, int(h * 0.028))
         y = b.y + pad
@@ -87,7 +83,7 @@ class FamigliaResultsScene(ResultsOverlay):
         seat = int(player.get("seat", 0))
         if seat % 2 == 0:
             band(surf, r)
-        label = self.table.seat_name(seat) + ("  " + tr("results.winner") if winner else "")
+        label = self.table.roster.seat_name(seat) + ("  " + tr("results.winner") if winner else "")
         name_w = int(r.w * 0.18)
         size = text.fit_size(label, name_w, fs, bold=True)
         img = text.render(label, size, GOLD if winner else CREAM, bold=True)

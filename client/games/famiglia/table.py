@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client.games.famiglia import controls as famiglia_controls, fx as famiglia_fx
-from client.games.famiglia.draw import draw_partial, draw_table
+from client.games.famiglia.draw import draw_partial, draw_table as paint_table
 from client.games.famiglia.layout import FamigliaLayout, famiglia_layout
 from client.games.famiglia.narrate import narrate
 from client.games.famiglia.picker import Chooser
@@ -35,6 +35,8 @@ class FamigliaTableScene(TableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is played on this screen."""
 
+    game_name = "famiglia"
+
     card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 
     controls = famiglia_controls
@@ -48,10 +50,10 @@ class FamigliaTableScene(TableScene):
         if seat is not None:
             self.links[seat] = link
             self._note_seat(seat, started)
-        self._sync_followers()
+        self.motion.sync(self.card_rects())
         self._refresh()
         if started.get("resumed"):
-            self.resumed_lines(started, self._narrate)
+            self.feed.resumed_lines(started, self._narrate)
 
     # -- things the drawing reads ----------------------------------------------------
     @property
@@ -73,7 +75,7 @@ class FamigliaTableScene(TableScene):
     def shown_rect(self, place: Place) -> pygame.Rect | None:
         """Where a card of the layout is drawn right now, None when it has no place on
         screen yet (it has just come)."""
-        return self.shown_at(place, self.layout.cards.get(place))
+        return self.motion.shown_at(place, self.layout.cards.get(place))
 
     def _layout(self) -> FamigliaLayout:
         return famiglia_layout(self.view, self.table_size, perspective=self.perspective)
@@ -82,7 +84,7 @@ class FamigliaTableScene(TableScene):
         return self.layout.cards
 
     def _narrate(self, ev: dict[str, Any]):
-        return narrate(ev, self.seat_name, self.local_seats)
+        return narrate(ev, self.roster.seat_name, self.local_seats)
 
     def _fx(self, prev_view: dict[str, Any], old: FamigliaLayout) -> Callable[[dict[str, Any]], None]:
         return partial(famiglia_fx.animate, famiglia_fx.FxContext(self.anim, self.t, self.me, old, self.layout,
@@ -98,17 +100,12 @@ class FamigliaTableScene(TableScene):
         self._maybe_results()
 
     def _maybe_results(self) -> None:
+        """The match is over: its results board, once (R or the results button reopen it)."""
         if self.view.get("phase") != "over" or self.replay:
             return
-        from client.games.famiglia.results import FamigliaResultsScene
-
-        for s in self.app.scenes:
-            if isinstance(s, FamigliaResultsScene):
-                s.result = self.match_result or s.result
-                return
-        if not self.results_shown:
+        if self.ending.results_board() is not None or not self.results_shown:
             self.results_shown = True
-            self.app.push(FamigliaResultsScene(self.app, self))
+            self.ending.open_results()
 
     def reopen_results(self) -> bool:
         self.results_shown = False
@@ -130,7 +127,7 @@ class FamigliaTableScene(TableScene):
         if link is None or link.conn is None:
             self._refresh()
             return
-        self._send_now(seat, link, action)
+        self.feed.send_now(seat, link, action)
 
     # -- controls -----------------------------------------------------------------------
     def _update_choices(self) -> None:
@@ -209,8 +206,6 @@ class FamigliaTableScene(TableScene):
     def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
         return draw_partial(surface, self)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        draw_table(surface, self)
-        if self.app.scenes and self.app.top is self:
-            self.draw_card_tip(surface)
+    def draw_table(self, surface: pygame.Surface) -> None:
+        paint_table(surface, self)
 

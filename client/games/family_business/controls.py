@@ -32,7 +32,7 @@ def button_specs(sc: Any) -> list[tuple[str, str, str | None, Any, bool, int | N
     couch = len(sc.local_seats) > 1
     for seat in sorted(sc.local_seats):
         legal = sc.legal.get(seat, [])
-        who = labelled(sc.seat_name(seat)) if couch else ""
+        who = labelled(sc.roster.seat_name(seat)) if couch else ""
         no = next((a for a in legal if a.get("type") == "no_counter"), None)
         if no is not None:
             if not couch:
@@ -58,7 +58,7 @@ def button_specs(sc: Any) -> list[tuple[str, str, str | None, Any, bool, int | N
 def prompt(sc: Any) -> tuple[str, str, bool]:
     """(main line, second line, urgent) for the banner above your cards."""
     v = sc.view
-    name = sc.seat_name
+    name = sc.roster.seat_name
     local = sorted(sc.local_seats)
     couch = len(local) > 1
     if v.get("phase") == "over":

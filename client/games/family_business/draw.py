@@ -14,7 +14,7 @@ the war strip while a war runs (it breathes), the turn light, the mobsters and c
 gliding to new places, the running effects, the turn timer, the prompt banner with the
 counter window's time bar, the photo finish.
 
-:func:`draw_partial` (the TV view, a spectator: issue 13 "Idle cost") repaints only the
+:func:`draw_partial` (the TV view, a spectator, which must idle cheaply) repaints only the
 regions of those top items, this frame's and the last one's, over the cached base frame.
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ SOFT_RED = (255, 130, 110)
 BRICK = (92, 46, 36)
 BRICK_EDGE = (140, 80, 60)
 OUT_GREY = (120, 110, 100)
-#: Places whose card is drawn where its follower is (``sc.card_pos``): they glide.
+#: Places whose card is drawn where its follower is (``sc.motion.card_pos``): they glide.
 GLIDING_KINDS = ("mob", "card")
 
 
@@ -62,7 +62,7 @@ class Frame(kit.Frame):
         """The places (``("mob", id)``, ``("card", id)``, in layout order) whose card is
         on its way to a new place (its follower is not at its rect yet): drawn over the
         base frame, which then need not change while they move."""
-        card_pos = self.sc.card_pos
+        card_pos = self.sc.motion.card_pos
         return tuple(place for place, rect in self.layout.cards.items()
                      if place[0] in GLIDING_KINDS and card_pos(place, rect) != (rect.x, rect.y))
 
@@ -133,7 +133,7 @@ def _top_items(sc: Any, f: Frame) -> TopItems | None:
         return None
     if fx:
         items.append((fx, lambda s: sc.anim.draw(s, f.art, f.t)))
-    left = sc.timer_left()
+    left = sc.timer.left()
     if left is not None and left[0] in lay.seats:
         pr = lay.seats[left[0]].plate
         items.append(([pygame.Rect(pr.x - pr.h, pr.top - pr.h, pr.w + 2 * pr.h, 2 * pr.h)], lambda s: _timer(s, sc)))
@@ -162,11 +162,11 @@ def _base_key(sc: Any, f: Frame) -> tuple | None:
         return None
     lay = f.layout
     hidden = f.hidden_key()
-    seats = tuple((p, sc.seat_name(p), _status(sc, p)) for p in lay.seats)
+    seats = tuple((p, sc.roster.seat_name(p), _status(sc, p)) for p in lay.seats)
     return (Same(sc.view), Same(lay), Same(f.art), getattr(f.art, "colour_blind", None), hidden,
             frozenset(f.picked), frozenset(f.cursor), f.hover, frozenset(sc.local_seats), sc.show_keys, seats,
-            sc.table_name, sc.spectator_line(), sc.help_line, sc.hint_right(lay.top_bar), text.cache_epoch(),
-            tuple(map(Same, sc.visible_messages())), f.gliding, None if _banner_moves(sc) else sc.prompt)
+            sc.roster.table_name, sc.roster.spectator_line(), sc.keys.help_line, sc.actions.hint_right(lay.top_bar), text.cache_epoch(),
+            tuple(map(Same, sc.column.visible())), f.gliding, None if _banner_moves(sc) else sc.prompt)
 
 
 def _paint_base(target: pygame.Surface, f: Frame) -> None:
@@ -184,7 +184,7 @@ def _paint_base(target: pygame.Surface, f: Frame) -> None:
     _picks(target, f)
     if not _banner_moves(sc):
         _banner(target, sc)
-    draw_messages(target, lay.info, sc.visible_messages(), max(11, int(lay.font * 0.80)))
+    draw_messages(target, lay.info, sc.column.visible(), max(11, int(lay.font * 0.80)))
 
 
 # -- over the base frame ---------------------------------------------------------------------
@@ -248,7 +248,7 @@ def _glider_rects(f: Frame) -> list[pygame.Rect]:
     rects = []
     for place in f.gliding:
         rect = f.layout.cards[place]
-        x, y = f.sc.card_pos(place, rect)
+        x, y = f.sc.motion.card_pos(place, rect)
         _img, m = f.art.shadowed(None, rect.w, rect.h)
         pad = max(8, rect.w // 3, m + 4)
         lift = int(rect.h * 0.06) + 1 if place[0] == "card" else 0
@@ -276,17 +276,17 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
         d = int(bar.h * 0.78)
         surf.blit(emblem_badge(sc.art, turn, d), (x, bar.centery - d // 2))
         x += d + bar.h // 4
-        who = text.render(tr("fb.table.plays", name=sc.seat_name(turn)), fs, TURN, bold=True)
+        who = text.render(tr("fb.table.plays", name=sc.roster.seat_name(turn)), fs, TURN, bold=True)
         surf.blit(who, who.get_rect(midleft=(x, bar.centery)))
         x += who.get_width() + bar.h
-    name = " · ".join(t for t in (sc.table_name, sc.spectator_line()) if t)
+    name = " · ".join(t for t in (sc.roster.table_name, sc.roster.spectator_line()) if t)
     if name:
         mid = text.render(text.elide(name, int(bar.w * 0.25), fs), fs, CREAM)
         surf.blit(mid, mid.get_rect(midleft=(max(x, bar.centerx - mid.get_width() // 2), bar.centery)))
         x = max(x, bar.centerx - mid.get_width() // 2) + mid.get_width() + bar.h
     hs = int(fs * 0.85)
-    if sc.hint_right(bar) - x > 40:
-        draw_hint(surf, sc.help_line, x, sc.hint_right(bar), bar.centery, hs)
+    if sc.actions.hint_right(bar) - x > 40:
+        draw_hint(surf, sc.keys.help_line, x, sc.actions.hint_right(bar), bar.centery, hs)
 
 
 # -- seats -----------------------------------------------------------------------------------
@@ -330,7 +330,7 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
     for img in reversed(counts):
         surf.blit(img, img.get_rect(midright=(right, plate.centery)))
         right -= img.get_width() + plate.h // 4
-    name = sc.seat_name(p)
+    name = sc.roster.seat_name(p)
     room = max(20, right - x - plate.h // 4)
     nm = text.render(text.elide(name, room, text.fit_size(name, room, fs, bold=True, min_size=max(9, fs - 4)),
                                 bold=True), text.fit_size(name, room, fs, bold=True, min_size=max(9, fs - 4)),
@@ -380,7 +380,7 @@ def _icon_count_img(kind: str, n: int, d: int, fs: int, _epoch: int) -> pygame.S
 
 
 def _status(sc: Any, p: int) -> str:
-    away = sc.seat_away(p)
+    away = sc.roster.seat_away(p)
     if away:
         return away
     v = sc.view
@@ -403,7 +403,7 @@ def _mobster(surf: pygame.Surface, f: Frame, mid: int, rect: pygame.Rect) -> pyg
     if f.hidden[place]:
         return None
     card = f.mobs.get(mid)
-    x, y = f.sc.card_pos(place, rect)
+    x, y = f.sc.motion.card_pos(place, rect)
     img, m = f.art.shadowed(card, rect.w, rect.h)
     surf.blit(img, (int(x) - m, int(y) - m))
     r = pygame.Rect(int(x), int(y), rect.w, rect.h)
@@ -535,7 +535,7 @@ def _wall(surf: pygame.Surface, f: Frame) -> None:
         surf.blit(img, img.get_rect(midbottom=(rect.centerx, rect.top - 1)))
         # whose it is, below
         owner = mid // 9
-        nm = sc_name = f.sc.seat_name(owner)
+        nm = sc_name = f.sc.roster.seat_name(owner)
         size = text.fit_size(nm, rect.w + rect.w // 8, label_fs, min_size=8)
         img = text.render(text.elide(sc_name, rect.w + rect.w // 8, size), size,
                           _light(gang_colour(owner, f.art.colour_blind)), bold=True, shadow=True)
@@ -597,7 +597,7 @@ def _hand(surf: pygame.Surface, f: Frame) -> None:
         for r in lay.backs:
             surf.blit(back, (r.x - m, r.y - m))
         p = lay.perspective
-        label_under(surf, lay.backs[0].unionall(lay.backs), tr("fb.table.hand_of", name=sc.seat_name(p)),
+        label_under(surf, lay.backs[0].unionall(lay.backs), tr("fb.table.hand_of", name=sc.roster.seat_name(p)),
                     max(10, int(lay.font * 0.8)), DIM)
 
 
@@ -608,7 +608,7 @@ def _hand_card(surf: pygame.Surface, f: Frame, cid: int, rect: pygame.Rect) -> N
     if f.hidden[place]:
         return
     card = sc.card_face(cid)
-    x, y = sc.card_pos(place, rect)
+    x, y = sc.motion.card_pos(place, rect)
     lift = int(rect.h * 0.06) if place in f.picked else 0
     img, m = f.art.shadowed(card, rect.w, rect.h)
     surf.blit(img, (int(x) - m, int(y) - m - lift))
@@ -652,7 +652,7 @@ def _banner(surf: pygame.Surface, sc: Any) -> None:
 
 
 def _timer(surf: pygame.Surface, sc: Any) -> None:
-    left = sc.timer_left()
+    left = sc.timer.left()
     if left is not None and left[0] in sc.layout.seats:
         turn_timer(surf, sc.layout.seats[left[0]].plate, left[1])
 

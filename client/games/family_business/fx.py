@@ -95,112 +95,191 @@ def _id(card: Any) -> int | None:
     return card if isinstance(card, int) else None
 
 
-def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
-    """Queue the animation of one event."""
+def _slot(ctx: FxContext, ev: Mapping[str, Any], duration: float) -> float:
+    """The start (scene ms) of an effect of ``duration`` ms for ``ev``: after the effects
+    queued before it, or at once for an urgent event."""
+    # a played card may open a counter window: it must be readable at once (t_shown, fairness)
     kind = ev.get("type")
+    seat = ev.get("seat")
+    urgent = kind in ("play", "counter") or (kind == "draw" and seat in ctx.local)
+    return ctx.anim.slot(ctx.t, duration, urgent=urgent)
+
+
+def _on_turn(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     a = ctx.anim
     seat = ev.get("seat")
     new = ctx.new
-    # a played card may open a counter window: it must be readable at once (t_shown, fairness)
-    urgent = kind in ("play", "counter") or (kind == "draw" and seat in ctx.local)
+    area = new.seats.get(seat) if isinstance(seat, int) else None
+    if area is not None:
+        t0 = _slot(ctx, ev, 250)
+        a.add(Banner(t0, t0 + 900, text=tr("fb.table.turn_pill"), colour=GOLD, centre=area.plate.center,
+                     size=max(14, int(area.plate.h * 0.8))))
 
-    def slot(duration: float) -> float:
-        return a.slot(ctx.t, duration, urgent=urgent)
 
-    if kind == "turn":
-        area = new.seats.get(seat) if isinstance(seat, int) else None
-        if area is not None:
-            t0 = slot(250)
-            a.add(Banner(t0, t0 + 900, text=tr("fb.table.turn_pill"), colour=GOLD, centre=area.plate.center,
-                         size=max(14, int(area.plate.h * 0.8))))
-    elif kind == "draw":
-        card = ev.get("card")
-        cid = _id(card)
-        dst = new.hand.get(cid) if cid is not None else None
-        t0 = slot(DRAW_MS)
-        if dst is not None:
-            a.add(Flight(t0, t0 + DRAW_MS, src=pygame.Rect(new.draw_pile), dst=pygame.Rect(dst), face_a=None,
-                         face_b=card, lift=30, hide_dst=("card", cid), flip_at=(0.3, 0.8)))
-        else:
-            a.add(Flight(t0, t0 + DRAW_MS, src=pygame.Rect(new.draw_pile),
-                         dst=ctx.seat_rect(seat, (new.pile_card[0] // 2, new.pile_card[1] // 2)), lift=24,
-                         early=False))
-    elif kind in ("play", "void"):
-        card = ev.get("card")
-        src = ctx.hand_rect(seat, card)
-        mine = _id(card) in ctx.old.hand
-        t0 = slot(PLAY_MS)
-        a.add(Flight(t0, t0 + PLAY_MS, src=src, dst=pygame.Rect(new.discard), face_a=card if mine else None,
-                     face_b=card, lift=50, hide_dst=("discard", 0), flip_at=(0.0, 0.3),
-                     easing=tween.ease_out_cubic, early=False))
-        ctx.last_face_at = t0 + PLAY_MS * 0.3
-    elif kind == "window_opened":
-        ctx.window_face(int(ev.get("window", 0)), ctx.last_face_at)
-    elif kind == "counter":
-        card = ev.get("card")
-        t0 = slot(COUNTER_MS)
-        a.add(Flight(t0, t0 + COUNTER_MS, src=ctx.hand_rect(seat, card), dst=pygame.Rect(new.discard), face_a=card,
-                     face_b=card, lift=70, hide_dst=("discard", 0), glow=GOLD, spin=14,
-                     easing=tween.ease_out_cubic, early=False))
-        a.add(Banner(t0 + COUNTER_MS * 0.6, t0 + COUNTER_MS + 900, text=tr("fb.table.countered"), colour=GOLD,
-                     centre=(new.discard.centerx, new.discard.top - new.discard.h * 0.1),
-                     size=max(18, int(new.discard.h * 0.22))))
-    elif kind in ("placed", "collected", "returned", "moved", "substituted", "swapped"):
-        moves: list[tuple[Any, int | None]] = [(ev.get("mobster"), ev.get("index"))]
-        if kind == "swapped":
-            moves = [(ev.get("mobster"), ev.get("index")), (ev.get("other"), ev.get("other_index"))]
-        elif kind == "substituted":
-            moves = [(ev.get("other"), ev.get("index")), (ev.get("mobster"), None)]
-        elif kind == "returned":
-            moves = [(ev.get("mobster"), None)]
-        t0 = slot(WALK_MS)
-        for m, index in moves:
-            mid = _id(m)
-            if mid is None:
-                continue
-            src = ctx.mob_from(mid)
-            dst = ctx.mob_to(mid, index if isinstance(index, int) else None)
-            ctx.where[mid] = dst
-            a.add(Flight(t0, t0 + WALK_MS, src=src, dst=dst, face_a=m, face_b=m, lift=40 if kind != "moved" else 20,
-                         hide_dst=("mob", mid), glow=RED if kind == "placed" else None))
-    elif kind == "revived":
-        m = ev.get("mobster")
+def _on_draw(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new = ctx.new
+    card = ev.get("card")
+    cid = _id(card)
+    dst = new.hand.get(cid) if cid is not None else None
+    t0 = _slot(ctx, ev, DRAW_MS)
+    if dst is not None:
+        a.add(Flight(t0, t0 + DRAW_MS, src=pygame.Rect(new.draw_pile), dst=pygame.Rect(dst), face_a=None,
+                     face_b=card, lift=30, hide_dst=("card", cid), flip_at=(0.3, 0.8)))
+    else:
+        a.add(Flight(t0, t0 + DRAW_MS, src=pygame.Rect(new.draw_pile),
+                     dst=ctx.seat_rect(seat, (new.pile_card[0] // 2, new.pile_card[1] // 2)), lift=24,
+                     early=False))
+
+
+def _on_play(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new = ctx.new
+    card = ev.get("card")
+    src = ctx.hand_rect(seat, card)
+    mine = _id(card) in ctx.old.hand
+    t0 = _slot(ctx, ev, PLAY_MS)
+    a.add(Flight(t0, t0 + PLAY_MS, src=src, dst=pygame.Rect(new.discard), face_a=card if mine else None,
+                 face_b=card, lift=50, hide_dst=("discard", 0), flip_at=(0.0, 0.3),
+                 easing=tween.ease_out_cubic, early=False))
+    ctx.last_face_at = t0 + PLAY_MS * 0.3
+
+
+def _on_window_opened(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    ctx.window_face(int(ev.get("window", 0)), ctx.last_face_at)
+
+
+def _on_counter(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new = ctx.new
+    card = ev.get("card")
+    t0 = _slot(ctx, ev, COUNTER_MS)
+    a.add(Flight(t0, t0 + COUNTER_MS, src=ctx.hand_rect(seat, card), dst=pygame.Rect(new.discard), face_a=card,
+                 face_b=card, lift=70, hide_dst=("discard", 0), glow=GOLD, spin=14,
+                 easing=tween.ease_out_cubic, early=False))
+    a.add(Banner(t0 + COUNTER_MS * 0.6, t0 + COUNTER_MS + 900, text=tr("fb.table.countered"), colour=GOLD,
+                 centre=(new.discard.centerx, new.discard.top - new.discard.h * 0.1),
+                 size=max(18, int(new.discard.h * 0.22))))
+
+
+def _on_placed(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    kind = ev.get("type")
+    a = ctx.anim
+    moves: list[tuple[Any, int | None]] = [(ev.get("mobster"), ev.get("index"))]
+    if kind == "swapped":
+        moves = [(ev.get("mobster"), ev.get("index")), (ev.get("other"), ev.get("other_index"))]
+    elif kind == "substituted":
+        moves = [(ev.get("other"), ev.get("index")), (ev.get("mobster"), None)]
+    elif kind == "returned":
+        moves = [(ev.get("mobster"), None)]
+    t0 = _slot(ctx, ev, WALK_MS)
+    for m, index in moves:
         mid = _id(m)
-        if mid is not None:
-            t0 = slot(KILL_MS)
-            dst = ctx.mob_to(mid, ev.get("index") if isinstance(ev.get("index"), int) else None)
-            ctx.where[mid] = dst
-            a.add(Flight(t0, t0 + KILL_MS, src=_small(new.cemetery, new.wall_mob), dst=dst, face_a=m, face_b=m,
-                         lift=60, hide_dst=("mob", mid), glow=GREEN, early=False))
-    elif kind == "killed":
-        m = ev.get("mobster")
-        mid = _id(m)
-        if mid is not None:
-            src = ctx.mob_from(mid)
-            t0 = slot(KILL_MS)
-            a.add(Flight(t0, t0 + KILL_MS, src=src, dst=_small(new.cemetery, new.wall_mob), face_a=m, face_b=m,
-                         lift=50, glow=RED, spin=8, hide_dst=("rip", 0)))
-            if ev.get("cause") == "war":
-                a.add(Banner(t0, t0 + 800, text=tr("fb.table.executed_banner"), colour=RED,
-                             centre=src.center, size=max(14, int(src.h * 0.28))))
-            ctx.where.pop(mid, None)
-    elif kind == "eliminated":
-        area = new.seats.get(seat) if isinstance(seat, int) else None
-        if area is not None:
-            t0 = slot(500)
-            a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.out_banner"), colour=RED, centre=area.zone.center,
-                         size=max(18, int(area.zone.h * 0.25))))
-    elif kind in ("war_started", "war_rate"):
-        t0 = slot(500)
-        a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.war_banner"), colour=RED, centre=new.wall.center,
-                     size=max(24, int(new.wall.h * 0.30))))
-    elif kind == "war_ended":
-        t0 = slot(500)
-        a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.truce_banner"), colour=GREEN, centre=new.wall.center,
-                     size=max(24, int(new.wall.h * 0.30))))
-    elif kind == "reshuffle":
-        t0 = slot(650)
-        for i in range(6):
-            s = t0 + i * 50
-            a.add(Flight(s, s + 400, src=pygame.Rect(new.discard), dst=pygame.Rect(new.draw_pile), lift=30, spin=20,
-                         early=False))
+        if mid is None:
+            continue
+        src = ctx.mob_from(mid)
+        dst = ctx.mob_to(mid, index if isinstance(index, int) else None)
+        ctx.where[mid] = dst
+        a.add(Flight(t0, t0 + WALK_MS, src=src, dst=dst, face_a=m, face_b=m, lift=40 if kind != "moved" else 20,
+                     hide_dst=("mob", mid), glow=RED if kind == "placed" else None))
+
+
+def _on_revived(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    m = ev.get("mobster")
+    mid = _id(m)
+    if mid is not None:
+        t0 = _slot(ctx, ev, KILL_MS)
+        dst = ctx.mob_to(mid, ev.get("index") if isinstance(ev.get("index"), int) else None)
+        ctx.where[mid] = dst
+        a.add(Flight(t0, t0 + KILL_MS, src=_small(new.cemetery, new.wall_mob), dst=dst, face_a=m, face_b=m,
+                     lift=60, hide_dst=("mob", mid), glow=GREEN, early=False))
+
+
+def _on_killed(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    m = ev.get("mobster")
+    mid = _id(m)
+    if mid is not None:
+        src = ctx.mob_from(mid)
+        t0 = _slot(ctx, ev, KILL_MS)
+        a.add(Flight(t0, t0 + KILL_MS, src=src, dst=_small(new.cemetery, new.wall_mob), face_a=m, face_b=m,
+                     lift=50, glow=RED, spin=8, hide_dst=("rip", 0)))
+        if ev.get("cause") == "war":
+            a.add(Banner(t0, t0 + 800, text=tr("fb.table.executed_banner"), colour=RED,
+                         centre=src.center, size=max(14, int(src.h * 0.28))))
+        ctx.where.pop(mid, None)
+
+
+def _on_eliminated(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new = ctx.new
+    area = new.seats.get(seat) if isinstance(seat, int) else None
+    if area is not None:
+        t0 = _slot(ctx, ev, 500)
+        a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.out_banner"), colour=RED, centre=area.zone.center,
+                     size=max(18, int(area.zone.h * 0.25))))
+
+
+def _on_war_started(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    t0 = _slot(ctx, ev, 500)
+    a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.war_banner"), colour=RED, centre=new.wall.center,
+                 size=max(24, int(new.wall.h * 0.30))))
+
+
+def _on_war_ended(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    t0 = _slot(ctx, ev, 500)
+    a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.truce_banner"), colour=GREEN, centre=new.wall.center,
+                 size=max(24, int(new.wall.h * 0.30))))
+
+
+def _on_reshuffle(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    t0 = _slot(ctx, ev, 650)
+    for i in range(6):
+        s = t0 + i * 50
+        a.add(Flight(s, s + 400, src=pygame.Rect(new.discard), dst=pygame.Rect(new.draw_pile), lift=30, spin=20,
+                     early=False))
+
+
+#: event type -> its handler (``_on_<type>``); other events: nothing.
+_HANDLERS: dict[str, Callable[..., Any]] = {
+    "turn": _on_turn,
+    "draw": _on_draw,
+    "play": _on_play,
+    "void": _on_play,
+    "window_opened": _on_window_opened,
+    "counter": _on_counter,
+    "placed": _on_placed,
+    "collected": _on_placed,
+    "returned": _on_placed,
+    "moved": _on_placed,
+    "substituted": _on_placed,
+    "swapped": _on_placed,
+    "revived": _on_revived,
+    "killed": _on_killed,
+    "eliminated": _on_eliminated,
+    "war_started": _on_war_started,
+    "war_rate": _on_war_started,
+    "war_ended": _on_war_ended,
+    "reshuffle": _on_reshuffle,
+}
+
+
+def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    """Queue the animation of one event (its ``_on_<type>`` handler; an event without
+    one animates nothing)."""
+    handler = _HANDLERS.get(ev.get("type"))
+    if handler is not None:
+        handler(ctx, ev)

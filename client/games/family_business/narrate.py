@@ -70,109 +70,206 @@ def mobster_gang(m: Any) -> int | None:
     return m // 9 if isinstance(m, int) and 0 <= m < len(MOBSTERS) else None
 
 
+def _mob(name: Callable[[int], str], m: Any) -> str:
+    """A mobster's name, with its gang's owner when it has one."""
+    g = mobster_gang(m)
+    return tr("fb.mob", name=mobster_name(m), owner=name(g)) if g is not None else mobster_name(m)
+
+
+def _on_turn(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    _, who, mine = subject(ev, name, local)
+    if mine and len(local) == 1:
+        return (tr("msg.your_turn"), NOTE, "turn")
+    return (tr("fb.msg.turn", name=who, n=str(ev.get("turn_no", "?"))), NOTE if mine else INFO,
+            "turn" if mine else None)
+
+
+def _on_turn_void(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    _, who, _ = subject(ev, name, local)
+    return (tr("fb.msg.turn_void", name=who), INFO, None)
+
+
+def _on_draw(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    _, who, mine = subject(ev, name, local)
+    if ev.get("reason") == "counter":
+        return (tr("fb.msg.draw_counter", name=who), INFO, "card")
+    if ev.get("card") is not None and mine:
+        return (tr("fb.msg.draw_you", name=who, card=card_name(ev["card"])), INFO, "card")
+    return (tr("fb.msg.draw", name=who), INFO, "card")
+
+
+def _on_no_draw(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    _, who, _ = subject(ev, name, local)
+    return (tr("fb.msg.no_draw", name=who), INFO, None)
+
+
+def _on_reshuffle(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    return (tr("fb.msg.reshuffle", n=str(ev.get("draw_pile", "?"))), NOTE, "deal")
+
+
+def _on_play(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    _, who, _ = subject(ev, name, local)
+    card = card_name(ev.get("card"))
+    play = ev.get("play")
+    if play == "contract":
+        return (tr("fb.msg.play_contract", name=who, card=card, target=name(int(ev.get("target", 0)))),
+                NOTE, "flip")
+    if play == "hit":
+        return (tr("fb.msg.play_hit", name=who, card=card, mobster=_mob(name, ev.get("victim"))), BAD, "penalty")
+    if play == "rescue":
+        return (tr("fb.msg.play_rescue", name=who, card=card, mobster=_mob(name, ev.get("mobster"))), GOOD, "flip")
+    if play == "substitution":
+        return (tr("fb.msg.play_substitution", name=who, card=card, mobster=_mob(name, ev.get("mobster")),
+                   other=_mob(name, ev.get("other"))), NOTE, "flip")
+    if play == "pay_off":
+        return (tr("fb.msg.play_pay_off", name=who, card=card, target=name(int(ev.get("target", 0)))),
+                GOOD, "flip")
+    if play == "turncoat":
+        return (tr("fb.msg.play_turncoat", name=who, card=card, victim=_mob(name, ev.get("victim")),
+                   revived=_mob(name, ev.get("revived"))), NOTE, "flip")
+    return (tr("fb.msg.play", name=who, card=card), NOTE, "flip")
+
+
+def _on_void(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    _, who, _ = subject(ev, name, local)
+    return (tr("fb.msg.void", name=who, card=card_name(ev.get("card"))), INFO, "flip")
+
+
+def _on_window_opened(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    return (tr("fb.msg.window", name=name(int(ev.get("attacker", 0))), card=card_name(ev.get("card"))),
+            NOTE, None)
+
+
+def _on_pass(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    _, who, _ = subject(ev, name, local)
+    return (tr("fb.msg.pass", name=who), INFO, None)
+
+
+def _on_counter(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    _, who, _ = subject(ev, name, local)
+    return (tr("fb.msg.counter", name=who, card=card_name(ev.get("card"))), GOOD, "snap_won")
+
+
+def _on_window_closed(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    reason = ev.get("reason")
+    if reason == "timeout":
+        return (tr("fb.msg.closed_timeout"), INFO, None)
+    if reason == "all_answered":
+        return (tr("fb.msg.closed_all"), INFO, None)
+    return None
+
+
+def _on_choice(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    _, who, _ = subject(ev, name, local)
+    mode = str(ev.get("mode") or "append")
+    key = f"fb.msg.choice_{mode}" if mode in ("append", "first", "collect", "order", "intrigue") \
+        else "fb.msg.choice_append"
+    return (tr(key, name=who, n=str(ev.get("count", 1))), INFO, None)
+
+
+def _on_placed(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    return (tr("fb.msg.placed", mobster=_mob(name, ev.get("mobster")), place=ordinal(int(ev.get("index", 0)) + 1)),
+            BAD, "card")
+
+
+def _on_collected(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    return (tr("fb.msg.collected", mobster=_mob(name, ev.get("mobster"))), INFO, "card")
+
+
+def _on_moved(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    return (tr("fb.msg.moved", mobster=_mob(name, ev.get("mobster")), place=ordinal(int(ev.get("index", 0)) + 1)),
+            INFO, "card")
+
+
+def _on_reordered(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    order = ", ".join(mobster_name(m) for m in ev.get("hit_list") or [])
+    return (tr("fb.msg.reordered", order=order), NOTE, None)
+
+
+def _on_returned(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    return (tr("fb.msg.returned", mobster=_mob(name, ev.get("mobster"))), GOOD, "card")
+
+
+def _on_swapped(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    return (tr("fb.msg.swapped", mobster=_mob(name, ev.get("mobster")), other=_mob(name, ev.get("other"))), NOTE, "card")
+
+
+def _on_substituted(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    return (tr("fb.msg.substituted", mobster=_mob(name, ev.get("mobster")), other=_mob(name, ev.get("other"))), NOTE, "card")
+
+
+def _on_revived(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    return (tr("fb.msg.revived", mobster=_mob(name, ev.get("mobster"))), GOOD, "snap_won")
+
+
+def _on_killed(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    cause = str(ev.get("cause") or "war")
+    key = f"fb.msg.killed_{cause}" if cause in ("war", "hit", "massacre", "turncoat") else "fb.msg.killed_war"
+    return (tr(key, mobster=_mob(name, ev.get("mobster"))), BAD, "penalty")
+
+
+def _on_eliminated(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    _, who, _ = subject(ev, name, local)
+    return (tr("fb.msg.eliminated", name=who), BAD, "omerta")
+
+
+def _on_war_started(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    key = "fb.msg.war_started_auto" if ev.get("cause") == "automatic" else "fb.msg.war_started"
+    return (tr(key, n=str(ev.get("rate", 1))), BAD, "omerta")
+
+
+def _on_war_rate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    return (tr("fb.msg.war_rate", n=str(ev.get("rate", 1))), BAD, None)
+
+
+def _on_war_ended(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    key = "fb.msg.war_ended_truce" if ev.get("cause") == "truce" else "fb.msg.war_ended_empty"
+    return (tr(key), GOOD, None)
+
+
+def _on_match_over(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+    winners = [int(p) for p in ev.get("winners") or []]
+    if not winners:
+        return (tr("fb.msg.over_none"), NOTE, "omerta")
+    names = ", ".join(name(p) for p in winners)
+    return (tr("fb.msg.over_one" if len(winners) == 1 else "fb.msg.over_many", names=names), NOTE, "omerta")
+
+
+#: event type -> its handler (``_on_<type>``); other events: nothing.
+_HANDLERS: dict[str, Callable[..., Any]] = {
+    "turn": _on_turn,
+    "turn_void": _on_turn_void,
+    "draw": _on_draw,
+    "no_draw": _on_no_draw,
+    "reshuffle": _on_reshuffle,
+    "play": _on_play,
+    "void": _on_void,
+    "window_opened": _on_window_opened,
+    "pass": _on_pass,
+    "counter": _on_counter,
+    "window_closed": _on_window_closed,
+    "choice": _on_choice,
+    "placed": _on_placed,
+    "collected": _on_collected,
+    "moved": _on_moved,
+    "reordered": _on_reordered,
+    "returned": _on_returned,
+    "swapped": _on_swapped,
+    "substituted": _on_substituted,
+    "revived": _on_revived,
+    "killed": _on_killed,
+    "eliminated": _on_eliminated,
+    "war_started": _on_war_started,
+    "war_rate": _on_war_rate,
+    "war_ended": _on_war_ended,
+    "match_over": _on_match_over,
+}
+
+
 def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
-    """The line (text, RGB colour, sound cue) telling one event, None for no line."""
-    kind, who, mine = subject(ev, name, local)
-
-    def mob(m: Any) -> str:
-        g = mobster_gang(m)
-        return tr("fb.mob", name=mobster_name(m), owner=name(g)) if g is not None else mobster_name(m)
-
-    if kind == "turn":
-        if mine and len(local) == 1:
-            return (tr("msg.your_turn"), NOTE, "turn")
-        return (tr("fb.msg.turn", name=who, n=str(ev.get("turn_no", "?"))), NOTE if mine else INFO,
-                "turn" if mine else None)
-    if kind == "turn_void":
-        return (tr("fb.msg.turn_void", name=who), INFO, None)
-    if kind == "draw":
-        if ev.get("reason") == "counter":
-            return (tr("fb.msg.draw_counter", name=who), INFO, "card")
-        if ev.get("card") is not None and mine:
-            return (tr("fb.msg.draw_you", name=who, card=card_name(ev["card"])), INFO, "card")
-        return (tr("fb.msg.draw", name=who), INFO, "card")
-    if kind == "no_draw":
-        return (tr("fb.msg.no_draw", name=who), INFO, None)
-    if kind == "reshuffle":
-        return (tr("fb.msg.reshuffle", n=str(ev.get("draw_pile", "?"))), NOTE, "deal")
-    if kind == "play":
-        card = card_name(ev.get("card"))
-        play = ev.get("play")
-        if play == "contract":
-            return (tr("fb.msg.play_contract", name=who, card=card, target=name(int(ev.get("target", 0)))),
-                    NOTE, "flip")
-        if play == "hit":
-            return (tr("fb.msg.play_hit", name=who, card=card, mobster=mob(ev.get("victim"))), BAD, "penalty")
-        if play == "rescue":
-            return (tr("fb.msg.play_rescue", name=who, card=card, mobster=mob(ev.get("mobster"))), GOOD, "flip")
-        if play == "substitution":
-            return (tr("fb.msg.play_substitution", name=who, card=card, mobster=mob(ev.get("mobster")),
-                       other=mob(ev.get("other"))), NOTE, "flip")
-        if play == "pay_off":
-            return (tr("fb.msg.play_pay_off", name=who, card=card, target=name(int(ev.get("target", 0)))),
-                    GOOD, "flip")
-        if play == "turncoat":
-            return (tr("fb.msg.play_turncoat", name=who, card=card, victim=mob(ev.get("victim")),
-                       revived=mob(ev.get("revived"))), NOTE, "flip")
-        return (tr("fb.msg.play", name=who, card=card), NOTE, "flip")
-    if kind == "void":
-        return (tr("fb.msg.void", name=who, card=card_name(ev.get("card"))), INFO, "flip")
-    if kind == "window_opened":
-        return (tr("fb.msg.window", name=name(int(ev.get("attacker", 0))), card=card_name(ev.get("card"))),
-                NOTE, None)
-    if kind == "pass":
-        return (tr("fb.msg.pass", name=who), INFO, None)
-    if kind == "counter":
-        return (tr("fb.msg.counter", name=who, card=card_name(ev.get("card"))), GOOD, "snap_won")
-    if kind == "window_closed":
-        reason = ev.get("reason")
-        if reason == "timeout":
-            return (tr("fb.msg.closed_timeout"), INFO, None)
-        if reason == "all_answered":
-            return (tr("fb.msg.closed_all"), INFO, None)
-        return None
-    if kind == "choice":
-        mode = str(ev.get("mode") or "append")
-        key = f"fb.msg.choice_{mode}" if mode in ("append", "first", "collect", "order", "intrigue") \
-            else "fb.msg.choice_append"
-        return (tr(key, name=who, n=str(ev.get("count", 1))), INFO, None)
-    if kind == "placed":
-        return (tr("fb.msg.placed", mobster=mob(ev.get("mobster")), place=ordinal(int(ev.get("index", 0)) + 1)),
-                BAD, "card")
-    if kind == "collected":
-        return (tr("fb.msg.collected", mobster=mob(ev.get("mobster"))), INFO, "card")
-    if kind == "moved":
-        return (tr("fb.msg.moved", mobster=mob(ev.get("mobster")), place=ordinal(int(ev.get("index", 0)) + 1)),
-                INFO, "card")
-    if kind == "reordered":
-        order = ", ".join(mobster_name(m) for m in ev.get("hit_list") or [])
-        return (tr("fb.msg.reordered", order=order), NOTE, None)
-    if kind == "returned":
-        return (tr("fb.msg.returned", mobster=mob(ev.get("mobster"))), GOOD, "card")
-    if kind == "swapped":
-        return (tr("fb.msg.swapped", mobster=mob(ev.get("mobster")), other=mob(ev.get("other"))), NOTE, "card")
-    if kind == "substituted":
-        return (tr("fb.msg.substituted", mobster=mob(ev.get("mobster")), other=mob(ev.get("other"))), NOTE, "card")
-    if kind == "revived":
-        return (tr("fb.msg.revived", mobster=mob(ev.get("mobster"))), GOOD, "snap_won")
-    if kind == "killed":
-        cause = str(ev.get("cause") or "war")
-        key = f"fb.msg.killed_{cause}" if cause in ("war", "hit", "massacre", "turncoat") else "fb.msg.killed_war"
-        return (tr(key, mobster=mob(ev.get("mobster"))), BAD, "penalty")
-    if kind == "eliminated":
-        return (tr("fb.msg.eliminated", name=who), BAD, "omerta")
-    if kind == "war_started":
-        key = "fb.msg.war_started_auto" if ev.get("cause") == "automatic" else "fb.msg.war_started"
-        return (tr(key, n=str(ev.get("rate", 1))), BAD, "omerta")
-    if kind == "war_rate":
-        return (tr("fb.msg.war_rate", n=str(ev.get("rate", 1))), BAD, None)
-    if kind == "war_ended":
-        key = "fb.msg.war_ended_truce" if ev.get("cause") == "truce" else "fb.msg.war_ended_empty"
-        return (tr(key), GOOD, None)
-    if kind == "match_over":
-        winners = [int(p) for p in ev.get("winners") or []]
-        if not winners:
-            return (tr("fb.msg.over_none"), NOTE, "omerta")
-        names = ", ".join(name(p) for p in winners)
-        return (tr("fb.msg.over_one" if len(winners) == 1 else "fb.msg.over_many", names=names), NOTE, "omerta")
+    """The line (text, RGB colour, sound cue) telling one event, None for no line (its
+    ``_on_<type>`` handler; an event without one has no line)."""
+    handler = _HANDLERS.get(ev.get("type"))
+    if handler is not None:
+        return handler(ev, name, local)
     return None

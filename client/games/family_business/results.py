@@ -19,11 +19,7 @@ from client.ui.widgets import button
 class FBResultsScene(ResultsOverlay):
     width_frac = 0.84
 
-    def __init__(self, app: Any, table: Any):
-        super().__init__(app, table)
-        self.result: dict[str, Any] | None = table.match_result
-
-    def build(self, size: tuple[int, int]) -> None:
+    def build_board(self, size: tuple[int, int]) -> None:
         s = self.app.ui_scale
         r = self.main_button()
         button(self, r, "results.menu", object_id="#primary", command=self.to_menu)
@@ -31,7 +27,7 @@ class FBResultsScene(ResultsOverlay):
         r2.bottomright = (r.left - int(16 * s), r.bottom)
         button(self, r2, tr("fb.results.see_table"), raw=True, command=self.app.pop)
 
-    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+    def board_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_ESCAPE) and self.t > 1.5:
             self.to_menu()  # a counter key pressed at the last moment must not dismiss it
 
@@ -44,11 +40,11 @@ class FBResultsScene(ResultsOverlay):
         res.setdefault("scores", [p.get("alive", 0) for p in v.get("players") or []])
         return res
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw_board(self, surface: pygame.Surface) -> None:
         h = surface.get_height()
         b = self.draw_box(surface)
         view, res = self.table.view, self.outcome()
-        name = self.table.seat_name
+        name = self.table.roster.seat_name
         pad = int(b.h * 0.04)
         fs = max(14, int(h * 0.028))
         y = b.y + pad

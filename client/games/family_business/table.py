@@ -31,7 +31,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client.games.family_business import controls as fb_controls, fx as fb_fx
-from client.games.family_business.draw import draw_partial, draw_table
+from client.games.family_business.draw import draw_partial, draw_table as paint_table
 from client.games.family_business.layout import FBLayout, fb_layout
 from client.games.family_business.narrate import narrate
 from client.games.family_business.picker import TurnChooser
@@ -51,6 +51,8 @@ class FamilyBusinessTableScene(ReactionTableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
 
+    game_name = "family_business"
+
     card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 
     controls = fb_controls
@@ -65,10 +67,10 @@ class FamilyBusinessTableScene(ReactionTableScene):
         self._picks: list[dict[str, Any]] = []  # the mobsters of the choice strip
         self.results_shown = (started.get("view") or {}).get("phase") == "over"
         super().__init__(app, link, started, binding)
-        self._sync_followers()
+        self.motion.sync(self.card_rects())
         self._refresh()
         if started.get("resumed"):
-            self.resumed_lines(started, self._narrate)
+            self.feed.resumed_lines(started, self._narrate)
 
     # -- things the drawing reads ----------------------------------------------------
     @property
@@ -169,11 +171,11 @@ class FamilyBusinessTableScene(ReactionTableScene):
         return self.layout.cards
 
     def _narrate(self, ev: dict[str, Any]):
-        return narrate(ev, self.seat_name, self.local_seats)
+        return narrate(ev, self.roster.seat_name, self.local_seats)
 
     def _fx(self, prev_view: dict[str, Any], old: FBLayout) -> Callable[[dict[str, Any]], None]:
         def shown(place: Place) -> pygame.Rect | None:
-            return self.shown_at(place, old.cards.get(place))
+            return self.motion.shown_at(place, old.cards.get(place))
 
         return partial(fb_fx.animate, fb_fx.FxContext(self.anim, self.t, old, self.layout, shown, prev_view,
                                                       self.window_seen, self.local_seats))
@@ -190,17 +192,12 @@ class FamilyBusinessTableScene(ReactionTableScene):
         self._maybe_results()
 
     def _maybe_results(self) -> None:
+        """The match is over: its results board, once (R or the results button reopen it)."""
         if self.view.get("phase") != "over" or self.replay:
             return
-        from client.games.family_business.results import FBResultsScene  # it draws this scene
-
-        for s in self.app.scenes:
-            if isinstance(s, FBResultsScene):
-                s.result = self.match_result or s.result
-                return
-        if not self.results_shown:
+        if self.ending.results_board() is not None or not self.results_shown:
             self.results_shown = True
-            self.app.push(FBResultsScene(self.app, self))
+            self.ending.open_results()
 
     def reopen_results(self) -> bool:
         self.results_shown = False
@@ -240,24 +237,24 @@ class FamilyBusinessTableScene(ReactionTableScene):
         if [m["id"] for m in new] != [m["id"] for m in self._picks]:
             self._picks = new
             self.layout = self._layout()
-            self._sync_followers()
+            self.motion.sync(self.card_rects())
 
     def claim(self, seat: int, card: Any, t_press: float) -> None:
         """Counter with ``card`` -- answered with the same words whether the seat holds
         a counter or not, so a shared screen never tells."""
         legal = self.legal.get(seat, [])
-        who = "" if len(self.links) == 1 else labelled(self.seat_name(seat))
+        who = "" if len(self.links) == 1 else labelled(self.roster.seat_name(seat))
         if not any(a.get("type") == "no_counter" for a in legal):
             w = self.window
             key = "claim.already" if w and seat in w.get("eligible", []) else "claim.no_window"
-            self.say(who + tr(key), NOTE, 2500)
+            self.column.say(who + tr(key), NOTE, 2500)
             return
         if card is None:
-            self.say(who + tr("claim.select_first"), NOTE, 3000)
+            self.column.say(who + tr("claim.select_first"), NOTE, 3000)
             return
         action = {"type": "counter", "card": card}
         if action not in legal:
-            self.say(who + tr("claim.not_that_card"), BAD, 3000)
+            self.column.say(who + tr("claim.not_that_card"), BAD, 3000)
             return
         wid = (self.window or {}).get("window")
         self.send(seat, action, t_press=t_press, t_shown=self.window_shown_ms.get(wid))
@@ -304,7 +301,7 @@ class FamilyBusinessTableScene(ReactionTableScene):
             w = self.window
             if owner is not None and w and owner in (w.get("pending") or []):
                 self.cursor[owner] = ident  # the card to counter with
-                self._buttons_sig = None
+                self.actions.invalidate()
                 self._refresh()
                 return
         tseat = seat if seat is not None else self.turn_seat()
@@ -314,7 +311,7 @@ class FamilyBusinessTableScene(ReactionTableScene):
                 owner = self.card_owner(ident)
                 if owner is not None:
                     self.cursor[owner] = ident
-                    self._build_buttons()
+                    self.actions.build()
             return
         offered = ch.offered()
         if kind == "mob" and ("mob", ident) not in offered and ("player", ident // 9) in offered:
@@ -357,7 +354,5 @@ class FamilyBusinessTableScene(ReactionTableScene):
     def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
         return draw_partial(surface, self)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        draw_table(surface, self)
-        if self.app.scenes and self.app.top is self:
-            self.draw_card_tip(surface)
+    def draw_table(self, surface: pygame.Surface) -> None:
+        paint_table(surface, self)

@@ -105,15 +105,6 @@ def draw_suit(s: pygame.Surface, suit: str | None, centre: tuple[float, float], 
         pygame.draw.polygon(s, colour, _star((cx, cy), k * 0.5, 5, 0.45))
 
 
-def suit_icon(art: CardArt, suit: str | None, size: int, colour: Colour | None = None) -> pygame.Surface:
-    """A cached suit shape ``size`` px square (for plates, boards, prompts)."""
-    size = max(6, int(size))
-    col = colour if colour is not None else suit_colour(suit, four_colour(art))
-    return art.cached(("maf-suit", suit, size, col), (size, size),
-                      lambda s: draw_suit(s, suit, (s.get_width() / 2, s.get_height() / 2), s.get_height() * 0.92,
-                                          col))
-
-
 def suit_badge(art: CardArt, suit: str | None, size: int) -> pygame.Surface:
     """A suit shape on a paper disc (readable on the dark felt and plates)."""
     size = max(8, int(size))
@@ -225,12 +216,6 @@ def card_name(card: Any) -> str:
     if rank in ("A", "J", "Q", "K"):
         return tr(f"maf.card.{rank.lower()}", suit=suit)
     return tr("maf.card.n", rank=rank, suit=suit)
-
-
-def short_name(card: Any) -> str:
-    """A card's code for tight places: ``"Q♥"`` would need a font with suits, so the
-    translated short form: "Q of hearts" -> "QH" stays the wire code."""
-    return str(card.get("code")) if isinstance(card, Mapping) else "?"
 
 
 FACES = (card_key, paint_face)

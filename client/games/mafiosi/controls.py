@@ -35,7 +35,7 @@ def button_specs(sc: Any) -> list[tuple[str, str, dict[str, str], str | None, st
     if couch:
         for seat in sorted(sc.links):
             if picker.kind(sc.legal.get(seat, [])):
-                specs.append((f"hand:{seat}", "maf.act.hand", {"name": sc.seat_name(seat)}, "#primary", "hand", seat))
+                specs.append((f"hand:{seat}", "maf.act.hand", {"name": sc.roster.seat_name(seat)}, "#primary", "hand", seat))
     elif sc.me is not None:
         player = v["players"][sc.me] if sc.me < len(v.get("players", [])) else {}
         specs.append(("won", "maf.act.won", {"n": str(player.get("won_count", 0))}, None, "won", sc.me))
@@ -56,28 +56,28 @@ def prompt(sc: Any) -> tuple[str, str, bool]:
     if phase == "bouncer":
         pending = [p["seat"] for p in v.get("players", []) if not p.get("has_chosen")]
         if couch and waiting:
-            return (tr("maf.prompt.bouncer_couch", names=", ".join(sc.seat_name(s) for s in waiting)),
+            return (tr("maf.prompt.bouncer_couch", names=", ".join(sc.roster.seat_name(s) for s in waiting)),
                     tr("maf.prompt.couch_keys", keys=sc.reveal_keys(waiting)), True)
         if waiting:
             return (tr("maf.prompt.bouncer"), tr("maf.prompt.bouncer_sub"), True)
-        return (tr("maf.prompt.bouncer_wait", names=", ".join(sc.seat_name(s) for s in pending)),
+        return (tr("maf.prompt.bouncer_wait", names=", ".join(sc.roster.seat_name(s) for s in pending)),
                 tr("maf.prompt.bouncer_hidden"), False)
     if phase == "play":
         duty = duty_line(v)
         if couch and waiting:
-            return (tr("maf.prompt.turn_couch", name=sc.seat_name(waiting[0])),
+            return (tr("maf.prompt.turn_couch", name=sc.roster.seat_name(waiting[0])),
                     tr("maf.prompt.couch_keys", keys=sc.reveal_keys(waiting)) + " · " + duty, True)
         if waiting:
             return (tr("maf.prompt.turn"), duty, True)
         turn = v.get("turn", -1)
-        name = sc.seat_name(turn) if isinstance(turn, int) and turn >= 0 else "?"
+        name = sc.roster.seat_name(turn) if isinstance(turn, int) and turn >= 0 else "?"
         return (tr("maf.prompt.waiting", name=name), duty, False)
     if phase == "point":
         if couch and waiting:
-            return (tr("maf.prompt.point_couch", names=", ".join(sc.seat_name(s) for s in waiting)),
+            return (tr("maf.prompt.point_couch", names=", ".join(sc.roster.seat_name(s) for s in waiting)),
                     tr("maf.prompt.couch_keys", keys=sc.reveal_keys(waiting)), True)
         if waiting:
             return (tr("maf.prompt.point"), tr("maf.prompt.point_sub"), True)
         pending = v.get("point_pending") or []
-        return (tr("maf.prompt.point_wait", names=", ".join(sc.seat_name(s) for s in pending)), "", False)
+        return (tr("maf.prompt.point_wait", names=", ".join(sc.roster.seat_name(s) for s in pending)), "", False)
     return ("", "", False)

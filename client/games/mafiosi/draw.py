@@ -13,7 +13,7 @@ a new place, the breathing turn light, an urgent (breathing) prompt banner, the 
 effects, the turn timer; last the reason of the hovered card you may not use and the
 reconnection overlay. Sizes come from the layout (pixels), so it works at any resolution.
 
-:func:`draw_partial` (issue 13 "Idle cost": the TV view) repaints only the regions of
+:func:`draw_partial` (the TV view, which must idle cheaply) repaints only the regions of
 what moves over the cached base frame; it draws exactly what :func:`draw_table` would
 (tests/test_client_partial_mafiosi.py compares every frame of a played match).
 
@@ -62,7 +62,7 @@ class Frame(table_draw.Frame):
         """A card of your hand is on its way to a new place (its follower is not at its
         rect yet): the whole hand is then painted over the base frame, in order, so the
         base frame need not change while it moves."""
-        lay, card_pos = self.layout, self.sc.card_pos
+        lay, card_pos = self.layout, self.sc.motion.card_pos
         for place in lay.order:
             rect = lay.cards[place]
             if place[1] in self.known and not self.hidden[place] and card_pos(place, rect) != rect.topleft:
@@ -155,7 +155,7 @@ def _top_items(sc: Any, f: Frame) -> TopItems | None:
         return None
     if fx:
         items.append((fx, lambda s: f.moving.draw(s, f.art, f.t)))
-    left = sc.timer_left()
+    left = sc.timer.left()
     if left is not None and left[0] in sc.layout.seats:
         items.append(([_timer_rect(sc.layout.seats[left[0]].plate, left[1])], lambda s: _timer(s, sc)))
     return items
@@ -178,7 +178,7 @@ def _base_key(sc: Any, f: Frame, chrome_key: tuple) -> tuple | None:
     return (Same(sc.view), Same(sc.layout), Same(sc.art), chrome_key, hidden, offsets,
             f.reveals_key(), frozenset(f.picked), frozenset(f.cursor), f.hover, sc.single,
             f.hand_gliding, tuple(map(Same, f.stills)), None if f.urgent_banner else sc.prompt,
-            tuple(map(Same, sc.visible_messages())))
+            tuple(map(Same, sc.column.visible())))
 
 
 def _paint_base(target: pygame.Surface, f: Frame, chrome_key: tuple) -> None:
@@ -196,7 +196,7 @@ def _paint_base(target: pygame.Surface, f: Frame, chrome_key: tuple) -> None:
         still.draw(target, f.art, f.t)
     if not f.urgent_banner:
         _banner(target, sc)
-    draw_messages(target, f.layout.info, sc.visible_messages(), max(12, int(f.layout.font * 0.82)))
+    draw_messages(target, f.layout.info, sc.column.visible(), max(12, int(f.layout.font * 0.82)))
 
 
 def _banner(surf: pygame.Surface, sc: Any) -> None:
@@ -212,11 +212,11 @@ _chrome: dict[str, Any] = {"key": None, "surf": None}
 
 def _chrome_key(sc: Any) -> tuple:
     v, lay = sc.view, sc.layout
-    seats = tuple((p.get("seat"), sc.seat_name(p["seat"]), sc.seat_status(p["seat"]), p.get("clan"),
+    seats = tuple((p.get("seat"), sc.roster.seat_name(p["seat"]), sc.seat_status(p["seat"]), p.get("clan"),
                    p.get("won_count"), p.get("point_count"), p.get("hand_count"), p.get("round_score"))
                   for p in v.get("players", []))
     return (lay.size, lay.perspective, seats, v.get("phase"), v.get("turn"), v.get("round"), v.get("rounds"),
-            v.get("trick_no"), v.get("tricks_per_round"), sc.table_name, sc.spectator_line(), sc.help_line,
+            v.get("trick_no"), v.get("tricks_per_round"), sc.roster.table_name, sc.roster.spectator_line(), sc.keys.help_line,
             text.cache_epoch(), four_colour(sc.art), sc.art.colour_blind, tuple(sc.local_seats))
 
 
@@ -248,14 +248,14 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
         left = tr("maf.top.over")
     img = text.render(left, fs, GOLD, bold=True)
     surf.blit(img, img.get_rect(midleft=(bar.x + bar.h * 0.5, bar.centery)))
-    name = " · ".join(x for x in (sc.table_name, sc.spectator_line()) if x)
+    name = " · ".join(x for x in (sc.roster.table_name, sc.roster.spectator_line()) if x)
     x0 = bar.x + bar.h + img.get_width()
     mid = text.render(text.elide(name, max(40, int(bar.w * 0.30)), fs), fs, CREAM)
     mr = mid.get_rect(center=bar.center)
     mr.left = max(mr.left, x0)
     surf.blit(mid, mr)
     hs = int(fs * 0.85)
-    draw_hint(surf, sc.help_line, mr.right + bar.h, sc.hint_right(bar), bar.centery, hs)
+    draw_hint(surf, sc.keys.help_line, mr.right + bar.h, sc.actions.hint_right(bar), bar.centery, hs)
 
 
 def _active(v: dict, p: int) -> bool:
@@ -290,7 +290,7 @@ def _seat_static(surf: pygame.Surface, sc: Any, seat: int, area: Any) -> None:
             br = badge.get_rect(midright=(cx, pr.centery))
         surf.blit(badge, br)
         cx = br.left - pr.h // 3
-    name = sc.seat_name(seat)
+    name = sc.roster.seat_name(seat)
     room = max(20, cx - x)
     nm = text.render(name, text.fit_size(name, room, fs, bold=True), CREAM, bold=True)
     surf.blit(nm, nm.get_rect(midleft=(x, pr.centery)))
@@ -375,7 +375,7 @@ def _own_hand(surf: pygame.Surface, f: Frame) -> None:
         rect = lay.cards[place]
         if card is None or f.hidden[place]:
             continue
-        x, y = sc.card_pos(place, rect)
+        x, y = sc.motion.card_pos(place, rect)
         img, m = art.shadowed(card, rect.w, rect.h)
         surf.blit(img, (int(x) - m, int(y) - m))
         shown = pygame.Rect(int(x), int(y), rect.w, rect.h)
@@ -387,7 +387,7 @@ def _own_hand(surf: pygame.Surface, f: Frame) -> None:
 
 def _own_hand_rects(f: Frame) -> list[pygame.Rect]:
     """Where :func:`_own_hand` paints now (px): every card with its shadow and marks."""
-    lay, card_pos = f.layout, f.sc.card_pos
+    lay, card_pos = f.layout, f.sc.motion.card_pos
     rects = []
     for place in lay.order:
         rect = lay.cards[place]
@@ -456,7 +456,7 @@ def _trick(surf: pygame.Surface, f: Frame) -> None:
         if seat is None:
             continue
         played = i < len(trick)
-        name = sc.seat_name(seat)
+        name = sc.roster.seat_name(seat)
         colour = CREAM if played else DIM
         nr = lay.trick_names[i]
         img = text.render(text.elide(name, nr.w, fs, bold=played), fs, colour, bold=played, shadow=True)
@@ -538,6 +538,6 @@ def _timer_rect(pr: pygame.Rect, seconds: float) -> pygame.Rect:
 
 
 def _timer(surf: pygame.Surface, sc: Any) -> None:
-    left = sc.timer_left()
+    left = sc.timer.left()
     if left is not None and left[0] in sc.layout.seats:
         turn_timer(surf, sc.layout.seats[left[0]].plate, left[1])

@@ -89,121 +89,195 @@ def _id(card: Any) -> int | None:
     return int(card["id"]) if isinstance(card, Mapping) and "id" in card else None
 
 
-def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
-    """Queue the animation of one event."""
+def _slot(ctx: FxContext, ev: Mapping[str, Any], duration: float) -> float:
+    """The start (scene ms) of an effect of ``duration`` ms for ``ev``: after the effects
+    queued before it, or at once for an urgent event."""
     kind = ev.get("type")
+    seat = ev.get("seat")
+    urgent = seat in ctx.local and kind in ("play", "bouncer_chosen", "point_card_kept")
+    return ctx.anim.slot(ctx.t, duration, urgent=urgent)
+
+
+def _on_play(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     a = ctx.anim
     seat = ev.get("seat")
     new, old = ctx.new, ctx.old
-    urgent = seat in ctx.local and kind in ("play", "bouncer_chosen", "point_card_kept")
+    if not (isinstance(seat, int) and seat in new.seats):
+        return
+    card = ev.get("card")
+    cid = _id(card)
+    if cid is None:
+        return
+    src = ctx.was(("hand", cid))
+    visible = src is not None
+    if src is None:
+        src = old.hand_centre(seat) if seat in old.seats else new.hand_centre(seat)
+    dst = new.cards.get(("trick", cid))
+    hide = ("trick", cid) if dst is not None else None
+    if dst is None:
+        dst = new.trick_slots[min(ctx.trick_pos, len(new.trick_slots) - 1)]
+    ctx.trick_pos += 1
+    t0 = _slot(ctx, ev, PLAY_MS)
+    a.add(Flight(t0, t0 + PLAY_MS, src=pygame.Rect(src), dst=pygame.Rect(dst), face_a=card if visible else None,
+                 face_b=card, lift=28, hide_dst=hide, flip_at=(0.05, 0.55), easing=tween.ease_out_cubic,
+                 early=False))
+    ctx.landed[cid] = t0 + PLAY_MS
 
-    def slot(duration: float) -> float:
-        return a.slot(ctx.t, duration, urgent=urgent)
 
-    if kind == "play" and isinstance(seat, int) and seat in new.seats:
-        card = ev.get("card")
-        cid = _id(card)
-        if cid is None:
-            return
-        src = ctx.was(("hand", cid))
-        visible = src is not None
-        if src is None:
-            src = old.hand_centre(seat) if seat in old.seats else new.hand_centre(seat)
-        dst = new.cards.get(("trick", cid))
-        hide = ("trick", cid) if dst is not None else None
+def _on_trick_won(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new, old = ctx.new, ctx.old
+    if not (isinstance(seat, int)):
+        return
+    cards = [c for c in ev.get("cards") or [] if isinstance(c, Mapping)]
+    area = ctx.seat_area(seat)
+    if area is None:
+        return
+    t0 = a.slot(ctx.t, HOLD_MS + SWEEP_MS)
+    leave = t0 + HOLD_MS
+    for i, c in enumerate(cards):
+        cid = _id(c)
+        r = old.cards.get(("trick", cid)) or new.trick_slots[min(i, len(new.trick_slots) - 1)]
+        start = ctx.landed.get(cid, ctx.t) if cid is not None else ctx.t
+        a.add(Still(start, leave, rect=pygame.Rect(r), card=c))
+        a.add(Flight(leave + i * 40, leave + i * 40 + SWEEP_MS, src=pygame.Rect(r), dst=pygame.Rect(area.pile),
+                     face_a=c, face_b=None, lift=20, flip_at=(0.35, 0.9), early=False))
+    if ev.get("trump"):
+        c = new.centre
+        a.add(Banner(t0 + 100, leave + 300, text=tr("maf.fx.trump"), colour=GOLD,
+                     centre=(c.centerx, new.duty.centery + new.font), size=int(new.size[1] * 0.06)))
+    ctx.trick_pos = 0
+
+
+def _on_bouncer_chosen(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new, old = ctx.new, ctx.old
+    if not (isinstance(seat, int) and seat in new.seats):
+        return
+    card = ev.get("card")
+    cid = _id(card)
+    src = ctx.was(("hand", cid)) if cid is not None else None
+    visible = src is not None
+    if src is None:
+        src = old.hand_centre(seat) if seat in old.seats else new.hand_centre(seat)
+    dst = new.seats[seat].bouncer
+    face_b = card if (seat == ctx.me and isinstance(card, Mapping)) else None
+    t0 = _slot(ctx, ev, BOUNCER_MS)
+    a.add(Flight(t0, t0 + BOUNCER_MS, src=pygame.Rect(src), dst=pygame.Rect(dst),
+                 face_a=card if visible else None, face_b=face_b, lift=24, hide_dst=("bouncer", seat),
+                 flip_at=(0.1, 0.6), early=False))
+
+
+def _on_bouncers_revealed(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    t0 = a.slot(ctx.t, REVEAL_MS + 200)
+    for s, card in enumerate(ev.get("bouncers") or []):
+        if not isinstance(card, Mapping) or s not in new.seats or s == ctx.me:
+            continue
+        r = pygame.Rect(new.seats[s].bouncer)
+        a.add(Flight(t0, t0 + REVEAL_MS, src=r, dst=r, face_a=None, face_b=card, lift=0,
+                     hide_dst=("bouncer", s), flip_at=(0.2, 0.8), early=False))
+
+
+def _on_round_started(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    new = ctx.new
+    t0 = a.slot(ctx.t, 300)
+    c = new.centre
+    a.add(Banner(t0, t0 + 1300, text=tr("maf.fx.round", n=str(ev.get("round", "?"))), colour=GOLD,
+                 centre=(c.centerx, c.centery), size=int(new.size[1] * 0.07)))
+    start = pygame.Rect(0, 0, *new.hand_card)
+    start.center = c.center
+    for s, area in new.seats.items():
+        if s == ctx.me:
+            continue
+        for k in range(3):
+            t1 = t0 + 200 + k * DEAL_STAGGER_MS * 2
+            a.add(Flight(t1, t1 + DEAL_MS, src=pygame.Rect(start), dst=pygame.Rect(new.hand_centre(s)),
+                         lift=16, early=False))
+
+
+def _on_deal(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new = ctx.new
+    if not (isinstance(seat, int) and seat == ctx.me):
+        return
+    t0 = a.slot(ctx.t, 200)
+    start = pygame.Rect(0, 0, *new.hand_card)
+    start.center = new.centre.center
+    for i, place in enumerate(new.order):
+        dst = new.cards.get(place)
         if dst is None:
-            dst = new.trick_slots[min(ctx.trick_pos, len(new.trick_slots) - 1)]
-        ctx.trick_pos += 1
-        t0 = slot(PLAY_MS)
-        a.add(Flight(t0, t0 + PLAY_MS, src=pygame.Rect(src), dst=pygame.Rect(dst), face_a=card if visible else None,
-                     face_b=card, lift=28, hide_dst=hide, flip_at=(0.05, 0.55), easing=tween.ease_out_cubic,
-                     early=False))
-        ctx.landed[cid] = t0 + PLAY_MS
-    elif kind == "trick_won" and isinstance(seat, int):
-        cards = [c for c in ev.get("cards") or [] if isinstance(c, Mapping)]
-        area = ctx.seat_area(seat)
-        if area is None:
-            return
-        t0 = a.slot(ctx.t, HOLD_MS + SWEEP_MS)
-        leave = t0 + HOLD_MS
-        for i, c in enumerate(cards):
-            cid = _id(c)
-            r = old.cards.get(("trick", cid)) or new.trick_slots[min(i, len(new.trick_slots) - 1)]
-            start = ctx.landed.get(cid, ctx.t) if cid is not None else ctx.t
-            a.add(Still(start, leave, rect=pygame.Rect(r), card=c))
-            a.add(Flight(leave + i * 40, leave + i * 40 + SWEEP_MS, src=pygame.Rect(r), dst=pygame.Rect(area.pile),
-                         face_a=c, face_b=None, lift=20, flip_at=(0.35, 0.9), early=False))
-        if ev.get("trump"):
-            c = new.centre
-            a.add(Banner(t0 + 100, leave + 300, text=tr("maf.fx.trump"), colour=GOLD,
-                         centre=(c.centerx, new.duty.centery + new.font), size=int(new.size[1] * 0.06)))
-        ctx.trick_pos = 0
-    elif kind == "bouncer_chosen" and isinstance(seat, int) and seat in new.seats:
-        card = ev.get("card")
-        cid = _id(card)
-        src = ctx.was(("hand", cid)) if cid is not None else None
-        visible = src is not None
-        if src is None:
-            src = old.hand_centre(seat) if seat in old.seats else new.hand_centre(seat)
-        dst = new.seats[seat].bouncer
-        face_b = card if (seat == ctx.me and isinstance(card, Mapping)) else None
-        t0 = slot(BOUNCER_MS)
-        a.add(Flight(t0, t0 + BOUNCER_MS, src=pygame.Rect(src), dst=pygame.Rect(dst),
-                     face_a=card if visible else None, face_b=face_b, lift=24, hide_dst=("bouncer", seat),
-                     flip_at=(0.1, 0.6), early=False))
-    elif kind == "bouncers_revealed":
-        t0 = a.slot(ctx.t, REVEAL_MS + 200)
-        for s, card in enumerate(ev.get("bouncers") or []):
-            if not isinstance(card, Mapping) or s not in new.seats or s == ctx.me:
-                continue
-            r = pygame.Rect(new.seats[s].bouncer)
-            a.add(Flight(t0, t0 + REVEAL_MS, src=r, dst=r, face_a=None, face_b=card, lift=0,
-                         hide_dst=("bouncer", s), flip_at=(0.2, 0.8), early=False))
-    elif kind == "round_started":
-        t0 = a.slot(ctx.t, 300)
-        c = new.centre
-        a.add(Banner(t0, t0 + 1300, text=tr("maf.fx.round", n=str(ev.get("round", "?"))), colour=GOLD,
-                     centre=(c.centerx, c.centery), size=int(new.size[1] * 0.07)))
-        start = pygame.Rect(0, 0, *new.hand_card)
-        start.center = c.center
-        for s, area in new.seats.items():
-            if s == ctx.me:
-                continue
-            for k in range(3):
-                t1 = t0 + 200 + k * DEAL_STAGGER_MS * 2
-                a.add(Flight(t1, t1 + DEAL_MS, src=pygame.Rect(start), dst=pygame.Rect(new.hand_centre(s)),
-                             lift=16, early=False))
-    elif kind == "deal" and isinstance(seat, int) and seat == ctx.me:
-        t0 = a.slot(ctx.t, 200)
-        start = pygame.Rect(0, 0, *new.hand_card)
-        start.center = new.centre.center
-        for i, place in enumerate(new.order):
-            dst = new.cards.get(place)
-            if dst is None:
-                continue
-            card = next((c for c in ev.get("cards") or [] if _id(c) == place[1]), None)
-            t1 = t0 + 250 + i * DEAL_STAGGER_MS
-            a.add(Flight(t1, t1 + DEAL_MS, src=pygame.Rect(start), dst=pygame.Rect(dst), face_a=None, face_b=card,
-                         lift=20, hide_dst=place, flip_at=(0.5, 0.95), early=False))
-    elif kind == "point_card_kept" and isinstance(seat, int) and seat in new.seats:
-        area = new.seats[seat]
-        card = ev.get("card")
-        cid = _id(card)
-        src = (ctx.was(("point", cid)) if cid is not None else None) or pygame.Rect(area.pile)
-        dst = pygame.Rect(0, 0, area.card[0] // 2, area.card[1] // 2)
-        dst.center = area.plate.center
-        t0 = slot(POINT_MS)
-        face = card if (seat == ctx.me and isinstance(card, Mapping)) else None
-        a.add(Flight(t0, t0 + POINT_MS, src=pygame.Rect(src), dst=dst, face_a=face, face_b=None, lift=30,
-                     glow=GOLD, flip_at=(0.5, 0.9), early=False))
-    elif kind in ("round_scored", "match_over"):
-        t0 = a.slot(ctx.t, 1500)
-        c = new.centre
-        key = "maf.fx.over" if kind == "match_over" else "maf.fx.scored"
-        a.add(Banner(t0, t0 + 1500, text=tr(key), colour=GOLD, centre=(c.centerx, c.centery),
-                     size=int(new.size[1] * 0.07)))
-    elif kind == "leader" and isinstance(seat, int) and seat in new.seats:
-        t0 = a.slot(ctx.t, 300)
-        p = new.seats[seat].plate
-        a.add(Banner(t0, t0 + 1600, text=tr("maf.fx.leads"), colour=GOLD,
-                     centre=(p.centerx, p.centery), size=int(p.h * 0.9)))
+            continue
+        card = next((c for c in ev.get("cards") or [] if _id(c) == place[1]), None)
+        t1 = t0 + 250 + i * DEAL_STAGGER_MS
+        a.add(Flight(t1, t1 + DEAL_MS, src=pygame.Rect(start), dst=pygame.Rect(dst), face_a=None, face_b=card,
+                     lift=20, hide_dst=place, flip_at=(0.5, 0.95), early=False))
+
+
+def _on_point_card_kept(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new = ctx.new
+    if not (isinstance(seat, int) and seat in new.seats):
+        return
+    area = new.seats[seat]
+    card = ev.get("card")
+    cid = _id(card)
+    src = (ctx.was(("point", cid)) if cid is not None else None) or pygame.Rect(area.pile)
+    dst = pygame.Rect(0, 0, area.card[0] // 2, area.card[1] // 2)
+    dst.center = area.plate.center
+    t0 = _slot(ctx, ev, POINT_MS)
+    face = card if (seat == ctx.me and isinstance(card, Mapping)) else None
+    a.add(Flight(t0, t0 + POINT_MS, src=pygame.Rect(src), dst=dst, face_a=face, face_b=None, lift=30,
+                 glow=GOLD, flip_at=(0.5, 0.9), early=False))
+
+
+def _on_round_scored(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    kind = ev.get("type")
+    a = ctx.anim
+    new = ctx.new
+    t0 = a.slot(ctx.t, 1500)
+    c = new.centre
+    key = "maf.fx.over" if kind == "match_over" else "maf.fx.scored"
+    a.add(Banner(t0, t0 + 1500, text=tr(key), colour=GOLD, centre=(c.centerx, c.centery),
+                 size=int(new.size[1] * 0.07)))
+
+
+def _on_leader(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    new = ctx.new
+    if not (isinstance(seat, int) and seat in new.seats):
+        return
+    t0 = a.slot(ctx.t, 300)
+    p = new.seats[seat].plate
+    a.add(Banner(t0, t0 + 1600, text=tr("maf.fx.leads"), colour=GOLD,
+                 centre=(p.centerx, p.centery), size=int(p.h * 0.9)))
+
+
+#: event type -> its handler (``_on_<type>``); other events: nothing.
+_HANDLERS: dict[str, Callable[..., Any]] = {
+    "play": _on_play,
+    "trick_won": _on_trick_won,
+    "bouncer_chosen": _on_bouncer_chosen,
+    "bouncers_revealed": _on_bouncers_revealed,
+    "round_started": _on_round_started,
+    "deal": _on_deal,
+    "point_card_kept": _on_point_card_kept,
+    "round_scored": _on_round_scored,
+    "match_over": _on_round_scored,
+    "leader": _on_leader,
+}
+
+
+def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    """Queue the animation of one event (its ``_on_<type>`` handler; an event without
+    one animates nothing)."""
+    handler = _HANDLERS.get(ev.get("type"))
+    if handler is not None:
+        handler(ctx, ev)

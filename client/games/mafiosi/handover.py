@@ -178,7 +178,7 @@ class MafiosiHandover(HandoverScene):
             return
         w, h = surface.get_size()
         surface.fill((14, 9, 8))
-        name = self.table.seat_name(self.seat)
+        name = self.table.roster.seat_name(self.seat)
         fs = max(14, int(h * 0.03))
         title = text.render(tr("handover.only", name=name), int(h * 0.055), GOLD, bold=True, shadow=True)
         surface.blit(title, title.get_rect(center=(w // 2, int(h * 0.07))))

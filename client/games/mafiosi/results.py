@@ -89,8 +89,11 @@ class MafiosiBoard(ResultsOverlay):
         super().__init__(app, table)
         self.round_no = round_no
         self.final = final
-        self.result: dict[str, Any] | None = table.match_result
         self.queue: list[tuple[int | None, bool]] = []
+
+    def again(self, round_no: int | None, final: bool = False) -> None:
+        """Another board asked for while this one is up: it waits its turn."""
+        self.queue.append((round_no, final))
 
     # -- what it shows --------------------------------------------------------------------
     def round_result(self) -> dict[str, Any]:
@@ -126,7 +129,7 @@ class MafiosiBoard(ResultsOverlay):
                 and seat in (v.get("point_pending") or []) and v.get("round") == self.round_no)
 
     # -- buttons ------------------------------------------------------------------------
-    def build(self, size: tuple[int, int]) -> None:
+    def build_board(self, size: tuple[int, int]) -> None:
         r = self.main_button()
         if self.final:
             button(self, r, "results.menu", object_id="#primary", command=self.to_menu)
@@ -147,16 +150,13 @@ class MafiosiBoard(ResultsOverlay):
             board.queue = self.queue
             self.app.push(board)
 
-    def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
-        pass
-
-    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+    def board_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_ESCAPE):
             if self.t > 1.0:  # a key pressed at the last moment of play must not dismiss it
                 self.close() if not self.final or event.key == pygame.K_ESCAPE else self.to_menu()
 
     # -- drawing --------------------------------------------------------------------------
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw_board(self, surface: pygame.Surface) -> None:
         b = self.draw_box(surface)
         if self.final:
             self._draw_final(surface, b)
@@ -179,7 +179,7 @@ class MafiosiBoard(ResultsOverlay):
         fs = max(14, int(h * 0.026))
         res = self.round_result()
         v = self.table.view
-        name = self.table.seat_name
+        name = self.table.roster.seat_name
         winners = [w for w in res.get("winners") or [] if isinstance(w, int)]
         if winners:
             sub = tr("maf.board.winners", names=", ".join(name(w) for w in winners))
@@ -279,7 +279,7 @@ class MafiosiBoard(ResultsOverlay):
         res = self.result or {}
         totals = final.get("totals") or res.get("scores") or []
         winners = [w for w in (final.get("winners") or res.get("winners") or []) if isinstance(w, int)]
-        name = self.table.seat_name
+        name = self.table.roster.seat_name
         if len(winners) > 1:
             title = tr("maf.board.final_shared", names=", ".join(name(w) for w in winners))
         elif winners:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client.games.mafiosi import controls as maf_controls, fx as maf_fx, picker
-from client.games.mafiosi.draw import draw_partial, draw_table
+from client.games.mafiosi.draw import draw_partial, draw_table as paint_table
 from client.games.mafiosi.layout import MafiosiLayout, mafiosi_layout
 from client.games.mafiosi.narrate import narrate
 from client.i18n import tr, labelled
@@ -49,6 +49,8 @@ Place = tuple[str, int]
 class MafiosiTableScene(ReactionTableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
+
+    game_name = "mafiosi"
 
     card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 
@@ -72,10 +74,10 @@ class MafiosiTableScene(ReactionTableScene):
         # results of rounds played before we arrived are not shown again
         self.results_shown_round = int(done[-1].get("round", 0)) if done else 0
         self.final_shown = self.view.get("phase") == "over"
-        self._sync_followers()
+        self.motion.sync(self.card_rects())
         self._refresh()
         if started.get("resumed"):
-            self.resumed_lines(started, self._narrate)
+            self.feed.resumed_lines(started, self._narrate)
 
     # -- settings ---------------------------------------------------------------------
     def _sync_art(self) -> None:
@@ -102,7 +104,7 @@ class MafiosiTableScene(ReactionTableScene):
 
     def reveal_keys(self, seats: list[int]) -> str:
         """"Ann: Q, Bob: Right Shift": the reveal key of each of ``seats``."""
-        return ", ".join(labelled(self.seat_name(s), self.keys_of(s).get('reveal', '?')) for s in seats)
+        return ", ".join(labelled(self.roster.seat_name(s), self.keys_of(s).get('reveal', '?')) for s in seats)
 
     def hand_of(self, seat: int) -> list[dict[str, Any]]:
         """A local seat's hand as its own view gives it (with ``playable``/``reason``)."""
@@ -139,7 +141,7 @@ class MafiosiTableScene(ReactionTableScene):
         return card.get("reason") if card else None
 
     def seat_status(self, p: int) -> str:
-        away = self.seat_away(p)
+        away = self.roster.seat_away(p)
         if away:
             return away
         v = self.view
@@ -170,10 +172,10 @@ class MafiosiTableScene(ReactionTableScene):
         return self.layout.cards
 
     def shown_rect(self, place: Place) -> pygame.Rect | None:
-        return self.shown_at(place, self.layout.cards.get(place))
+        return self.motion.shown_at(place, self.layout.cards.get(place))
 
     def _narrate(self, ev: dict[str, Any]):
-        return narrate(ev, self.seat_name, self.local_seats)
+        return narrate(ev, self.roster.seat_name, self.local_seats)
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.relayout()
@@ -227,8 +229,8 @@ class MafiosiTableScene(ReactionTableScene):
             mine = picker.kind(self.legal.get(seat, [])) == "play"
             if mine and seat not in self._turn_seen and not self.replay:
                 self._turn_seen.add(seat)
-                who = "" if self.single is not None else labelled(self.seat_name(seat))
-                self.say(who + tr("maf.msg.your_turn"), NOTE, 4000)
+                who = "" if self.single is not None else labelled(self.roster.seat_name(seat))
+                self.column.say(who + tr("maf.msg.your_turn"), NOTE, 4000)
                 self.app.sound and self.app.sound.play("turn")
             elif not mine:
                 self._turn_seen.discard(seat)
@@ -238,12 +240,10 @@ class MafiosiTableScene(ReactionTableScene):
         super()._note_seat(seat, msg)
 
     def _match_over(self) -> None:
-        from client.games.mafiosi.results import MafiosiBoard
-
-        for s in self.app.scenes:
-            if isinstance(s, MafiosiBoard):
-                s.result = self.match_result or s.result
-                return
+        board = self.ending.results_board()
+        if board is not None:
+            board.take_result()
+            return
         self._maybe_board()
 
     def _maybe_board(self) -> None:
@@ -255,32 +255,23 @@ class MafiosiTableScene(ReactionTableScene):
         latest = int(done[-1].get("round", 0)) if done else 0
         if latest > self.results_shown_round:
             self.results_shown_round = latest
-            self.show_board(latest, final=False)
+            self.ending.open_results(latest, final=False)
         if over and not self.final_shown:
             self.final_shown = True
-            self.show_board(None, final=True)
+            self.ending.open_results(None, final=True)
 
     def reopen_results(self) -> bool:
         if self.view.get("phase") != "over" or self.replay:
             return False
-        self.show_board(None, final=True)
+        self.ending.open_results(None, final=True)
         return True
-
-    def show_board(self, round_no: int | None, final: bool) -> None:
-        from client.games.mafiosi.results import MafiosiBoard
-
-        for s in list(self.app.scenes):
-            if isinstance(s, MafiosiBoard):
-                s.queue.append((round_no, final))
-                return
-        self.app.push(MafiosiBoard(self.app, self, round_no, final=final))
 
     def board_again(self) -> None:
         done = self.view.get("round_results") or []
         if self.view.get("phase") == "over":
-            self.show_board(None, final=True)
+            self.ending.open_results(None, final=True)
         elif done:
-            self.show_board(int(done[-1].get("round", 0)), final=False)
+            self.ending.open_results(int(done[-1].get("round", 0)), final=False)
 
     # -- sending ------------------------------------------------------------------------
     def pick(self, seat: int, place: Place) -> bool:
@@ -295,9 +286,9 @@ class MafiosiTableScene(ReactionTableScene):
             card = next((c for c in self.hand_of(seat) if c.get("id") == place[1]), None)
             reason = card.get("reason") if card else None
         if reason:
-            self.say(tr("maf.msg.not_now", reason=reason), BAD, 4500)
+            self.column.say(tr("maf.msg.not_now", reason=reason), BAD, 4500)
         elif not self.legal.get(seat):
-            self.say(tr("maf.msg.wait"), INFO, 2500)
+            self.column.say(tr("maf.msg.wait"), INFO, 2500)
         return False
 
     # -- controls -----------------------------------------------------------------------
@@ -389,7 +380,5 @@ class MafiosiTableScene(ReactionTableScene):
     def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
         return draw_partial(surface, self)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        draw_table(surface, self)
-        if self.app.scenes and self.app.top is self:
-            self.draw_card_tip(surface)
+    def draw_table(self, surface: pygame.Surface) -> None:
+        paint_table(surface, self)

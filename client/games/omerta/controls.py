@@ -27,7 +27,8 @@ BUTTONS = {
     "decline": ("act.decline", None),
 }
 #: The row (0 = the bottom of the action column) of the buttons that must keep their
-#: place from turn to turn: "Declare Omerta!" never lands where "Draw a card" is (issue 13).
+#: place from turn to turn: "Declare Omerta!" never lands where "Draw a card" is, so a
+#: click meant for the one never hits the other.
 FIXED_ROWS = {"take_discard": 0, "draw_deck": 1, "declare_omerta": 3}
 #: Choices made of several picks: they get a "Clear selection" button.
 MULTI_PICK = frozenset({"peek", "henchman", "snitch", "driver", "safe_swap"})
@@ -93,7 +94,7 @@ def prompt(sc: Any) -> tuple[str, str, bool]:
     if w and pending:
         keys = sc.bindings.get(pending[0], default_binding()).describe()
         if couch:
-            names = ", ".join(sc.seat_name(s) for s in pending)
+            names = ", ".join(sc.roster.seat_name(s) for s in pending)
             main = tr("prompt.snap_couch", value=str(w.get("value")), names=names) if w.get("kind") == "snap" \
                 else tr("prompt.counter_couch", names=names)
             return (main, tr("prompt.couch_keys"), True)
@@ -101,7 +102,7 @@ def prompt(sc: Any) -> tuple[str, str, bool]:
             return (tr("prompt.snap", value=str(w.get("value"))),
                     tr("prompt.snap_keys", snap=keys.get("snap", "?"), passkey=keys.get("pass", "?")), True)
         attack = (w.get("attack") or {}).get("type", "")
-        return (tr("prompt.counter", name=sc.seat_name(int(w.get("attacker", 0))), card=character_name(attack)),
+        return (tr("prompt.counter", name=sc.roster.seat_name(int(w.get("attacker", 0))), card=character_name(attack)),
                 tr("prompt.counter_keys", snap=keys.get("snap", "?"), passkey=keys.get("pass", "?")), True)
     if w:
         if w.get("kind") == "snap":
@@ -112,7 +113,7 @@ def prompt(sc: Any) -> tuple[str, str, bool]:
     if v.get("phase") == "peek":
         peeking = [s for s in local if any(a.get("type") == "peek" for a in sc.legal.get(s, []))]
         if peeking and couch:
-            return (tr("prompt.peek_couch", names=", ".join(sc.seat_name(s) for s in peeking)),
+            return (tr("prompt.peek_couch", names=", ".join(sc.roster.seat_name(s) for s in peeking)),
                     tr("prompt.peek_couch_sub"), True)
         if peeking:
             return (tr("prompt.peek"), tr("prompt.peek_sub"), True)
@@ -121,9 +122,9 @@ def prompt(sc: Any) -> tuple[str, str, bool]:
         return (tr("prompt.peek_wait"), "", False)
     seat = sc.turn_seat()
     if seat is None:
-        return (tr("prompt.waiting", name=sc.seat_name(v.get("turn", 0))), "", False)
+        return (tr("prompt.waiting", name=sc.roster.seat_name(v.get("turn", 0))), "", False)
     types = {a.get("type") for a in sc.legal.get(seat, [])}
-    who = sc.seat_name(seat) + " — " if couch else ""
+    who = sc.roster.seat_name(seat) + " — " if couch else ""
     step = v.get("step")
     if "declare_omerta" in types and sc.declare_armed(seat):
         return (who + tr("prompt.declare_confirm"), tr("prompt.declare_confirm_sub"), True)

@@ -53,7 +53,7 @@ class Frame(table_draw.Frame):
         not at their rect yet) or displaced by an effect (a peek lifts a card, a wrong
         snap shakes it). They are drawn over the base frame, which then need not change
         while they move."""
-        card_pos = self.sc.card_pos
+        card_pos = self.sc.motion.card_pos
         moving = {sid for area in self.layout.seats.values() for sid, rect in area.slots.items()
                   if card_pos(sid, rect) != (rect.x, rect.y)}
         moving.update(place[1] for place in self.offsets if place[0] == "slot")
@@ -70,7 +70,7 @@ class Frame(table_draw.Frame):
                 place = ("slot", sid)
                 if self.hidden[place] or place in self.offsets or place in self.reveals or sid in faces:
                     continue
-                pos = self.sc.card_pos(sid, rect)
+                pos = self.sc.motion.card_pos(sid, rect)
                 if pos[0] == rect.x and pos[1] == rect.y:
                     resting[sid] = (rect.x, rect.y)
         return resting
@@ -121,7 +121,7 @@ def _top_items(sc: Any, f: Frame) -> TopItems | None:
     if fx is None:
         return None
     items += fx
-    left = sc.timer_left()
+    left = sc.timer.left()
     if left is not None and left[0] in sc.layout.seats:
         pr = sc.layout.seats[left[0]].plate
         seconds = left[1]
@@ -160,7 +160,7 @@ def _base_key(sc: Any, f: Frame) -> tuple | None:
     offsets = tuple(sorted((place, o) for place, o in f.offsets.items() if place[0] != "slot"))
     return (Same(sc.view), Same(sc.layout), _layer["version"], hidden, offsets, f.reveals_key(),
             frozenset(f.picked), frozenset(f.cursor), f.hover, frozenset(sc.local_seats), sc.show_slot_numbers,
-            tuple(map(Same, sc.visible_messages())), f.gliding)
+            tuple(map(Same, sc.column.visible())), f.gliding)
 
 
 def _paint_base(target: pygame.Surface, f: Frame, layer: pygame.Surface) -> None:
@@ -170,7 +170,7 @@ def _paint_base(target: pygame.Surface, f: Frame, layer: pygame.Surface) -> None
     _safe(target, f)
     _piles(target, f)
     _hand(target, f)
-    draw_messages(target, f.layout.info, f.sc.visible_messages(), max(11, int(f.layout.font * 0.82)))
+    draw_messages(target, f.layout.info, f.sc.column.visible(), max(11, int(f.layout.font * 0.82)))
 
 
 def _turn_glow(surf: pygame.Surface, f: Frame) -> None:
@@ -208,11 +208,11 @@ def _chrome_key(sc: Any) -> tuple:
     for area in lay.seats.values():
         p = area.seat
         player = v["players"][p]
-        seats.append((p, sc.seat_name(p), player.get("total", 0), _active(v, p),
+        seats.append((p, sc.roster.seat_name(p), player.get("total", 0), _active(v, p),
                       sc.seat_status(p) if p not in sc.local_seats else "", player.get("mamma") is not None,
                       tuple(area.zone), tuple(area.plate)))
-    return (lay.size, tuple(seats), sc.shown_round(), v.get("rounds"), sc.table_name, sc.help_line,
-            sc.spectator_line(), text.cache_epoch())
+    return (lay.size, tuple(seats), sc.shown_round(), v.get("rounds"), sc.roster.table_name, sc.keys.help_line,
+            sc.roster.spectator_line(), text.cache_epoch())
 
 
 def _chrome_layer(sc: Any) -> pygame.Surface:
@@ -269,10 +269,10 @@ def _top_bar(surf: pygame.Surface, sc: Any) -> None:
     left = text.render(tr("table.round", round=str(sc.shown_round()), rounds=str(view.get("rounds", 1))),
                        fs, GOLD, bold=True)
     surf.blit(left, left.get_rect(midleft=(bar.x + bar.h * 0.6, bar.centery)))
-    name = " · ".join(x for x in (sc.table_name, sc.spectator_line()) if x)
+    name = " · ".join(x for x in (sc.roster.table_name, sc.roster.spectator_line()) if x)
     mid = text.render(name, fs, CREAM)
     surf.blit(mid, mid.get_rect(center=bar.center))
-    draw_hint(surf, sc.help_line, bar.centerx + mid.get_width() // 2 + bar.h, sc.hint_right(bar), bar.centery,
+    draw_hint(surf, sc.keys.help_line, bar.centerx + mid.get_width() // 2 + bar.h, sc.actions.hint_right(bar), bar.centery,
               int(fs * 0.85))
 
 
@@ -284,7 +284,7 @@ def _seat_static(surf: pygame.Surface, sc: Any, area: Any) -> None:
     x = seat_panel(surf, area.zone, plate, max(6, area.card[0] // 6), _active(view, p))
     fs = max(11, int(plate.h * 0.56))
     mamma = player.get("mamma") is not None
-    name = sc.seat_name(p)
+    name = sc.roster.seat_name(p)
     sc_img = text.render(tr("table.points", points=str(player.get("total", 0))), fs, GOLD, bold=True)
     room = plate.right - x - sc_img.get_width() - plate.h * (1.5 if mamma else 0.6)
     nm = text.render(name, text.fit_size(name, max(20, int(room)), fs, bold=True), CREAM, bold=True)
@@ -339,7 +339,7 @@ def _glider_items(f: Frame) -> TopItems:
             rect = area.slots.get(sid)
             if sid not in gliding or rect is None:
                 continue
-            x, y = f.sc.card_pos(sid, rect)
+            x, y = f.sc.motion.card_pos(sid, rect)
             ox, oy = f.offsets.get(("slot", sid), (0.0, 0.0))
             box = pygame.Rect(int(x + ox) - pad, int(y + oy) - pad, cw + 2 * pad, ch + 2 * pad)
             items.append(([box], lambda surf, area=area, i=i, s=s: _card(surf, f, area, i, s)))
@@ -362,7 +362,7 @@ def _card(surf: pygame.Surface, f: Frame, area: Any, i: int, s: dict) -> None:
     place = ("slot", sid)
     if f.hidden[place]:
         return  # its outline is in the static layer
-    x, y = sc.card_pos(sid, rect)
+    x, y = sc.motion.card_pos(sid, rect)
     ox, oy = f.offsets.get(place, (0.0, 0.0))
     x, y = int(x + ox), int(y + oy)
     rev = f.reveals.get(place)
@@ -480,6 +480,6 @@ def _banner(surf: pygame.Surface, sc: Any) -> None:
 
 def _timer(surf: pygame.Surface, sc: Any) -> None:
     """The turn timer's countdown on the plate of the seat on the clock."""
-    left = sc.timer_left()
+    left = sc.timer.left()
     if left is not None and left[0] in sc.layout.seats:
         turn_timer(surf, sc.layout.seats[left[0]].plate, left[1])

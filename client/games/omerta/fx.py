@@ -136,155 +136,242 @@ def deal(ctx: FxContext, slots_by_seat: list[list[int]], first: int) -> None:
     ctx.anim.cursor = start + k * DEAL_STAGGER_MS + DEAL_MS
 
 
-def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
-    """Queue the animation of one event."""
+def _slot(ctx: FxContext, ev: Mapping[str, Any], duration: float) -> float:
+    """The start (scene ms) of an effect of ``duration`` ms for ``ev``: after the effects
+    queued before it, or at once for an urgent event."""
+    # your own moves start at once; so does any discard, because the card it shows may
+    # open a snap window and must be readable as soon as possible (t_shown, fairness)
+    kind = ev.get("type")
+    seat = ev.get("seat")
+    urgent = (seat in ctx.local and kind in ("draw", "snap", "counter", "look")) or kind in ("replace", "discard")
+    return ctx.anim.slot(ctx.t, duration, urgent=urgent)
+
+
+def _on_round_started(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    deal(ctx, ev.get("slots", []), int(ev.get("first", 0)))
+
+
+def _on_look(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    slots = ev.get("slots") or []
+    cards = ev.get("cards")
+    if cards is not None and seat == ctx.me and ev.get("reason") != "safe":
+        t0 = _slot(ctx, ev, 250)
+        dur = PEEK_MS if ev.get("reason") == "peek" else MOLE_MS
+        for sid, card in zip(slots, cards):
+            a.add(Reveal(t0, t0 + dur, place=("slot", sid), card=card, private=True))
+    elif cards is None:
+        t0 = _slot(ctx, ev, 150)
+        for sid in slots:
+            a.add(Lift(t0, t0 + 1300, place=("slot", sid), height=ctx.rect(sid).h * 0.07))
+
+
+def _on_draw(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    src_disc = ev.get("source") == "discard"
+    card = ev.get("card")
+    t0 = _slot(ctx, ev, DRAW_MS)
+    src = pygame.Rect(ctx.new.discard if src_disc else ctx.new.draw_pile)
+    face_a = card if src_disc else None
+    a.add(Flight(t0, t0 + DRAW_MS, src=src, dst=ctx.hand(seat), face_a=face_a, face_b=card,
+                 lift=24, hide_dst=("hand", seat), flip_at=(0.2, 0.8)))
+
+
+def _on_replace(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    x = ev.get("card")
+    sid = ev.get("slot")
+    d = _drawn_visible(ctx, seat)
+    if ev.get("source") == "discard":
+        d = (ctx.prev_view.get("drawn") or {}).get("card") or d
+    t0 = _slot(ctx, ev, REPLACE_MS)
+    slot_r = ctx.rect(sid, seat)
+    # face up from its first frame: it may open a snap window (t_shown, fairness)
+    a.add(Flight(t0, t0 + REPLACE_MS, src=slot_r, dst=pygame.Rect(ctx.new.discard), face_a=x, face_b=x,
+                 lift=40, hide_dst=("discard", 0)))
+    a.add(Flight(t0 + 80, t0 + 80 + REPLACE_MS, src=ctx.hand(seat), dst=slot_r, face_a=d, face_b=None,
+                 lift=20, hide_dst=("slot", sid), flip_at=(0.3, 0.8)))
+    ctx.last_discard_face_at = t0
+
+
+def _on_discard(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    card = ev.get("card")
+    t0 = _slot(ctx, ev, DISCARD_MS)
+    # face up from its first frame (it is public once discarded): the card that
+    # opens a snap window must be readable at once, and t_shown is that frame's flip
+    a.add(Flight(t0, t0 + DISCARD_MS, src=ctx.hand(seat), dst=pygame.Rect(ctx.new.discard),
+                 face_a=card, face_b=card, lift=30, hide_dst=("discard", 0)))
+    ctx.last_discard_face_at = t0
+
+
+def _on_window_opened(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    # a snap window shows from the first frame of its discarded card's flight; any
+    # other window (a Hitwoman attack) from the first frame after its update, where
+    # the prompt names it
+    ctx.window_face(int(ev.get("window", 0)), ctx.last_discard_face_at if ev.get("kind") == "snap" else ctx.t)
+
+
+def _on_snap(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     kind = ev.get("type")
     a = ctx.anim
     seat = ev.get("seat")
-    # your own moves start at once; so does any discard, because the card it shows may
-    # open a snap window and must be readable as soon as possible (t_shown, fairness)
-    urgent = (seat in ctx.local and kind in ("draw", "snap", "counter", "look")) or kind in ("replace", "discard")
+    sid = ev.get("slot")
+    card = ev.get("card")
+    r = ctx.rect(sid, seat)
+    if ev.get("success"):
+        t0 = _slot(ctx, ev, SNAP_MS)
+        a.add(Flight(t0, t0 + SNAP_MS, src=r, dst=pygame.Rect(ctx.new.discard), face_a=None, face_b=card,
+                     lift=60, hide_dst=("discard", 0), flip_at=(0.0, 0.3), glow=GOLD, spin=12,
+                     easing=tween.ease_out_cubic))
+        word = "SNAP!" if kind == "snap" else "BANG!"
+        a.add(Banner(t0, t0 + 900, text=word, colour=GOLD, centre=ctx.new.discard.midtop,
+                     size=int(ctx.new.discard.h * 0.35)))
+    else:
+        t0 = _slot(ctx, ev, 700)
+        a.add(Reveal(t0, t0 + WRONG_MS, place=("slot", sid), card=card))
+        a.add(Shake(t0 + 250, t0 + 750, place=("slot", sid), amp=r.w * 0.12))
 
-    def slot(duration: float) -> float:
-        return a.slot(ctx.t, duration, urgent=urgent)
-    if kind == "round_started":
-        deal(ctx, ev.get("slots", []), int(ev.get("first", 0)))
-    elif kind == "look":
-        slots = ev.get("slots") or []
-        cards = ev.get("cards")
-        if cards is not None and seat == ctx.me and ev.get("reason") != "safe":
-            t0 = slot(250)
-            dur = PEEK_MS if ev.get("reason") == "peek" else MOLE_MS
-            for sid, card in zip(slots, cards):
-                a.add(Reveal(t0, t0 + dur, place=("slot", sid), card=card, private=True))
-        elif cards is None:
-            t0 = slot(150)
-            for sid in slots:
-                a.add(Lift(t0, t0 + 1300, place=("slot", sid), height=ctx.rect(sid).h * 0.07))
-    elif kind == "draw":
-        src_disc = ev.get("source") == "discard"
-        card = ev.get("card")
-        t0 = slot(DRAW_MS)
-        src = pygame.Rect(ctx.new.discard if src_disc else ctx.new.draw_pile)
-        face_a = card if src_disc else None
-        a.add(Flight(t0, t0 + DRAW_MS, src=src, dst=ctx.hand(seat), face_a=face_a, face_b=card,
-                     lift=24, hide_dst=("hand", seat), flip_at=(0.2, 0.8)))
-    elif kind == "replace":
-        x = ev.get("card")
-        sid = ev.get("slot")
-        d = _drawn_visible(ctx, seat)
-        if ev.get("source") == "discard":
-            d = (ctx.prev_view.get("drawn") or {}).get("card") or d
-        t0 = slot(REPLACE_MS)
-        slot_r = ctx.rect(sid, seat)
-        # face up from its first frame: it may open a snap window (t_shown, fairness)
-        a.add(Flight(t0, t0 + REPLACE_MS, src=slot_r, dst=pygame.Rect(ctx.new.discard), face_a=x, face_b=x,
-                     lift=40, hide_dst=("discard", 0)))
-        a.add(Flight(t0 + 80, t0 + 80 + REPLACE_MS, src=ctx.hand(seat), dst=slot_r, face_a=d, face_b=None,
-                     lift=20, hide_dst=("slot", sid), flip_at=(0.3, 0.8)))
-        ctx.last_discard_face_at = t0
-    elif kind == "discard":
-        card = ev.get("card")
-        t0 = slot(DISCARD_MS)
-        # face up from its first frame (it is public once discarded): the card that
-        # opens a snap window must be readable at once, and t_shown is that frame's flip
-        a.add(Flight(t0, t0 + DISCARD_MS, src=ctx.hand(seat), dst=pygame.Rect(ctx.new.discard),
-                     face_a=card, face_b=card, lift=30, hide_dst=("discard", 0)))
-        ctx.last_discard_face_at = t0
-    elif kind == "window_opened":
-        # a snap window shows from the first frame of its discarded card's flight; any
-        # other window (a Hitwoman attack) from the first frame after its update, where
-        # the prompt names it
-        ctx.window_face(int(ev.get("window", 0)), ctx.last_discard_face_at if ev.get("kind") == "snap" else ctx.t)
-    elif kind in ("snap", "counter"):
-        sid = ev.get("slot")
-        card = ev.get("card")
-        r = ctx.rect(sid, seat)
-        if ev.get("success"):
-            t0 = slot(SNAP_MS)
-            a.add(Flight(t0, t0 + SNAP_MS, src=r, dst=pygame.Rect(ctx.new.discard), face_a=None, face_b=card,
-                         lift=60, hide_dst=("discard", 0), flip_at=(0.0, 0.3), glow=GOLD, spin=12,
-                         easing=tween.ease_out_cubic))
-            word = "SNAP!" if kind == "snap" else "BANG!"
-            a.add(Banner(t0, t0 + 900, text=word, colour=GOLD, centre=ctx.new.discard.midtop,
-                         size=int(ctx.new.discard.h * 0.35)))
-        else:
-            t0 = slot(700)
+
+def _on_penalty(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    kind = ev.get("type")
+    a = ctx.anim
+    seat = ev.get("seat")
+    sid = ev.get("slot")
+    if sid is None:
+        return
+    dur = PENALTY_MS if kind == "penalty" else GIVE_MS
+    t0 = _slot(ctx, ev, dur * 0.6)
+    a.add(Flight(t0, t0 + dur, src=pygame.Rect(ctx.new.draw_pile), dst=ctx.rect(sid, seat),
+                 lift=50, hide_dst=("slot", sid), glow=RED if kind == "penalty" else BLUE, spin=10))
+
+
+def _on_swap(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    x, y = ev.get("slots", [None, None])[:2]
+    rx, ry = ctx.rect(x), ctx.rect(y)
+    t0 = _slot(ctx, ev, SWAP_MS)
+    a.add(Flight(t0, t0 + SWAP_MS, src=rx, dst=ry, lift=90, hide_dst=("slot", y), glow=BLUE))
+    a.add(Flight(t0, t0 + SWAP_MS, src=ry, dst=rx, lift=-90, hide_dst=("slot", x), glow=BLUE))
+
+
+def _on_shuffle(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    slots = [s for s in ev.get("slots", [])]
+    rects = tuple(ctx.rect(s) for s in slots)
+    if rects:
+        t0 = _slot(ctx, ev, SHUFFLE_MS)
+        cx = sum(r.centerx for r in rects) / len(rects)
+        cy = sum(r.centery for r in rects) / len(rects)
+        a.add(Shuffle(t0, t0 + SHUFFLE_MS, places=tuple(("slot", s) for s in slots), centre=(cx, cy),
+                      rects=rects))
+
+
+def _on_driver(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    slots, cards = ev.get("slots", []), ev.get("cards", [])
+    if ev.get("success"):
+        t0 = _slot(ctx, ev, SNAP_MS + 150 * len(slots))
+        for i, (sid, card) in enumerate(zip(slots, cards)):
+            s = t0 + i * 150
+            a.add(Flight(s, s + SNAP_MS, src=ctx.rect(sid, seat), dst=pygame.Rect(ctx.new.discard),
+                         face_a=None, face_b=card, lift=50, hide_dst=("discard", 0), flip_at=(0.0, 0.3)))
+    else:
+        t0 = _slot(ctx, ev, 700)
+        for sid, card in zip(slots, cards):
             a.add(Reveal(t0, t0 + WRONG_MS, place=("slot", sid), card=card))
-            a.add(Shake(t0 + 250, t0 + 750, place=("slot", sid), amp=r.w * 0.12))
-    elif kind == "penalty" or kind == "give":
-        sid = ev.get("slot")
-        if sid is None:
-            return
-        dur = PENALTY_MS if kind == "penalty" else GIVE_MS
-        t0 = slot(dur * 0.6)
-        a.add(Flight(t0, t0 + dur, src=pygame.Rect(ctx.new.draw_pile), dst=ctx.rect(sid, seat),
-                     lift=50, hide_dst=("slot", sid), glow=RED if kind == "penalty" else BLUE, spin=10))
-    elif kind == "swap":
-        x, y = ev.get("slots", [None, None])[:2]
-        rx, ry = ctx.rect(x), ctx.rect(y)
-        t0 = slot(SWAP_MS)
-        a.add(Flight(t0, t0 + SWAP_MS, src=rx, dst=ry, lift=90, hide_dst=("slot", y), glow=BLUE))
-        a.add(Flight(t0, t0 + SWAP_MS, src=ry, dst=rx, lift=-90, hide_dst=("slot", x), glow=BLUE))
-    elif kind == "shuffle":
-        slots = [s for s in ev.get("slots", [])]
-        rects = tuple(ctx.rect(s) for s in slots)
-        if rects:
-            t0 = slot(SHUFFLE_MS)
-            cx = sum(r.centerx for r in rects) / len(rects)
-            cy = sum(r.centery for r in rects) / len(rects)
-            a.add(Shuffle(t0, t0 + SHUFFLE_MS, places=tuple(("slot", s) for s in slots), centre=(cx, cy),
-                          rects=rects))
-    elif kind == "driver":
-        slots, cards = ev.get("slots", []), ev.get("cards", [])
-        if ev.get("success"):
-            t0 = slot(SNAP_MS + 150 * len(slots))
-            for i, (sid, card) in enumerate(zip(slots, cards)):
-                s = t0 + i * 150
-                a.add(Flight(s, s + SNAP_MS, src=ctx.rect(sid, seat), dst=pygame.Rect(ctx.new.discard),
-                             face_a=None, face_b=card, lift=50, hide_dst=("discard", 0), flip_at=(0.0, 0.3)))
-        else:
-            t0 = slot(700)
-            for sid, card in zip(slots, cards):
-                a.add(Reveal(t0, t0 + WRONG_MS, place=("slot", sid), card=card))
-                a.add(Shake(t0 + 250, t0 + 750, place=("slot", sid), amp=ctx.rect(sid).w * 0.12))
-    elif kind == "safe_swap":
-        sid, idx = ev.get("slot"), int(ev.get("index", 0))
-        r = ctx.rect(sid, seat)
-        sr = pygame.Rect(ctx.new.safe[idx % 4])
-        t0 = slot(SAFE_MS)
-        a.add(Flight(t0, t0 + SAFE_MS, src=r, dst=sr, lift=40, hide_dst=("safe", idx)))
-        a.add(Flight(t0, t0 + SAFE_MS, src=sr, dst=r, lift=-40, hide_dst=("slot", sid)))
-    elif kind == "marker_placed":
-        t0 = slot(TOKEN_MS)
-        src = ctx.new.discard.center
-        if ev.get("kind") == "mamma":
-            dst_r = ctx.new.seats[seat].mamma if seat in ctx.new.seats else ctx.new.discard
-            place = ("mamma", seat)
-        else:
-            dst_r = token_rect(ctx.rect(ev.get("slot"), seat))
-            place = ("patrol", ev.get("slot"))
-        a.add(TokenFlight(t0, t0 + TOKEN_MS, kind=str(ev.get("kind")), src=src, dst=dst_r.center,
-                          d=dst_r.w, hide_dst=place))
-    elif kind == "marker_removed":
-        t0 = slot(TOKEN_MS)
-        if ev.get("kind") == "mamma":
-            src_r = ctx.old.seats[seat].mamma if seat in ctx.old.seats else ctx.new.discard
-        else:
-            src_r = token_rect(ctx.rect(ev.get("slot"), seat))
-        a.add(TokenFlight(t0, t0 + TOKEN_MS, kind=str(ev.get("kind")), src=src_r.center,
-                          dst=ctx.new.discard.center, d=src_r.w, hide_dst=("discard", 0)))
-    elif kind == "reshuffle":
-        t0 = slot(650)
-        for i in range(6):
-            s = t0 + i * 50
-            a.add(Flight(s, s + 400, src=pygame.Rect(ctx.new.discard), dst=pygame.Rect(ctx.new.draw_pile),
-                         lift=30, spin=20))
-    elif kind == "omerta":
-        t0 = slot(900)
-        w, h = ctx.new.size
-        a.add(Banner(t0, t0 + OMERTA_MS, text="OMERTA!", colour=(255, 80, 70), centre=(w / 2, h * 0.45),
-                     size=int(h * 0.16)))
+            a.add(Shake(t0 + 250, t0 + 750, place=("slot", sid), amp=ctx.rect(sid).w * 0.12))
+
+
+def _on_safe_swap(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    sid, idx = ev.get("slot"), int(ev.get("index", 0))
+    r = ctx.rect(sid, seat)
+    sr = pygame.Rect(ctx.new.safe[idx % 4])
+    t0 = _slot(ctx, ev, SAFE_MS)
+    a.add(Flight(t0, t0 + SAFE_MS, src=r, dst=sr, lift=40, hide_dst=("safe", idx)))
+    a.add(Flight(t0, t0 + SAFE_MS, src=sr, dst=r, lift=-40, hide_dst=("slot", sid)))
+
+
+def _on_marker_placed(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    t0 = _slot(ctx, ev, TOKEN_MS)
+    src = ctx.new.discard.center
+    if ev.get("kind") == "mamma":
+        dst_r = ctx.new.seats[seat].mamma if seat in ctx.new.seats else ctx.new.discard
+        place = ("mamma", seat)
+    else:
+        dst_r = token_rect(ctx.rect(ev.get("slot"), seat))
+        place = ("patrol", ev.get("slot"))
+    a.add(TokenFlight(t0, t0 + TOKEN_MS, kind=str(ev.get("kind")), src=src, dst=dst_r.center,
+                      d=dst_r.w, hide_dst=place))
+
+
+def _on_marker_removed(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    seat = ev.get("seat")
+    t0 = _slot(ctx, ev, TOKEN_MS)
+    if ev.get("kind") == "mamma":
+        src_r = ctx.old.seats[seat].mamma if seat in ctx.old.seats else ctx.new.discard
+    else:
+        src_r = token_rect(ctx.rect(ev.get("slot"), seat))
+    a.add(TokenFlight(t0, t0 + TOKEN_MS, kind=str(ev.get("kind")), src=src_r.center,
+                      dst=ctx.new.discard.center, d=src_r.w, hide_dst=("discard", 0)))
+
+
+def _on_reshuffle(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    t0 = _slot(ctx, ev, 650)
+    for i in range(6):
+        s = t0 + i * 50
+        a.add(Flight(s, s + 400, src=pygame.Rect(ctx.new.discard), dst=pygame.Rect(ctx.new.draw_pile),
+                     lift=30, spin=20))
+
+
+def _on_omerta(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    a = ctx.anim
+    t0 = _slot(ctx, ev, 900)
+    w, h = ctx.new.size
+    a.add(Banner(t0, t0 + OMERTA_MS, text="OMERTA!", colour=(255, 80, 70), centre=(w / 2, h * 0.45),
+                 size=int(h * 0.16)))
+
+
+#: event type -> its handler (``_on_<type>``); other events: nothing.
+_HANDLERS: dict[str, Callable[..., Any]] = {
+    "round_started": _on_round_started,
+    "look": _on_look,
+    "draw": _on_draw,
+    "replace": _on_replace,
+    "discard": _on_discard,
+    "window_opened": _on_window_opened,
+    "snap": _on_snap,
+    "counter": _on_snap,
+    "penalty": _on_penalty,
+    "give": _on_penalty,
+    "swap": _on_swap,
+    "shuffle": _on_shuffle,
+    "driver": _on_driver,
+    "safe_swap": _on_safe_swap,
+    "marker_placed": _on_marker_placed,
+    "marker_removed": _on_marker_removed,
+    "reshuffle": _on_reshuffle,
+    "omerta": _on_omerta,
+}
+
+
+def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
+    """Queue the animation of one event (its ``_on_<type>`` handler; an event without
+    one animates nothing)."""
+    handler = _HANDLERS.get(ev.get("type"))
+    if handler is not None:
+        handler(ctx, ev)
 
 
 def token_rect(slot: pygame.Rect) -> pygame.Rect:

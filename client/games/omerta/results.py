@@ -30,12 +30,18 @@ class ResultsScene(ResultsOverlay):
         self.final = final
         self.result = result
 
+    def again(self, last_round: dict[str, Any] | None, final: bool = False,
+              result: dict[str, Any] | None = None) -> None:
+        """The table shows results while these are up: the final ones replace them."""
+        if final:
+            self.update_result(result)
+
     def update_result(self, result: dict[str, Any] | None) -> None:
         self.result = result
         self.final = True
         self.rebuild()
 
-    def build(self, size: tuple[int, int]) -> None:
+    def build_board(self, size: tuple[int, int]) -> None:
         r = self.main_button()
         if self.final:
             button(self, r, "results.menu", object_id="#primary", command=self.to_menu)
@@ -46,12 +52,12 @@ class ResultsScene(ResultsOverlay):
         self.app.pop()
         self.table.results_closed()
 
-    def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+    def board_event(self, event: pygame.event.Event, t_ms: float) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_ESCAPE):
             if self.t > 1.5:  # a snap key pressed at the last moment must not dismiss it
                 self.to_menu() if self.final else self.close()
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw_board(self, surface: pygame.Surface) -> None:
         h = surface.get_height()
         b = self.draw_box(surface)
         view = self.table.view
@@ -71,9 +77,9 @@ class ResultsScene(ResultsOverlay):
         if lr.get("capped") or decl is None:
             line, col = tr("results.capped"), DIM
         elif lr.get("success"):
-            line, col = tr("results.declared_ok", name=self.table.seat_name(decl)), GOOD
+            line, col = tr("results.declared_ok", name=self.table.roster.seat_name(decl)), GOOD
         else:
-            line, col = tr("results.declared_fail", name=self.table.seat_name(decl)), BAD
+            line, col = tr("results.declared_fail", name=self.table.roster.seat_name(decl)), BAD
         if lr:
             img = text.render(line, fs, col, bold=True, shadow=True)
             surface.blit(img, img.get_rect(midtop=(b.centerx, y)))
@@ -108,7 +114,7 @@ class ResultsScene(ResultsOverlay):
             ry = y + p * row_h
             if p % 2 == 0:
                 band(surface, pygame.Rect(b.x + pad, ry, b.w - 2 * pad, row_h))
-            nm = self.table.seat_name(p)
+            nm = self.table.roster.seat_name(p)
             colour = GOLD if p in winners else CREAM
             label = nm + ("  " + tr("results.winner") if p in winners else "") + \
                 ("  " + tr("results.declarer") if p == decl else "")

@@ -29,7 +29,7 @@ import pygame
 
 from client.games.omerta import controls as omerta_controls, fx as omerta_fx
 from client.games.omerta.controls import CLAIMS, PASSES
-from client.games.omerta.draw import draw_partial, draw_table
+from client.games.omerta.draw import draw_partial, draw_table as paint_table
 from client.games.omerta.help import card_help
 from client.games.omerta.layout import TableLayout, table_layout
 from client.games.omerta.narrate import NOTE, narrate
@@ -50,6 +50,8 @@ class OmertaTableScene(ReactionTableScene):
     """``link`` received ``started`` (a ``match_started``) and becomes the display link;
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
 
+    game_name = "omerta"
+
     controls = omerta_controls
     card_help = staticmethod(card_help)
     layout: TableLayout
@@ -65,11 +67,11 @@ class OmertaTableScene(ReactionTableScene):
         super().__init__(app, link, started, binding)
         # results of rounds played before we arrived are not shown again
         self.results_shown_round = int((self.view.get("last_round") or {}).get("round", 0))
-        self._sync_followers()
+        self.motion.sync(self.card_rects())
         self._deal_current()
         self._refresh()
         if started.get("resumed"):
-            self.resumed_lines(started, self._narrate)
+            self.feed.resumed_lines(started, self._narrate)
 
     # -- things the drawing reads ----------------------------------------------------
     @property
@@ -101,7 +103,7 @@ class OmertaTableScene(ReactionTableScene):
         return out
 
     def seat_status(self, p: int) -> str:
-        away = self.seat_away(p)
+        away = self.roster.seat_away(p)
         if away:
             return away
         v = self.view
@@ -142,7 +144,7 @@ class OmertaTableScene(ReactionTableScene):
         return self.layout.slots  # followers by slot id
 
     def _narrate(self, ev: dict[str, Any]):
-        return narrate(ev, self.seat_name, self.local_seats)
+        return narrate(ev, self.roster.seat_name, self.local_seats)
 
     # -- life cycle ---------------------------------------------------------------------
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -151,7 +153,7 @@ class OmertaTableScene(ReactionTableScene):
     def _context(self, prev_view: dict[str, Any], old: TableLayout) -> omerta_fx.FxContext:
         def slot_rect(sid: int) -> pygame.Rect | None:
             r = self.layout.slot_rect(sid) or old.slot_rect(sid)
-            shown = self.shown_at(sid, r)
+            shown = self.motion.shown_at(sid, r)
             return shown if shown is not None else r
 
         return omerta_fx.FxContext(self.anim, self.t, self.me, old, self.layout, slot_rect, prev_view, self.window_seen,
@@ -202,10 +204,10 @@ class OmertaTableScene(ReactionTableScene):
                 self.secrets[seat] = {"slots": list(ev.get("slots", [])), "cards": list(ev["cards"]),
                                       "reason": ev.get("reason")}
                 keys = self.keys_of(seat)
-                self.say(tr("msg.private_look", name=self.seat_name(seat), button=keys.get("reveal", "?")), NOTE, 9000)
+                self.column.say(tr("msg.private_look", name=self.roster.seat_name(seat), button=keys.get("reveal", "?")), NOTE, 9000)
             elif ev.get("type") == "draw" and ev.get("seat") == seat and ev.get("source") == "deck":
                 keys = self.keys_of(seat)
-                self.say(tr("msg.private_draw", name=self.seat_name(seat), button=keys.get("reveal", "?")), NOTE, 9000)
+                self.column.say(tr("msg.private_draw", name=self.roster.seat_name(seat), button=keys.get("reveal", "?")), NOTE, 9000)
 
     def private_info(self, seat: int) -> dict[str, Any]:
         """What only ``seat`` may see now: its latest look (shown once), the card in its
@@ -241,25 +243,18 @@ class OmertaTableScene(ReactionTableScene):
         self.secrets.pop(seat, None)
 
     def _show_results(self) -> None:
-        from client.games.omerta.results import ResultsScene  # it draws this scene: imported when needed
-
+        """The last round's results (the final ones once the match is over)."""
         lr = self.view.get("last_round")
         over = self.view.get("phase") == "over"
         if lr is None and not over:
             return
-        for s in self.app.scenes:
-            if isinstance(s, ResultsScene):
-                s.update_result(self.match_result) if over else None
-                return
-        if lr is not None:
+        if lr is not None and self.ending.results_board() is None:
             self.results_shown_round = max(self.results_shown_round, int(lr.get("round", 0)))
-        self.app.push(ResultsScene(self.app, self, lr, final=over, result=self.match_result))
+        self.ending.open_results(lr, final=over, result=self.match_result)
 
     def results_open(self) -> bool:
         """The round results of this table are on screen."""
-        from client.games.omerta.results import ResultsScene
-
-        return any(isinstance(s, ResultsScene) and s.table is self for s in self.app.scenes)
+        return self.ending.results_board() is not None
 
     def shown_round(self) -> int:
         """The round the top bar names: the one whose results are on screen while they
@@ -329,7 +324,7 @@ class OmertaTableScene(ReactionTableScene):
     def _button(self, spec: tuple, rect: pygame.Rect) -> Any:
         ident, key, oid, what, enabled, seat = spec
         couch = len(self.links) > 1
-        text, cls = fitted(labelled(self.seat_name(seat), tr(key)) if couch else tr(key), rect.w, self.app.ui_scale)
+        text, cls = fitted(labelled(self.roster.seat_name(seat), tr(key)) if couch else tr(key), rect.w, self.app.ui_scale)
         if cls is None and not couch:
             text = key  # translated by pygame_gui itself
         b = button(self, rect, text, object_id=oid, class_id=cls, raw=couch or cls is not None,
@@ -382,8 +377,8 @@ class OmertaTableScene(ReactionTableScene):
             if cur is not None:
                 self.click(("slot", cur), seat)
             else:
-                self.say(tr("claim.select_first") if len(self.links) == 1
-                         else labelled(self.seat_name(seat), tr('claim.select_first')), NOTE, 3000)
+                self.column.say(tr("claim.select_first") if len(self.links) == 1
+                         else labelled(self.roster.seat_name(seat), tr('claim.select_first')), NOTE, 3000)
             return
         super().command(seat, cmd, t_ms)
 
@@ -418,7 +413,7 @@ class OmertaTableScene(ReactionTableScene):
             owner = self.layout.slot_owner.get(ident)
             if owner in self.links:
                 self.cursor[owner] = ident
-                self._build_buttons()
+                self.actions.build()
 
     # -- frame --------------------------------------------------------------------------
     def hover_card_at(self, pos: tuple[int, int]) -> Mapping[str, Any] | None:
@@ -442,7 +437,5 @@ class OmertaTableScene(ReactionTableScene):
     def _draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
         return draw_partial(surface, self)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        draw_table(surface, self)
-        if self.app.scenes and self.app.top is self:
-            self.draw_card_tip(surface)
+    def draw_table(self, surface: pygame.Surface) -> None:
+        paint_table(surface, self)

@@ -99,7 +99,7 @@ class FakeSnapTable(ReactionTableScene):
 
     def __init__(self, app: Any, link: Any, started: dict[str, Any], binding: Any = None):
         super().__init__(app, link, started, binding)
-        self._sync_followers()
+        self.motion.sync(self.card_rects())
         self._window_on_screen()
         self._refresh()
 
@@ -114,7 +114,7 @@ class FakeSnapTable(ReactionTableScene):
         return [c["id"] for c in hand]
 
     def _narrate(self, ev: dict[str, Any]):
-        kind, who, _mine = subject(ev, self.seat_name, self.local_seats)
+        kind, who, _mine = subject(ev, self.roster.seat_name, self.local_seats)
         if kind == "flip":
             return (f"{who} flips a {ev.get('card', {}).get('value')}", INFO, "flip")
         if kind == "snap":
@@ -148,7 +148,7 @@ class FakeSnapTable(ReactionTableScene):
                 if any(a.get("type") == "flip" for a in self.legal.get(s, [])):
                     self.send(s, {"type": "flip"})
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw_table(self, surface: pygame.Surface) -> None:
         lay = self.layout
         surface.fill(kit.FELT)
         pygame.draw.rect(surface, kit.GOLD, lay.draw_pile, 2)
@@ -157,14 +157,14 @@ class FakeSnapTable(ReactionTableScene):
         if discard:
             surface.blit(self.art.face(discard[-1], lay.discard.w, lay.discard.h), lay.discard.topleft)
         for place, r in lay.cards.items():
-            x, y = self.card_pos(place, r)
+            x, y = self.motion.card_pos(place, r)
             card = next((c for p in self.view["players"] for c in p.get("hand") or [] if ("card", c["id"]) == place), None)
             surface.blit(self.art.surface(card, r.w, r.h), (int(x), int(y)))
             if place in self.cursor_picks:
                 pygame.draw.rect(surface, kit.CURSOR, r, 3)
         kit.banner(surface, lay.banner, self.prompt, self.t)
         kit.window_bar(surface, lay.banner, self.window_left())
-        kit.draw_messages(surface, lay.info, self.visible_messages(), max(12, lay.size[1] // 50))
+        kit.draw_messages(surface, lay.info, self.column.visible(), max(12, lay.size[1] // 50))
 
 
 GAME = ClientGame(name=NAME, table_scene=FakeSnapTable)

@@ -1,0 +1,167 @@
+"""A table's emotes: the badges beside the senders' plates and the emote bar of a seated
+player's screen (drawing and chips in :mod:`client.ui.emotes`)."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol
+
+import pygame
+
+from client.i18n import tr
+from client.input import EMOTE_KEYS, key_label
+from client.narrate import BAD, NOTE
+from client.ui import emotes as emote_art
+from client.ui.emotes import EMOTES, EmoteBar, EmoteBoard
+
+
+class EmoteOwner(Protocol):
+    """What the emotes read of their table scene."""
+
+    app: Any
+    table_id: Any
+    replay: bool
+    links: dict[int, Any]
+    layout: Any
+    t: float  # scene clock, ms
+    mouse: tuple[int, int] | None
+    column: Any  # the message column (``say``)
+
+
+class TableEmotes:
+    """The badges by seat (:attr:`board`) and the bar (:attr:`bar`) of ``owner``'s table."""
+
+    def __init__(self, owner: EmoteOwner):
+        self.owner = owner
+        self.board = EmoteBoard()
+        self.bar = EmoteBar()
+        self._bar_at: tuple[tuple, pygame.Rect] | None = None  # (layout key, rect) of the last bar_rect
+
+    def plate_rect(self, seat: int) -> pygame.Rect | None:
+        """The name plate of ``seat`` in the layout (``seats[seat].plate`` or
+        ``plates[seat]``), None when the layout has none."""
+        layout = self.owner.layout
+        plates = getattr(layout, "plates", None)
+        if isinstance(plates, Mapping) and isinstance(plates.get(seat), pygame.Rect):
+            return plates[seat]
+        area = (getattr(layout, "seats", None) or {}).get(seat) \
+            if isinstance(getattr(layout, "seats", None), Mapping) else None
+        plate = getattr(area, "plate", None)
+        return plate if isinstance(plate, pygame.Rect) else None
+
+    @property
+    def link(self) -> Any:
+        """The connection an emote is sent on: the one local seat's (None: no emote bar,
+        as for a spectator, a replay, or couch play where the players share the screen)."""
+        if self.owner.replay or len(self.owner.links) != 1:
+            return None
+        return next(iter(self.owner.links.values()))
+
+    def bar_rect(self) -> pygame.Rect | None:
+        """Where the emote bar goes: just above the message column when nothing of the
+        layout is there, else the top of the column (px); None without a bar."""
+        layout = self.owner.layout
+        info = getattr(layout, "info", None)
+        if self.link is None or not isinstance(info, pygame.Rect):
+            return None
+        s = self.owner.app.ui_scale
+        key = (layout, s, tuple(info))
+        cached = self._bar_at
+        if cached is not None and cached[0][0] is key[0] and cached[0][1:] == key[1:]:
+            return cached[1]  # asked every frame: the layout's rects are walked once per layout
+        h = max(36, int(52 * s))
+        gap = max(4, int(8 * s))
+        above = pygame.Rect(info.x, info.top - gap - h, info.w, h)
+        taken = [r for name, r in _layout_rects(layout) if name not in ("info", "size")]
+        if above.top > getattr(getattr(layout, "top_bar", None), "bottom", 0) and \
+                above.collidelist(taken) < 0:
+            rect = above
+        else:
+            rect = pygame.Rect(info.x, info.top, info.w, h)
+        self._bar_at = (key, rect)
+        return rect
+
+    def show(self, msg: Mapping[str, Any]) -> None:
+        """A pushed ``emote {table, seat, name, emote, t_server}``: the badge beside the
+        sender's name for ``client.ui.emotes.SHOW_MS``; an unknown emote is ignored."""
+        seat, emote = msg.get("seat"), msg.get("emote")
+        if isinstance(seat, int) and emote in EMOTES:
+            self.board.add(seat, str(emote), self.owner.t)
+
+    def send(self, emote: str) -> None:
+        """Send ``emote`` for this screen's seat; it shows when the server pushes it back.
+        Too many in a row (``too_many_emotes``) is said quietly in the message column."""
+        link = self.link
+        if link is None or getattr(link, "conn", None) is None:
+            return
+        owner = self.owner
+
+        def failed(f: Any) -> None:
+            code = getattr(f.value, "code", "")
+            if code == "too_many_emotes":
+                owner.column.say(tr("emote.too_many"), NOTE, 2500)
+            elif code != "disconnected":
+                owner.column.say(tr("error.action", reason=getattr(f.value, "message", str(f.value))), BAD, 4000)
+
+        def replied(reply: Any) -> None:
+            if isinstance(reply, Mapping) and reply.get("type") == "emote":
+                self.show(reply)  # a server that answers the sender with the push itself
+
+        link.request("emote", table=owner.table_id, emote=emote).addCallbacks(replied, failed)
+
+    def handle_input(self, event: pygame.event.Event) -> bool:
+        """F5-F8 (``client.input.EMOTE_KEYS``) or a click on the emote bar: an emote
+        is sent; True when the event was that."""
+        if self.link is None:
+            return False
+        if event.type == pygame.KEYDOWN and event.key in EMOTE_KEYS:
+            self.send(EMOTE_KEYS[event.key])
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1:
+            r = self.bar_rect()
+            if r is not None and r.collidepoint(event.pos):
+                self.bar.place(r)
+                emote = self.bar.hit(event.pos)
+                if emote is not None:
+                    self.send(emote)
+                return True
+        return False
+
+    def draw(self, surf: pygame.Surface) -> None:
+        """The emote badges beside the senders' plates, and the emote bar (a seated
+        player's screen, on top of the stack); painted over the game's own drawing."""
+        owner = self.owner
+        for seat, (emote, age) in self.board.active(owner.t).items():
+            plate = self.plate_rect(seat)
+            if plate is not None:
+                emote_art.draw_badge(surf, emote, age, plate)
+        r = self.bar_rect()
+        if r is not None and owner.app.scenes and owner.app.top is owner:
+            self.bar.place(r)
+            keys = {e: key_label(k) for k, e in EMOTE_KEYS.items()}
+            self.bar.draw(surf, owner.mouse, keys)
+
+    def busy(self) -> bool:
+        """An emote badge is up (it pops in and fades out: the app draws at full pace)."""
+        return any(until > self.owner.t for _e, _t0, until in self.board.shown.values())
+
+
+def _layout_rects(layout: Any) -> list[tuple[str, pygame.Rect]]:
+    """Every rect a game layout holds (its fields, their dicts, lists and areas, one
+    level down), by field name: what the emote bar must not cover."""
+    out: list[tuple[str, pygame.Rect]] = []
+
+    def add(name: str, v: Any, depth: int) -> None:
+        if isinstance(v, pygame.Rect):
+            out.append((name, v))
+        elif depth > 0 and isinstance(v, Mapping):
+            for x in v.values():
+                add(name, x, depth - 1)
+        elif depth > 0 and isinstance(v, (list, tuple)):
+            for x in v:
+                add(name, x, depth - 1)
+        elif depth > 0 and hasattr(v, "__dict__"):
+            for k, x in vars(v).items():
+                add(name, x, depth - 1)
+
+    for name, v in (vars(layout).items() if hasattr(layout, "__dict__") else []):
+        add(name, v, 2)
+    return out
