@@ -55,7 +55,8 @@ def scaled_theme(scale: float, path: str = THEME_PATH) -> dict[str, Any]:
     def walk(node: Any) -> None:
         if isinstance(node, dict):
             for k, v in node.items():
-                if k in ("size", "shape_corner_radius", "list_item_height", "shadow_width") and isinstance(v, str) and v.isdigit():
+                if (k in ("size", "shape_corner_radius", "list_item_height", "shadow_width")
+                        and isinstance(v, str) and v.isdigit()):
                     node[k] = str(max(1, round(int(v) * scale)))
                 else:
                     walk(v)

@@ -54,7 +54,7 @@ def table_surface(w: int, h: int) -> pygame.Surface:
     rail = max(6, int(min(w, h) * 0.012))
     for i in range(rail):
         f = i / rail
-        col = tuple(int(d + (l - d) * (1 - abs(f - 0.4) * 1.6)) for l, d in zip(WOOD_LIGHT, WOOD_DARK))
+        col = tuple(int(d + (light - d) * (1 - abs(f - 0.4) * 1.6)) for light, d in zip(WOOD_LIGHT, WOOD_DARK))
         pygame.draw.rect(s, col, pygame.Rect(i, i, w - 2 * i, h - 2 * i), 1, border_radius=rail * 2)
     pygame.draw.rect(s, (20, 10, 4), pygame.Rect(rail, rail, w - 2 * rail, h - 2 * rail), 2,
                      border_radius=rail * 2)

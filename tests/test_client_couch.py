@@ -150,7 +150,8 @@ def test_tv_view_watches_a_running_table_with_public_information_only(tmp_path):
         tv = App(player.config, Settings(name="TV"), player.reactor, connect_to=player.connections.server_address,
                  settings_path=str(tmp_path / "tv.json"))
         tv.open_window = lambda: None  # one window per process: the TV shares it
-        tv.display.screen, tv.display.manager, tv.art, tv.sound, tv.display.size = player.display.screen, player.manager, player.art, None, player.size
+        tv.display.screen, tv.display.manager, tv.art, tv.sound, tv.display.size = (
+            player.display.screen, player.manager, player.art, None, player.size)
         tv.running = True
         link = yield tv.connections.start()
         watch_any(tv, link)

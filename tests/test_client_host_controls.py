@@ -154,7 +154,8 @@ def test_moved_during_the_match_lands_in_the_spectator_view(tmp_path):
     from shared.games import omerta
 
     s = omerta.new_match({"seats": 3}, 4)
-    app.connections.route(link, {"type": "match_started", "table": 9, "game": "omerta", "seat": None, "view": omerta.view(s, None),
+    app.connections.route(link, {"type": "match_started", "table": 9, "game": "omerta", "seat": None,
+                                 "view": omerta.view(s, None),
                      "legal": [], "t_server": 0.0, "step": 0})
     assert app.top is scene and scene.keys.help_line.startswith("Watching")
     assert scene.emotes.bar_rect() is None

@@ -46,7 +46,8 @@ def test_first_run_name_is_saved_and_used(tmp_path):
     assert app.top is menu
     assert app.settings.name == "Zoé Bellini"
     assert json.loads((tmp_path / "settings.json").read_text())["name"] == "Zoé Bellini"
-    assert opened == ["Zoé Bellini"] and app.connections.main_link is not link and app.connections.main_link.name == "Zoé Bellini"
+    main = app.connections.main_link
+    assert opened == ["Zoé Bellini"] and main is not link and main.name == "Zoé Bellini"
     # the menu's button opens the same prompt
     app.display.render(1 / 60, flip=False)
     change = next(b for b in menu.ui if getattr(b, "text", "") == "mafia.menu.change_name")

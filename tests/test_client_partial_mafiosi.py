@@ -115,7 +115,8 @@ def test_partial_frames_show_exactly_what_a_whole_redraw_paints(tmp_path, monkey
         painted = maf_draw._base.painted
         state = _play(app, link, state, random.Random(3), 110, 24, _comparing(app, scene, mismatches), clock)
         assert state.round == 2 and state.trick_no > 1  # both rounds were played to the table
-        assert app.display.frames_partial > 1000, (app.display.frames_partial, app.display.frames_whole)  # the path under test ran
+        shown = (app.display.frames_partial, app.display.frames_whole)
+        assert app.display.frames_partial > 1000, shown  # the path under test ran
         assert app.display.frames_partial > 2 * app.display.frames_whole  # mostly partial
         assert maf_draw._base.painted - painted < app.display.frames_whole  # the base frame is reused
         assert mismatches == []
@@ -143,7 +144,8 @@ def test_a_gliding_hand_and_face_up_hands_are_redrawn_exactly(tmp_path, monkeypa
         monkeypatch.setattr(maf_draw, "_own_hand_rects", rects)
         _play(app, link, state, random.Random(8), 24, 24, _comparing(app, scene, mismatches), clock, full=True)
         assert glided  # the hand glided and was painted over the base frame
-        assert app.display.frames_partial > 300, (app.display.frames_partial, app.display.frames_whole)
+        shown = (app.display.frames_partial, app.display.frames_whole)
+        assert app.display.frames_partial > 300, shown
         assert mismatches == []
     finally:
         app.running = False

@@ -91,7 +91,8 @@ def test_partial_frames_show_exactly_what_a_whole_redraw_paints(tmp_path, monkey
                 mismatches.append(app.display.frames_partial)
 
         _play(app, scene, link, state, random.Random(5), 60, 40, check)
-        assert app.display.frames_partial > 200, (app.display.frames_partial, app.display.frames_whole)  # the path under test ran
+        shown = (app.display.frames_partial, app.display.frames_whole)
+        assert app.display.frames_partial > 200, shown  # the path under test ran
         assert mismatches == []
     finally:
         app.running = False

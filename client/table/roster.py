@@ -55,7 +55,7 @@ class SeatRoster:
 
     def seat_of(self, link: Any) -> int | None:
         """The local seat ``link`` plays, None for none (the spectator display link)."""
-        return next((s for s, l in self.owner.links.items() if l is link), None)
+        return next((s for s, lk in self.owner.links.items() if lk is link), None)
 
     def seat_name(self, p: int) -> str:
         """The name on seat ``p``'s plate ("You (name)" for the one local player)."""

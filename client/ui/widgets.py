@@ -64,7 +64,6 @@ def button(scene: Any, rect: pygame.Rect, text: str, object_id: str | None = Non
         b.kill()
         b = pygame_gui.elements.UIButton(rect, full, scene.app.manager, object_id=_oid(object_id, "@compact"), **kw)
         if not text_fits(b):
-            from client import text as text_mod
 
             cut = full
             while len(cut) > 1 and b.font.size(cut + "…")[0] > _room(b):

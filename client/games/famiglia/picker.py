@@ -179,7 +179,8 @@ class Chooser:
         intents = self.intents(pick)
         if not intents:
             return None
-        if len(intents) > 1 or self.always_ask:  # never act on a single click: a card with two uses must not be spent on the wrong one
+        # never act on a single click: a card with two uses must not be spent on the wrong one
+        if len(intents) > 1 or self.always_ask:
             self.asking = (pick, intents)
             return None
         self.kind = intents[0]

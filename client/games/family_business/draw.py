@@ -165,7 +165,8 @@ def _base_key(sc: Any, f: Frame) -> tuple | None:
     seats = tuple((p, sc.roster.seat_name(p), _status(sc, p)) for p in lay.seats)
     return (Same(sc.view), Same(lay), Same(f.art), getattr(f.art, "colour_blind", None), hidden,
             frozenset(f.picked), frozenset(f.cursor), f.hover, frozenset(sc.local_seats), sc.show_keys, seats,
-            sc.roster.table_name, sc.roster.spectator_line(), sc.keys.help_line, sc.actions.hint_right(lay.top_bar), text.cache_epoch(),
+            sc.roster.table_name, sc.roster.spectator_line(), sc.keys.help_line,
+            sc.actions.hint_right(lay.top_bar), text.cache_epoch(),
             tuple(map(Same, sc.column.visible())), f.gliding, None if _banner_moves(sc) else sc.prompt)
 
 

@@ -79,7 +79,8 @@ class FxContext:
         """Where a card of ``seat``'s hand is (your own cards), else its plate."""
         cid = card.get("id") if isinstance(card, Mapping) else None
         r = self.shown(("card", cid)) if cid is not None else None
-        r = r or (self.old.hand.get(cid) if cid is not None else None) or (self.new.hand.get(cid) if cid is not None else None)
+        if cid is not None:
+            r = r or self.old.hand.get(cid) or self.new.hand.get(cid)
         return pygame.Rect(r) if r is not None else self.seat_rect(seat, self.new.pile_card)
 
 

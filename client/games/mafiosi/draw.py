@@ -216,7 +216,8 @@ def _chrome_key(sc: Any) -> tuple:
                    p.get("won_count"), p.get("point_count"), p.get("hand_count"), p.get("round_score"))
                   for p in v.get("players", []))
     return (lay.size, lay.perspective, seats, v.get("phase"), v.get("turn"), v.get("round"), v.get("rounds"),
-            v.get("trick_no"), v.get("tricks_per_round"), sc.roster.table_name, sc.roster.spectator_line(), sc.keys.help_line,
+            v.get("trick_no"), v.get("tricks_per_round"), sc.roster.table_name, sc.roster.spectator_line(),
+            sc.keys.help_line,
             text.cache_epoch(), four_colour(sc.art), sc.art.colour_blind, tuple(sc.local_seats))
 
 

@@ -23,7 +23,7 @@ from client import text
 from client.games.mafiosi import picker
 from client.games.mafiosi.layout import fan, sort_hand
 from client.i18n import tr
-from client.input import CONFIRM, NEXT, PASS, PREV, REVEAL, SNAP
+from client.input import CONFIRM, NEXT, PASS, PREV, SNAP
 from client.table.draw import CREAM, DIM, GOLD, panel, wrapped
 from client.table.handover import HandoverScene
 from client.table.layout import card_size

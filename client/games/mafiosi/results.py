@@ -219,7 +219,8 @@ class MafiosiBoard(ResultsOverlay):
             if clan:
                 surface.blit(badge, (x_name, cy))
             cl = text.render(tr("maf.board.clan", clan=clan_name(clan)), int(fs * 0.85), CREAM)
-            surface.blit(cl, (x_name + (badge.get_width() + 6 if clan else 0), cy + (badge.get_height() - cl.get_height()) // 2))
+            surface.blit(cl, (x_name + (badge.get_width() + 6 if clan else 0),
+                              cy + (badge.get_height() - cl.get_height()) // 2))
             tag = tr("maf.board.win_tag") if win else (tr("maf.board.out_tag") if out else "")
             if tag:
                 t_img = text.render(tag, int(fs * 0.85), GOOD if win else BAD, bold=True)

@@ -204,10 +204,12 @@ class OmertaTableScene(ReactionTableScene):
                 self.secrets[seat] = {"slots": list(ev.get("slots", [])), "cards": list(ev["cards"]),
                                       "reason": ev.get("reason")}
                 keys = self.keys_of(seat)
-                self.column.say(tr("msg.private_look", name=self.roster.seat_name(seat), button=keys.get("reveal", "?")), NOTE, 9000)
+                self.column.say(tr("msg.private_look", name=self.roster.seat_name(seat),
+                                   button=keys.get("reveal", "?")), NOTE, 9000)
             elif ev.get("type") == "draw" and ev.get("seat") == seat and ev.get("source") == "deck":
                 keys = self.keys_of(seat)
-                self.column.say(tr("msg.private_draw", name=self.roster.seat_name(seat), button=keys.get("reveal", "?")), NOTE, 9000)
+                self.column.say(tr("msg.private_draw", name=self.roster.seat_name(seat),
+                                   button=keys.get("reveal", "?")), NOTE, 9000)
 
     def private_info(self, seat: int) -> dict[str, Any]:
         """What only ``seat`` may see now: its latest look (shown once), the card in its
