@@ -23,7 +23,10 @@ from client.net import now_ms
 from shared import matchlog
 from shared.games import family_business as fb
 from tests.test_loopback import FarAndNear
+from tests.test_loopback_processes import REAL_TIME
 from tests.test_loopback_restart import Server, actions_in, bot, result_of
+
+pytestmark = REAL_TIME
 
 # seat 0 (far) and seat 1 (near) each hold a Family Influence; seat 2 (the dealer) holds
 # contracts and plays first; the draw pile starts with one more contract.

@@ -16,6 +16,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
+#: Tests whose processes or connections race each other in real time (mafia-server and
+#: mafia-bot processes, Chromium phones, claims through a delaying relay) run one at a
+#: time, on one pytest-xdist worker: two of them side by side starve each other's
+#: processes of the two cores, and a bot's move that leaves late can change the order
+#: of the moves, and so a match that the seed alone should decide.
+REAL_TIME = pytest.mark.xdist_group("real_time")
+pytestmark = REAL_TIME
+
 
 def _command(script: str, module: str) -> list[str]:
     exe = BIN / script

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_loopback_processes import ROOT, _command, _free_port
+from tests.test_loopback_processes import REAL_TIME, ROOT, _command, _free_port
 
+pytestmark = REAL_TIME
 SEED = 11
 
 
