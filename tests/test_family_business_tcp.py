@@ -23,7 +23,10 @@ from client.net import now_ms
 from shared import matchlog
 from shared.games import family_business as fb
 from tests.test_loopback import FarAndNear
+from tests.test_loopback_processes import GENEROUS_CLAIM_BOUNDS, REAL_TIME
 from tests.test_loopback_restart import Server, actions_in, bot, result_of
+
+pytestmark = REAL_TIME
 
 # seat 0 (far) and seat 1 (near) each hold a Family Influence; seat 2 (the dealer) holds
 # contracts and plays first; the draw pile starts with one more contract.
@@ -98,8 +101,7 @@ def test_two_counters_5_ms_apart_are_ordered_by_reaction_time(tmp_path, far_reac
 
 def _config(tmp_path: Path) -> Path:
     path = tmp_path / "config.yaml"
-    path.write_text("server:\n  reconnect_grace_s: 40\n"
-                    "timing:\n  rtt_bound_floor_ms: 1000\n  rtt_bound_cap_ms: 1000\n"
+    path.write_text("server:\n  reconnect_grace_s: 40\n" + GENEROUS_CLAIM_BOUNDS +
                     "bots:\n  think_ms: 0\n  reaction_median_ms: 120\n  reaction_floor_ms: 90\n"
                     "  reaction_cap_ms: 200\n")
     return path

@@ -25,7 +25,7 @@ from pathlib import Path
 from client.i18n import tr
 from client.net import ServerError
 from tests.test_client_reconnect import SCENARIO, FakeConn, make
-from tests.test_loopback_processes import ROOT
+from tests.test_loopback_processes import REAL_TIME, ROOT
 from tests.test_loopback_restart import SEED, Server, actions_in, bot, config_file, listening_port, result_of
 
 #: ``mafia-server`` that dies (SIGKILL) as the match log appears: the first
@@ -66,6 +66,7 @@ class DyingServer(Server):
         self.port = listening_port(self.proc, port, self.log)
 
 
+@REAL_TIME
 def test_mafia_bot_gets_its_seat_back_when_the_server_dies_as_the_log_appears(tmp_path):
     config = config_file(tmp_path)
     data = tmp_path / "data"

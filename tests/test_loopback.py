@@ -11,6 +11,9 @@ from client.net import connect, now_ms
 from server.app import start_server
 from tools.relay import DelayRelay
 from shared.config import merge
+from tests.test_loopback_processes import REAL_TIME
+
+pytestmark = REAL_TIME
 
 # seat 0: 7 1 2 3, seat 1: 7 4 5 6, seat 2: 8 9 10 1, safe 2 3 4 5, draw pile: 7 first
 DECK = ["7", "1", "2", "3", "7", "4", "5", "6", "8", "9", "10", "1", "2", "3", "4", "5", "7"]

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_loopback_processes import ROOT, _command, _free_port
+from tests.test_loopback_processes import GENEROUS_CLAIM_BOUNDS, REAL_TIME, ROOT, _command, _free_port
 
+pytestmark = REAL_TIME
 SEED = 11
 
 
@@ -25,8 +26,7 @@ def config_file(tmp_path: Path) -> Path:
     # that the seed alone decides the match (see test_loopback_processes). Server and
     # bots read the same file: the server's stand-ins must react as the TCP bots do.
     path = tmp_path / "config.yaml"
-    path.write_text("server:\n  reconnect_grace_s: 40\n"
-                    "timing:\n  rtt_bound_floor_ms: 1000\n  rtt_bound_cap_ms: 1000\n")
+    path.write_text("server:\n  reconnect_grace_s: 40\n" + GENEROUS_CLAIM_BOUNDS)
     return path
 
 

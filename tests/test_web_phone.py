@@ -28,6 +28,7 @@ from shared import matchlog
 from shared.games import get_game
 from server.web.rooms import room_code
 from tests.test_conformance import card_api
+from tests.test_loopback_processes import REAL_TIME
 from tools.screenshots_phone import (Host, ServerProcess, buttons, chromium_available, close_phone,
                                      join_seat, open_phone, received)
 
@@ -36,6 +37,8 @@ if not chromium_available():
         raise RuntimeError("CI needs chromium, chromium-driver and selenium for tests/test_web_phone.py "
                            "(.ci/run installs them)")
     pytest.skip("needs chromium, chromium-driver and selenium", allow_module_level=True)
+
+pytestmark = REAL_TIME
 
 
 
