@@ -19,6 +19,22 @@ NOTE = (255, 214, 102)
 Line = tuple[str, tuple[int, int, int], str | None]
 
 
+#: A game's narration: ``narrate(ev, name, local)`` -> the :data:`Line` of one event, or None.
+Narrate = Callable[[Mapping[str, Any], Callable[[int], str], set[int]], "Line | None"]
+
+
+def narrator(handlers: Mapping[str, Narrate]) -> Narrate:
+    """A game's ``narrate`` from its handlers, one per event type (``_on_<type>``): an
+    event of another type has no line."""
+
+    def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
+        """The line (text, RGB colour, sound cue) telling one event, None for no line."""
+        handler = handlers.get(ev.get("type"))  # type: ignore[arg-type]
+        return handler(ev, name, local) if handler is not None else None
+
+    return narrate
+
+
 def subject(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> tuple[Any, str, bool]:
     """``(type, who, mine)`` of an event: its type, the display name of its ``seat``
     ("" without one), and whether that seat is played on this screen."""

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 
 from client.games.family_business.cards import card_name
 from client.i18n import tr
-from client.narrate import BAD, GOOD, INFO, NOTE, Line, subject
+from client.narrate import BAD, GOOD, INFO, Line, NOTE, narrator, subject
 from shared.games.family_business.cards import MOBSTERS
 
 #: event type -> the i18n keys its line may use.
@@ -266,10 +266,5 @@ _HANDLERS: dict[str, Callable[..., Any]] = {
 }
 
 
-def narrate(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> Line | None:
-    """The line (text, RGB colour, sound cue) telling one event, None for no line (its
-    ``_on_<type>`` handler; an event without one has no line)."""
-    handler = _HANDLERS.get(ev.get("type"))
-    if handler is not None:
-        return handler(ev, name, local)
-    return None
+#: The line telling one event (its ``_on_<type>`` handler; other events have none).
+narrate = narrator(_HANDLERS)
