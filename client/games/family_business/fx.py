@@ -217,31 +217,28 @@ def _on_killed(ctx: FxContext, ev: Mapping[str, Any]) -> None:
         ctx.where.pop(mid, None)
 
 
+def _banner(ctx: FxContext, ev: Mapping[str, Any], key: str, colour: Any, over: pygame.Rect,
+            height: float, least: int) -> None:
+    """A banner (string ``key``) over ``over``, its text ``height`` of that rect's height
+    (at least ``least`` px), in the event's time slot."""
+    t0 = _slot(ctx, ev, 500)
+    ctx.anim.add(Banner(t0, t0 + BANNER_MS, text=tr(key), colour=colour, centre=over.center,
+                        size=max(least, int(over.h * height))))
+
+
 def _on_eliminated(ctx: FxContext, ev: Mapping[str, Any]) -> None:
-    a = ctx.anim
     seat = ev.get("seat")
-    new = ctx.new
-    area = new.seats.get(seat) if isinstance(seat, int) else None
+    area = ctx.new.seats.get(seat) if isinstance(seat, int) else None
     if area is not None:
-        t0 = _slot(ctx, ev, 500)
-        a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.out_banner"), colour=RED, centre=area.zone.center,
-                     size=max(18, int(area.zone.h * 0.25))))
+        _banner(ctx, ev, "fb.table.out_banner", RED, area.zone, 0.25, 18)
 
 
 def _on_war_started(ctx: FxContext, ev: Mapping[str, Any]) -> None:
-    a = ctx.anim
-    new = ctx.new
-    t0 = _slot(ctx, ev, 500)
-    a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.war_banner"), colour=RED, centre=new.wall.center,
-                 size=max(24, int(new.wall.h * 0.30))))
+    _banner(ctx, ev, "fb.table.war_banner", RED, ctx.new.wall, 0.30, 24)
 
 
 def _on_war_ended(ctx: FxContext, ev: Mapping[str, Any]) -> None:
-    a = ctx.anim
-    new = ctx.new
-    t0 = _slot(ctx, ev, 500)
-    a.add(Banner(t0, t0 + BANNER_MS, text=tr("fb.table.truce_banner"), colour=GREEN, centre=new.wall.center,
-                 size=max(24, int(new.wall.h * 0.30))))
+    _banner(ctx, ev, "fb.table.truce_banner", GREEN, ctx.new.wall, 0.30, 24)
 
 
 def _on_reshuffle(ctx: FxContext, ev: Mapping[str, Any]) -> None:
