@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import pygame
 
@@ -23,6 +23,21 @@ from client.cards import CardArt
 
 Place = tuple[str, int]
 Card = Mapping[str, Any] | None
+
+
+def event_animator(handlers: Mapping[str, Callable[[Any, Mapping[str, Any]], None]]
+                   ) -> Callable[[Any, Mapping[str, Any]], None]:
+    """A game's ``animate(ctx, ev)`` from its handlers, one per event type
+    (``_on_<type>``): it queues one event's animation; an event of another type animates
+    nothing."""
+
+    def animate(ctx: Any, ev: Mapping[str, Any]) -> None:
+        """Queue the animation of one event."""
+        handler = handlers.get(ev.get("type"))  # type: ignore[arg-type]
+        if handler is not None:
+            handler(ctx, ev)
+
+    return animate
 
 
 @dataclass

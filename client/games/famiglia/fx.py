@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client import tween
-from client.animation import Animator, Banner, Flight, Shake
+from client.animation import Animator, Banner, Flight, Shake, event_animator
 from client.games.famiglia.layout import FamigliaLayout
 
 GOLD = (255, 214, 102)
@@ -202,9 +202,5 @@ _HANDLERS: dict[str, Callable[..., Any]] = {
 }
 
 
-def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
-    """Queue the animation of one event (its ``_on_<type>`` handler; an event without
-    one animates nothing)."""
-    handler = _HANDLERS.get(ev.get("type"))
-    if handler is not None:
-        handler(ctx, ev)
+#: Queue the animation of one event (its ``_on_<type>`` handler; other events have none).
+animate = event_animator(_HANDLERS)

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client import tween
-from client.animation import Animator, Banner, Effect, Flight
+from client.animation import Animator, Banner, Effect, Flight, event_animator
 from client.cards import CardArt
 from client.games.mafiosi.layout import MafiosiLayout
 from client.i18n import tr
@@ -275,9 +275,5 @@ _HANDLERS: dict[str, Callable[..., Any]] = {
 }
 
 
-def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
-    """Queue the animation of one event (its ``_on_<type>`` handler; an event without
-    one animates nothing)."""
-    handler = _HANDLERS.get(ev.get("type"))
-    if handler is not None:
-        handler(ctx, ev)
+#: Queue the animation of one event (its ``_on_<type>`` handler; other events have none).
+animate = event_animator(_HANDLERS)

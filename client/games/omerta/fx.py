@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Mapping
 import pygame
 
 from client import tween
-from client.animation import Animator, Banner, Effect, Flight, Lift, Place, Reveal, Shake, Shuffle
+from client.animation import Animator, Banner, Effect, Flight, Lift, Place, Reveal, Shake, Shuffle, event_animator
 from client.games.omerta.cards import token
 from client.games.omerta.layout import TableLayout
 
@@ -366,12 +366,8 @@ _HANDLERS: dict[str, Callable[..., Any]] = {
 }
 
 
-def animate(ctx: FxContext, ev: Mapping[str, Any]) -> None:
-    """Queue the animation of one event (its ``_on_<type>`` handler; an event without
-    one animates nothing)."""
-    handler = _HANDLERS.get(ev.get("type"))
-    if handler is not None:
-        handler(ctx, ev)
+#: Queue the animation of one event (its ``_on_<type>`` handler; other events have none).
+animate = event_animator(_HANDLERS)
 
 
 def token_rect(slot: pygame.Rect) -> pygame.Rect:
