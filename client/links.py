@@ -377,16 +377,79 @@ class Connections:
         return [e for e in store.entries() if e["server"] == here]
 
     def kept_seats(self) -> list[dict[str, Any]]:
-        """The player's kept seats on the main link's server (``seats.json``), newest first."""
-        link = self.main_link
-        return self._kept_here(link) if link is not None else []
+        """The player's kept seats on every server (``seats.json``), newest first: a
+        guest who joined a friend's server keeps his seat there, whichever server his
+        client connects to first when it starts again."""
+        store = self.app.seat_store
+        return store.entries() if store is not None else []
+
+    def link_to(self, server: str) -> Link | None:
+        """The open link whose server is ``server`` (``"host:port"``), the main one first."""
+        for link in ([self.main_link] if self.main_link is not None else []) + self.links:
+            if link is not None and link.conn is not None and link.server == server:
+                return link
+        return None
+
+    def running_tables(self, server: str, timeout_s: float = 3.0):
+        """Deferred of ``{table id: table summary}`` of the matches in play on
+        ``server`` (``"host:port"``), asked on its open link or, without one, on a short
+        connection closed again at once. Fires ``{}`` when the server cannot be reached
+        within ``timeout_s`` seconds (a kept seat there is offered again later)."""
+        from twisted.internet import defer
+
+
+        def listed(reply: dict[str, Any]) -> dict[int, dict[str, Any]]:
+            return {t.get("id"): t for t in reply.get("tables", []) if t.get("status") == "playing"}
+
+        link = self.link_to(server)
+        if link is not None:
+            d = link.request("list_tables")
+        else:
+            try:
+                host, port = parse_address(server)
+            except ValueError:
+                return defer.succeed({})
+            probe: dict[str, Any] = {}
+
+            def connected(conn: Any) -> Any:
+                probe["conn"] = conn
+                return conn.request("list_tables")
+
+            def closed(result: Any) -> Any:
+                conn = probe.get("conn")
+                if conn is not None:
+                    conn.listener = None
+                    conn.transport.loseConnection()
+                return result
+
+            d = self.connector(self.app.reactor, host, port, self.app.settings.player_name(),
+                               listener=None, timeout=timeout_s)
+            d.addCallback(connected).addBoth(closed)
+        timer = self.app.reactor.callLater(timeout_s, lambda: d.called or d.cancel())
+        d.addBoth(lambda r: (timer.active() and timer.cancel(), r)[1])
+        return d.addCallbacks(listed, lambda _f: {})
 
     def rejoin(self, entry: dict[str, Any]):
-        """Sit back down at ``entry``'s seat (``reconnect`` with its token on the main
-        link); the server's ``match_started`` (``resumed``) opens the table. A refused
-        token forgets the entry. Deferred of the ``joined`` reply."""
-        link = self.main_link
-        if link is None or link.conn is None:
+        """Sit back down at ``entry``'s seat: ``reconnect`` with its token on the link to
+        ``entry["server"]`` (opened as the main link when it is not the main one: the
+        menu, Join and the table then talk to that server); the server's
+        ``match_started`` (``resumed``) opens the table. A refused token forgets the
+        entry. Deferred of the ``joined`` reply; fails with ``ConnectionError`` when the
+        server cannot be reached."""
+        from twisted.internet import defer
+
+        main = self.main_link
+        if main is not None and main.conn is not None and main.server == entry["server"]:
+            return self._reconnect(main, entry)
+        try:
+            address = parse_address(entry["server"])
+        except ValueError:
+            return defer.fail(ConnectionError(tr("error.bad_address", address=entry["server"])))
+        d = self.open_link(self.app.settings.player_name(), address, main=True)
+        return d.addCallback(self._reconnect, entry)
+
+    def _reconnect(self, link: Link, entry: dict[str, Any]):
+        if link.conn is None:
             from twisted.internet import defer
 
             return defer.fail(ConnectionError(tr("error.not_connected")))

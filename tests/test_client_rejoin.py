@@ -227,3 +227,70 @@ def test_a_player_who_left_on_purpose_sits_back_down(tmp_path):
         click(menu.b_rejoin.rect.center)
         yield until(app, lambda: isinstance(app.top, OmertaTableScene), timeout=5)
         assert app.top.table_id == table_id and app.top.me == 0
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_guest_restarted_on_his_own_server_rejoins_his_friends_table(tmp_path):
+    """A guest sat at a match on a friend's server, his client died; restarted, it
+    connects to its own embedded server first. The menu still offers the seat on the
+    friend's server, and one click takes it back there."""
+    from client.games.omerta.table import OmertaTableScene
+    from server import start_embedded
+
+    from twisted.internet import reactor
+
+    friend_port = yield start_embedded(reactor, _config())
+    store_path = str(tmp_path / "seats.json")
+    with menu_app(tmp_path) as first:
+        first.seat_store = SeatStore(store_path)
+        yield first.connections.start()
+        link = yield first.connections.open_link("Lena", ("127.0.0.1", friend_port), main=True)
+        reply = yield link.request("create_table", game="omerta", seats=3, name="Evening", options={})
+        table_id = reply["table"]["id"]
+        yield link.request("join", table=table_id, seat=0)
+        yield link.request("add_bot", table=table_id)
+        yield link.request("add_bot", table=table_id)
+        yield until(first, lambda: isinstance(first.top, OmertaTableScene))
+        assert SeatStore(store_path).get(f"127.0.0.1:{friend_port}", table_id) is not None
+        first.running = False
+        link.conn.transport.abortConnection()  # killed: no leave
+
+    with menu_app(tmp_path) as second:
+        second.seat_store = SeatStore(store_path)
+        menu = second.top
+        yield second.connections.start()  # its own embedded server, not the friend's
+        assert second.connections.main_link.address != ("127.0.0.1", friend_port)
+        yield until(second, lambda: menu.b_rejoin is not None, timeout=5)
+        assert menu.b_rejoin.text == "Rejoin your seat at Evening"
+        click(menu.b_rejoin.rect.center)
+        yield until(second, lambda: isinstance(second.top, OmertaTableScene), timeout=5)
+        assert second.top.table_id == table_id and second.top.me == 0
+        assert second.connections.main_link.address == ("127.0.0.1", friend_port)
+
+
+@pytest_twisted.inlineCallbacks
+def test_join_sit_on_a_running_table_takes_the_kept_seat_back(tmp_path):
+    """Join → Sit down on a running table where the client keeps that seat's token takes
+    the seat back (the server refuses a new seat once the match has started)."""
+    from client.games.omerta.table import OmertaTableScene
+    from client.scenes.join import JoinScene
+
+    store_path = str(tmp_path / "seats.json")
+    with menu_app(tmp_path) as app:
+        app.seat_store = SeatStore(store_path)
+        yield app.connections.start()
+        app.display.render(1 / 60, flip=False)
+        click(app.top.b_quick.rect.center)
+        yield until(app, lambda: isinstance(app.top, OmertaTableScene))
+        table_id = app.top.table_id
+        key(pygame.K_ESCAPE)
+        yield until(app, lambda: any("bot plays your seat" in m[0] for m in app.top.column.messages), timeout=2)
+        key(pygame.K_ESCAPE)
+        yield until(app, lambda: isinstance(app.top, MenuScene), timeout=3)
+        join = app.push(JoinScene(app))
+        yield until(app, lambda: any(t["id"] == table_id for t in join.tables), timeout=5)
+        assert "kept" in join.state
+        join.selected_table = table_id
+        click(join.b_join.rect.center)
+        yield until(app, lambda: isinstance(app.top, OmertaTableScene), timeout=5)
+        assert app.top.table_id == table_id and app.top.me == 0

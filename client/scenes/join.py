@@ -195,6 +195,7 @@ class JoinScene(Scene):
                 self.app.tables[t["id"]] = t
             if not self.tables:
                 self.set_state(tr("join.no_tables"))
+            self.offer_kept()
             if self.app.top is self:
                 self.rebuild()
 
@@ -208,6 +209,10 @@ class JoinScene(Scene):
             self.app.notify(tr("join.pick_table"), error=False)
             return
         tid = self.selected_table
+        kept = self.kept_seat(tid) if not spectate else None
+        if kept is not None:
+            self.rejoin(kept)
+            return
         fields: dict[str, Any] = {"table": tid}
         if spectate:
             fields["spectate"] = True
@@ -228,6 +233,35 @@ class JoinScene(Scene):
             self.app.notify(error_text(f.value, self.app.tables.get(tid)))
 
         self.link.request("join", **fields).addCallbacks(joined, failed)
+
+    def kept_seat(self, tid: int) -> dict[str, Any] | None:
+        """The player's kept seat (``seats.json``) at table ``tid`` of this server, when
+        its match is running: *Join* then takes that seat back instead of asking for a
+        new one (which the server refuses once the match has started)."""
+        table = self.app.tables.get(tid) or {}
+        if self.link is None or table.get("status") != "playing":
+            return None
+        server = self.link.server
+        return next((e for e in self.app.connections.kept_seats()
+                     if e["server"] == server and e["table"] == tid), None)
+
+    def rejoin(self, entry: dict[str, Any]) -> None:
+        """Sit back down at ``entry``'s seat; the server's resumed ``match_started`` opens
+        the table."""
+        def failed(f: Any) -> None:
+            code = getattr(f.value, "code", "")
+            self.app.notify(tr("rejoin.gone") if code in ("bad_token", "unknown_table")
+                            else tr("rejoin.failed", reason=getattr(f.value, "message", str(f.value))))
+
+        self.set_state(tr("join.rejoining"))
+        self.app.connections.rejoin(entry).addErrback(failed)
+
+    def offer_kept(self) -> None:
+        """Say, under the lists, which listed running table keeps the player's seat."""
+        for t in self.tables:
+            if self.kept_seat(t["id"]) is not None:
+                self.set_state(tr("join.seat_kept", table=str(t.get("name") or f"#{t['id']}")))
+                return
 
     # -- events -------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:

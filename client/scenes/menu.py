@@ -40,9 +40,10 @@ def quick_game(link: Any, seats: int | None = None, name: str | None = None, opt
 
 class MenuScene(Scene):
     """The main menu. When the player's ``seats.json`` keeps a seat at a match still
-    running on the connected server (checked with ``list_tables`` once per connection),
-    a first entry "Rejoin your seat at <table>" (key R) takes it back with
-    ``reconnect`` (:meth:`client.app.App.rejoin`)."""
+    running on its server (any server: checked with ``list_tables`` once per main
+    connection and whenever the menu comes back), a first entry "Rejoin your seat at
+    <table>" (key R) takes it back with ``reconnect``
+    (:meth:`client.links.Connections.rejoin`)."""
 
     def __init__(self, app: Any):
         super().__init__(app)
@@ -123,21 +124,29 @@ class MenuScene(Scene):
         return tr("rejoin.button", table=name)
 
     def check_kept_seats(self) -> None:
-        """Once per main connection: is a kept seat's match running on this server
-        (same table id, game and name)? Then offer it."""
+        """Once per main connection and each time the menu comes back on screen: is a
+        kept seat's match running on its server (same table id, game and name)? Then
+        offer it. Every server the player kept a seat on is asked (its open link, or a
+        short connection): a guest's seat is on his friend's server, not on the
+        embedded one his restarted client connects to."""
         link = self.app.connections.main_link
-        if link is None or link.conn is None or link.conn is self._checked_conn:
+        conn = link.conn if link is not None else None
+        if conn is None or conn is self._checked_conn:
             return
-        self._checked_conn = link.conn
-        entries = [e for e in self.app.connections.kept_seats() if e["table"] not in self.app.open_tables()]
+        self._checked_conn = conn
+        open_tables = self.app.open_tables()
+        entries = [e for e in self.app.connections.kept_seats() if e["table"] not in open_tables]
         if not entries:
             self._offer(None)
             return
+        servers = list(dict.fromkeys(e["server"] for e in entries))
+        asks = [self.app.connections.running_tables(server) for server in servers]
+        from twisted.internet import defer
 
-        def listed(reply: dict) -> None:
-            running = {t.get("id"): t for t in reply.get("tables", []) if t.get("status") == "playing"}
-            for e in entries:
-                t = running.get(e["table"])
+        def listed(replies: list[dict[int, dict[str, Any]]]) -> None:
+            running = dict(zip(servers, replies))
+            for e in entries:  # newest first
+                t = running.get(e["server"], {}).get(e["table"])
                 if t is None or (e.get("game") and t.get("game") != e["game"]) or \
                         (e.get("table_name") and t.get("name") != e["table_name"]):
                     continue
@@ -145,7 +154,11 @@ class MenuScene(Scene):
                 return
             self._offer(None)
 
-        link.request("list_tables").addCallbacks(listed, lambda f: None)
+        defer.gatherResults(asks, consumeErrors=True).addCallbacks(listed, lambda f: None)
+
+    def enter(self) -> None:
+        super().enter()
+        self._checked_conn = None  # back on the menu: a seat may have been kept meanwhile
 
     def _offer(self, entry: dict[str, Any] | None) -> None:
         if entry == self.rejoin_entry:
@@ -156,7 +169,7 @@ class MenuScene(Scene):
 
     def on_rejoin(self) -> None:
         entry = self.rejoin_entry
-        if entry is None or self._link() is None or self.busy:
+        if entry is None or self.busy:
             return
         self.busy = True
 
