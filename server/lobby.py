@@ -110,8 +110,8 @@ class Lobby:
             if creator is conn:
                 del self._created_by[tid]
                 table = self.tables.get(tid)
-                if table is not None and not table.connections() and not table.held():
-                    self._remove(table)
+                if table is not None:
+                    table.maybe_close()
 
     # -- tables ---------------------------------------------------------------------
     def summaries(self) -> list[dict[str, Any]]:

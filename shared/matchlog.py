@@ -10,7 +10,9 @@ A log is a *header* line, then one *record* per line:
   n-th applied action (n from 1); ``seat`` null for the table's own (timeouts);
   ``t`` = ms since the match started.
 * ``{"kind": "seat", "seat", "name", "bot", "token"}`` -- a seat changed hands.
-* ``{"kind": "over", "result": {...}, "t": ms}`` -- the match ended.
+* ``{"kind": "over", "result": {...}, "stand_ins": [seat, ...], "t": ms}`` -- the match
+  ended; ``stand_ins`` (optional) lists the players' seats a stand-in bot finished (the
+  player had left or had not come back).
 * ``{"kind": "closed", "t": ms}`` -- the finished match's table closed: every player had
   its result (a finished log without it is restored as finished, so that players coming
   back after a crash still receive their ``match_over``).
@@ -116,6 +118,7 @@ class MatchLog:
     actions: list[dict[str, Any]] = field(default_factory=list)
     seats: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    stand_ins: list[int] = field(default_factory=list)  # players' seats a stand-in finished
     warnings: list[str] = field(default_factory=list)
     good_bytes: int = 0  # length of the undamaged prefix, to truncate the file before appending
     action_ends: list[int] = field(default_factory=list)  # byte offset after each action record
@@ -141,6 +144,7 @@ class MatchLog:
         self.seats = [self.seats[i] for i in kept]
         self.seat_ends = [self.seat_ends[i] for i in kept]
         self.result = None
+        self.stand_ins = []
         self.closed = False
         self.warnings.append(f"{why}: the log restores at step {steps}, {dropped} later "
                              f"action(s) dropped")
@@ -200,6 +204,9 @@ def parse(data: bytes) -> MatchLog:
             log.seat_ends.append(end)
         elif kind == "over":
             log.result = rec.get("result")
+            finished = rec.get("stand_ins")
+            log.stand_ins = [s for s in finished if isinstance(s, int) and not isinstance(s, bool)] \
+                if isinstance(finished, list) else []
         elif kind == "closed":
             log.closed = True
         else:

@@ -310,19 +310,23 @@ def test_a_server_restores_only_the_matches_of_its_own_port(tmp_path):
     assert [t.id for t in same.restore()] == [table.id]
 
 
-def test_a_match_nobody_is_left_at_is_abandoned_not_restored(tmp_path):
+def test_a_match_everybody_left_is_finished_by_the_stand_ins_not_abandoned(tmp_path):
     lobby = lobby_at(tmp_path, grace=1)
     table, players = players_table(lobby, rounds=1)
     run(lobby, table, until=lambda: len(table.log) >= 12)
     for p in players:
         table.leave(p)
-    # who left may sit back down for the grace period (issue 13); then nobody is left
-    assert not table.closed
-    lobby.clock.advance(1.01)  # too short for the bots to end the match
-    assert table.closed and table.matchfile.path.name == "table-1-21.abandoned.jsonl"
-    assert lobby_at(tmp_path).restore() == []
+    lobby.clock.advance(1.01)  # the grace period is over: nobody came back
+    assert not table.closed and table.status == "playing"  # the stand-ins play on
+    run(lobby, table)
+    assert table.status == "over" and table.closed  # finished, then closed: nobody is at it
+    assert table.matchfile.path.name == "table-1-21.jsonl"
+    parsed = matchlog.parse(table.matchfile.path.read_bytes())
+    assert parsed.finished and parsed.closed and parsed.stand_ins == [0, 1, 2]
+    assert lobby_at(tmp_path).restore() == []  # closed: never restored
+    rows = lobby.scoreboard.rows()
+    assert sum(r["by_stand_in"] for r in rows) == len(table.result["winners"])
+    assert not any(r["won"] for r in rows)  # nobody won it himself
     # the next match of the same table id and seed gets a name of its own
     again, _ = players_table(lobby_at(tmp_path), rounds=1)
-    assert again.matchfile.path.name == "table-1-21.jsonl"
-    third, _ = players_table(lobby_at(tmp_path), rounds=1)
-    assert third.matchfile.path.name == "table-1-21-2.jsonl"
+    assert again.matchfile.path.name == "table-1-21-2.jsonl"

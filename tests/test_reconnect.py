@@ -148,7 +148,7 @@ def test_never_takeover_waits_for_the_player_and_passes_windows_for_her():
     assert back.request("action", table=tid, action={"type": "draw_deck"})["type"] == "ack"
 
 
-def test_a_table_whose_players_are_all_away_waits_for_them_then_closes(tmp_path):
+def test_a_table_whose_players_are_all_away_waits_for_them_then_stand_ins_finish_it(tmp_path):
     lobby = make_lobby(tmp_path)
     ann = Client(lobby, "ann")
     tid = ann.request("create_table", game="omerta", seats=3,
@@ -161,8 +161,12 @@ def test_a_table_whose_players_are_all_away_waits_for_them_then_closes(tmp_path)
         c.proto.connectionLost(None)
     assert tid in lobby.tables and not table.closed  # the seats are held
     lobby.clock.advance(GRACE + 1)
-    assert tid not in lobby.tables and table.closed  # nobody came back: gone
-    assert table.matchfile.path.name.endswith(".abandoned.jsonl")  # never restored
+    assert tid in lobby.tables and not table.closed  # nobody came back: stand-ins play on
+    assert all(s.left and s.driver is not None for s in table.seats)
+    while table.status == "playing":
+        lobby.clock.advance(1.0)
+    assert tid not in lobby.tables and table.closed  # over, and nobody is at it: gone
+    assert not table.matchfile.path.name.endswith(".abandoned.jsonl")  # finished, not abandoned
 
 
 def test_a_second_connection_with_the_token_takes_the_seat_over():

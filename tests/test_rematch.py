@@ -89,7 +89,7 @@ def test_play_again_keeps_the_seats_names_tokens_bots_and_spectators(tmp_path):
     while new.status == "playing" and not new.closed:
         lobby.clock.advance(0.05)
     over = tv.of("match_over")[-1]
-    assert {(r["name"], r["played"]) for r in over["scoreboard"]} == {("ann", 2), ("bob", 2)}
+    assert {(r["name"], r["played"]) for r in over["scoreboard"]} == {("ann", 2), ("bob", 2), ("Bots", 2)}
 
 
 def test_rematch_needs_a_finished_match():
@@ -162,7 +162,7 @@ def test_mafia_bot_plays_several_matches_at_one_table_over_tcp(tmp_path):
         assert all(r["game"] == "omerta" for r in results)
         lobby = server.lobby
         rows = lobby.scoreboard.rows()
-        assert sorted((r["name"], r["played"]) for r in rows) == [("Bot 1", 2), ("Bot 2", 2)]
+        assert sorted((r["name"], r["played"]) for r in rows) == [("Bot 1", 2), ("Bot 2", 2), ("Bots", 2)]
         logs = sorted((tmp_path / "data" / "matches").glob("*.jsonl"))
         headers = [matchlog.parse(p.read_bytes()).header for p in logs]
         assert sorted(h["match_no"] for h in headers) == [1, 2]

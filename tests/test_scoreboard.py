@@ -18,11 +18,23 @@ def test_rows_count_played_and_won_and_sort_by_wins_then_name():
     assert board.add("c", "famiglia", {0: "Ann", 1: "Bob"}, {"winners": [1]})
     assert not board.add("a", "omerta", {0: "Zoe"}, {"winners": [0]})  # counted once
     assert board.rows() == [
-        {"name": "Zoe", "game": "omerta", "played": 2, "won": 2},
-        {"name": "Ann", "game": "omerta", "played": 2, "won": 1},
-        {"name": "Bob", "game": "famiglia", "played": 1, "won": 1},
-        {"name": "Ann", "game": "famiglia", "played": 1, "won": 0},
-        {"name": "Bob", "game": "omerta", "played": 1, "won": 0},
+        {"name": "Zoe", "game": "omerta", "played": 2, "won": 2, "by_stand_in": 0},
+        {"name": "Ann", "game": "omerta", "played": 2, "won": 1, "by_stand_in": 0},
+        {"name": "Bob", "game": "famiglia", "played": 1, "won": 1, "by_stand_in": 0},
+        {"name": "Ann", "game": "famiglia", "played": 1, "won": 0, "by_stand_in": 0},
+        {"name": "Bob", "game": "omerta", "played": 1, "won": 0, "by_stand_in": 0},
+    ]
+
+
+def test_a_win_a_stand_in_finished_is_not_the_players_and_bots_have_a_row():
+    board = Scoreboard()
+    # Lena left; the stand-in that finished her seat won
+    board.add("a", "famiglia", {0: "Lena", 1: "Marco"}, {"winners": [0]}, stand_ins=[0], bots=[2])
+    board.add("b", "famiglia", {0: "Lena", 1: "Marco"}, {"winners": [2]}, bots=[2, 3])
+    assert board.rows() == [
+        {"name": "Bots", "game": "famiglia", "played": 2, "won": 1, "by_stand_in": 0, "bot": True},
+        {"name": "Lena", "game": "famiglia", "played": 2, "won": 0, "by_stand_in": 1},
+        {"name": "Marco", "game": "famiglia", "played": 2, "won": 0, "by_stand_in": 0},
     ]
 
 
@@ -32,10 +44,14 @@ def test_match_over_and_the_table_list_carry_the_scoreboard(tmp_path):
     table = lobby.tables[tid]
     winners = set(table.result["winners"])
     rows = ann.request("list_tables")["scoreboard"]
+    # ann and bob left at the start: stand-ins played and finished their seats
+    assert table.finished_by_stand_in == [0, 1]
     expected = sorted(
-        [{"name": n, "game": "omerta", "played": 1, "won": int(s in winners)}
-         for s, n in ((0, "ann"), (1, "bob"))], key=lambda r: (-r["won"], r["name"]))
-    assert rows == expected  # bots are not players
+        [{"name": n, "game": "omerta", "played": 1, "won": 0, "by_stand_in": int(s in winners)}
+         for s, n in ((0, "ann"), (1, "bob"))]
+        + [{"name": "Bots", "game": "omerta", "played": 1, "won": int(2 in winners), "by_stand_in": 0,
+            "bot": True}], key=lambda r: (-r["won"], r["name"]))
+    assert rows == expected
     assert tv.request("list_tables")["scoreboard"] == expected
 
 
@@ -50,12 +66,12 @@ def test_a_restarted_server_rebuilds_the_scoreboard_from_its_logs(tmp_path):
     while table.status == "playing" and not table.closed:
         lobby.clock.advance(0.05)
     before = ann.request("list_tables")["scoreboard"]
-    assert sum(r["played"] for r in before) == 4  # two matches of two players
+    assert sum(r["played"] for r in before if not r.get("bot")) == 4  # two matches of two players
     # the second match's table is still open (no "closed" record): a restart restores it
     # as finished and must not count it twice
     again = make_lobby(tmp_path)
     assert [t.status for t in again.restore()] == ["over"]
-    assert rows_of(again) == before
+    assert rows_of(again) == before  # stand-in wins too: the "over" record keeps them
 
 
 def rows_of(lobby):

@@ -93,6 +93,11 @@ class ClaimDesk:
         time is never late because the server was busy), the table applies the
         window's timeout action."""
         t = self.table
+        try:
+            if t.closed:
+                return
+        except ReferenceError:  # the table was freed meanwhile: nothing to time out
+            return
         if not queued_read:
             self.timeout_call = after_queued_input(t.clock, self._on_timeout, window_id, True)
             return

@@ -102,6 +102,7 @@ class Table:
         self.closed = False
         self.match_no = 1
         self.players_at_start: dict[int, str] = {}  # seat -> name of the people at the start
+        self.finished_by_stand_in: list[int] = []  # players' seats a stand-in bot ended the match for
         self.scoreboard: Any = None
         self.on_replace: Callable[[Any, Any], None] = lambda old, new: None
         self.replaced_by: Table | None = None
@@ -415,8 +416,13 @@ class Table:
         self.result.setdefault("rounds", 1)  # a game without rounds is one round
         log.info("table {id}: match over, scores {scores}", id=self.id,
                  scores=self.result.get("scores"))
-        if not self.saving.write({"kind": "over", "result": self.result,
-                                  "t": round(self.now_ms() - self.started_at, 3)}):
+        self.finished_by_stand_in = [s.index for s in self.seats
+                                     if s.index in self.players_at_start and (s.left or s.away or s.bot)]
+        over: dict[str, Any] = {"kind": "over", "result": self.result}
+        if self.finished_by_stand_in:
+            over["stand_ins"] = self.finished_by_stand_in
+        over["t"] = round(self.now_ms() - self.started_at, 3)
+        if not self.saving.write(over):
             self.saving.held_out.append(self._announce_result)
             return
         self.saving.commit_then(self._announce_result)
@@ -437,7 +443,8 @@ class Table:
         self.delivery.to_seats_once("match_over", table=self.id, result=self.result,
                                     reactions=self.claims.reaction_medians(),
                                     scoreboard=self.scoreboard_rows())
-        self.push_summary()
+        if not self.maybe_close():  # stand-ins alone finished it: nobody to wait for
+            self.push_summary()
 
     def _stop_timers(self) -> None:
         self.claims.stop()
@@ -447,10 +454,13 @@ class Table:
                 seat.driver.stop()
 
     def maybe_close(self) -> bool:
-        """Close the table when nobody is at it and no seat is held; True if closed."""
+        """Close the table when nobody is at it and no seat is held; True if closed. A
+        match in play is never closed: once its players are gone their stand-ins finish
+        it, so that its result reaches the scoreboard (marked won by a stand-in) and the
+        players may still sit back down with their tokens until it ends."""
         if self.closed:
             return True
-        if self.connections() or self.roster.held():
+        if self.connections() or self.roster.held() or self.status == "playing":
             return False
         self.close()
         self.on_empty(self)
@@ -513,6 +523,7 @@ class Table:
         if mlog.finished:  # over on disk, but not every player had the result
             self.status = "over"
             self.result = mlog.result
+            self.finished_by_stand_in = list(mlog.stand_ins)
             self.delivery.send_spectators_start()
             self._hold_players()
             return
