@@ -46,6 +46,16 @@ def direct_framebuffer() -> None:
         os.environ["SDL_FRAMEBUFFER_ACCELERATION"] = "0"
 
 
+def click_through() -> None:
+    """A click that brings the window to the front also acts (SDL's
+    ``SDL_MOUSE_FOCUS_CLICKTHROUGH``). Without it SDL on X11 drops a button press that
+    arrives with the window's focus (within 10 ms of it): with a window manager that
+    focuses on click, the first click after playing in another window -- a second
+    client, a browser -- is lost, and the player has to click every button twice when
+    going back and forth. Only when the environment sets no value of its own."""
+    os.environ.setdefault("SDL_MOUSE_FOCUS_CLICKTHROUGH", "1")
+
+
 def scaled_theme(scale: float, path: str = THEME_PATH) -> dict[str, Any]:
     """The pygame_gui theme with font sizes and corner radii multiplied by ``scale``
     (the theme is written for a 720 px tall window)."""
@@ -103,6 +113,7 @@ class Display:
     def open(self, lang: str | None) -> None:
         """Open the window and the widget manager (``lang``: the interface language)."""
         direct_framebuffer()
+        click_through()
         pygame.init()
         pygame.display.set_caption("Mafia Table")
         self._set_mode()
