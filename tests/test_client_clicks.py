@@ -61,3 +61,34 @@ def test_the_window_acts_on_the_click_that_brings_it_forward(tmp_path, monkeypat
     monkeypatch.delenv("SDL_MOUSE_FOCUS_CLICKTHROUGH", raising=False)
     make_app(tmp_path)
     assert os.environ["SDL_MOUSE_FOCUS_CLICKTHROUGH"] == "1"
+
+
+def test_open_the_table_after_choosing_the_game_shown_again(tmp_path):
+    """Choosing the option a drop-down already shows closes it: its open list (over the
+    dialog's buttons) must not take the next click for a choice."""
+    app, host, link = host_screen(tmp_path)
+    for dd in (host.dd_seats, host.dd_game):
+        host.busy = False
+        link.requests.clear()
+        click(app, dd.rect.center)
+        expanded = dd.menu_states["expanded"]
+        assert dd.current_state is expanded
+        shown = next(i for i in expanded.options_selection_list.item_list if i["selected"])
+        click(app, shown["button_element"].rect.center)
+        assert dd.current_state is not expanded
+        click(app, host.b_create.rect.center)
+        assert len(creates(link)) == 1, creates(link)
+        assert creates(link)[0][1]["seats"] == 4 and creates(link)[0][1]["game"] == "omerta"
+
+
+def test_open_the_table_right_after_a_new_game_was_chosen(tmp_path):
+    """Choosing another game rebuilds the dialog under the still mouse: the first click
+    on "Open the table" creates the table, once."""
+    app, host, link = host_screen(tmp_path)
+    click(app, host.dd_game.rect.center)
+    items = host.dd_game.menu_states["expanded"].options_selection_list.item_list
+    famiglia = next(i for i in items if i["text"] == "Famiglia")
+    click(app, famiglia["button_element"].rect.center)
+    assert host.game == "famiglia"
+    click(app, host.b_create.rect.center)
+    assert [r[1]["game"] for r in creates(link)] == ["famiglia"]

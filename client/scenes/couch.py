@@ -19,7 +19,7 @@ from client.input import ZONE_PRESETS, Binding, binding_for
 from client.ui.scene import Scene
 from client.scenes.settings import zone_keys
 from client.ui.title import draw_title
-from client.ui.widgets import button, dialog, entry, label
+from client.ui.widgets import button, choice_menu, dialog, entry, label
 
 MAX_LOCAL = 4
 
@@ -106,19 +106,17 @@ class CouchScene(Scene):
         half = (box.w - 3 * pad) // 2
         choices = [(games.title(g.name), g.name) for g in games.couch_games()]
         label(self, pygame.Rect(x0, y, int(half * 0.55), rh), "host.game")
-        self.dd_game = self.add(pygame_gui.elements.UIDropDownMenu(
-            choices, next(c for c in choices if c[1] == self.game),
-            pygame.Rect(x0 + int(half * 0.55), y, int(half * 0.45), rh), self.app.manager))
+        self.dd_game = choice_menu(self, choices, next(c for c in choices if c[1] == self.game),
+                                   pygame.Rect(x0 + int(half * 0.55), y, int(half * 0.45), rh))
         y += rh + gap
         label(self, pygame.Rect(x0, y, int(half * 0.55), rh), "couch.players")
-        self.dd_count = self.add(pygame_gui.elements.UIDropDownMenu(
-            [str(n) for n in range(2, MAX_LOCAL + 1)], str(self.count),
-            pygame.Rect(x0 + int(half * 0.55), y, int(half * 0.45), rh), self.app.manager))
+        self.dd_count = choice_menu(self, [str(n) for n in range(2, MAX_LOCAL + 1)], str(self.count),
+                                    pygame.Rect(x0 + int(half * 0.55), y, int(half * 0.45), rh))
         x1 = x0 + half + pad
         label(self, pygame.Rect(x1, y, int(half * 0.55), rh), "couch.seats")
-        self.dd_seats = self.add(pygame_gui.elements.UIDropDownMenu(
-            [str(n) for n in range(max(self.lo, self.count), self.hi + 1)], str(max(self.seats, self.count, self.lo)),
-            pygame.Rect(x1 + int(half * 0.55), y, int(half * 0.45), rh), self.app.manager))
+        self.dd_seats = choice_menu(
+            self, [str(n) for n in range(max(self.lo, self.count), self.hi + 1)], str(max(self.seats, self.count, self.lo)),
+            pygame.Rect(x1 + int(half * 0.55), y, int(half * 0.45), rh))
         y += rh + 2 * gap
         opts = control_options(self.app)
         self.e_names, self.dd_controls = [], []
@@ -128,8 +126,7 @@ class CouchScene(Scene):
             e.set_text_length_limit(24)
             self.e_names.append(e)
             current = next((o for o in opts if o[1] == self.controls[i]), opts[0])
-            dd = self.add(pygame_gui.elements.UIDropDownMenu(
-                opts, current, pygame.Rect(x0 + int(box.w * 0.27), y, int(box.w * 0.22), rh), self.app.manager))
+            dd = choice_menu(self, opts, current, pygame.Rect(x0 + int(box.w * 0.27), y, int(box.w * 0.22), rh))
             self.dd_controls.append(dd)
             keys = zone_keys(self.controls[i].split(":", 1)[1]) if self.controls[i].startswith("zone:") \
                 else tr("couch.controller_keys")

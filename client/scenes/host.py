@@ -16,7 +16,7 @@ from client import felt, games
 from client.i18n import tr
 from client.ui.scene import Scene
 from client.ui.title import draw_title
-from client.ui.widgets import button, dialog, entry, label
+from client.ui.widgets import button, choice_menu, dialog, entry, label
 
 
 class HostScene(Scene):
@@ -38,14 +38,12 @@ class HostScene(Scene):
         y += rh + gap
         label(self, pygame.Rect(x0, y, x1 - x0, rh), "host.game")
         choices = [(games.title(g), g) for g, _ in games.hostable()]
-        self.dd_game = self.add(pygame_gui.elements.UIDropDownMenu(
-            choices, (games.title(self.game), self.game), pygame.Rect(x1, y, fw, rh), self.app.manager))
+        self.dd_game = choice_menu(self, choices, (games.title(self.game), self.game), pygame.Rect(x1, y, fw, rh))
         y += rh + gap
         label(self, pygame.Rect(x0, y, x1 - x0, rh), "host.seats")
         lo, hi, _default = games.seat_range(self.game)
         opts = [str(n) for n in range(lo, hi + 1)]
-        self.dd_seats = self.add(pygame_gui.elements.UIDropDownMenu(
-            opts, str(self.seats), pygame.Rect(x1, y, fw, rh), self.app.manager))
+        self.dd_seats = choice_menu(self, opts, str(self.seats), pygame.Rect(x1, y, fw, rh))
         y += rh + gap
         label(self, pygame.Rect(x0, y, x1 - x0, rh), "host.name")
         self.e_name = entry(self, pygame.Rect(x1, y, fw, rh), self.name)

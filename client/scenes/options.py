@@ -12,7 +12,7 @@ import pygame_gui
 from client import games
 from client.i18n import tr
 from client.ui.scene import Scene
-from client.ui.widgets import button, dialog, label
+from client.ui.widgets import button, choice_menu, dialog, label
 
 
 OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
@@ -92,8 +92,7 @@ class OptionsScene(Scene):
             choices = option_choices(self.game, k)
             opts = [(choice_text(k, c), str(i)) for i, c in enumerate(choices)]
             cur = choices.index(self.values[k]) if self.values[k] in choices else 0
-            self.dropdowns[k] = self.add(pygame_gui.elements.UIDropDownMenu(
-                opts, opts[cur], pygame.Rect(x1, y, fw, rh), self.app.manager))
+            self.dropdowns[k] = choice_menu(self, opts, opts[cur], pygame.Rect(x1, y, fw, rh))
             y += rh + gap
         bw = (box.w - int(72 * s)) // 2
         by = box.bottom - int(16 * s) - int(46 * s)

@@ -13,7 +13,7 @@ from client import felt
 from client.i18n import tr
 from client.input import ZONE_PRESETS, binding_for
 from client.ui.scene import Scene
-from client.ui.widgets import button, dialog, entry, label
+from client.ui.widgets import button, choice_menu, dialog, entry, label
 from client import settings as settings_mod
 
 LANGS = ("auto", "en", "fr")
@@ -58,18 +58,16 @@ class SettingsScene(Scene):
         self.e_name.set_text_length_limit(24)
         langs = [(tr(f"settings.lang_{code}"), code) for code in LANGS]
         current = next(x for x in langs if x[1] == self.s.language) if self.s.language in LANGS else langs[0]
-        self.dd_lang = self.add(pygame_gui.elements.UIDropDownMenu(langs, current, row("settings.language"),
-                                                                   self.app.manager))
+        self.dd_lang = choice_menu(self, langs, current, row("settings.language"))
         onoff = [(tr("settings.off"), "off"), (tr("settings.on"), "on")]
-        self.dd_full = self.add(pygame_gui.elements.UIDropDownMenu(
-            onoff, onoff[1] if self.app.display.fullscreen else onoff[0], row("settings.fullscreen"), self.app.manager))
+        self.dd_full = choice_menu(self, onoff, onoff[1] if self.app.display.fullscreen else onoff[0],
+                                   row("settings.fullscreen"))
         r = row("settings.volume")
         self.sl_volume = self.add(pygame_gui.elements.UIHorizontalSlider(
             r, int(round(self.s.volume * 100)), (0, 100), self.app.manager, click_increment=5))
-        self.dd_cb = self.add(pygame_gui.elements.UIDropDownMenu(
-            onoff, onoff[1] if self.s.colour_blind else onoff[0], row("settings.colour_blind"), self.app.manager))
-        self.dd_four = self.add(pygame_gui.elements.UIDropDownMenu(
-            onoff, onoff[1] if self.s.four_colour_suits else onoff[0], row("settings.four_colour"), self.app.manager))
+        self.dd_cb = choice_menu(self, onoff, onoff[1] if self.s.colour_blind else onoff[0], row("settings.colour_blind"))
+        self.dd_four = choice_menu(self, onoff, onoff[1] if self.s.four_colour_suits else onoff[0],
+                                   row("settings.four_colour"))
         y += gap
         label(self, pygame.Rect(x0, y, box.w - 2 * pad, rh), "settings.seats_title", object_id="#heading")
         y += rh
@@ -79,8 +77,7 @@ class SettingsScene(Scene):
             z = self.s.zones[i] if i < len(self.s.zones) else "keyboard"
             r = row_rect = pygame.Rect(x1, y, int(fw * 0.32), rh)
             label(self, pygame.Rect(x0, y, x1 - x0 - gap, rh), tr("settings.local_seat", n=str(i + 1)), raw=True)
-            dd = self.add(pygame_gui.elements.UIDropDownMenu(
-                zones, next(x for x in zones if x[1] == z), r, self.app.manager))
+            dd = choice_menu(self, zones, next(x for x in zones if x[1] == z), r)
             self.dd_zones.append(dd)
             label(self, pygame.Rect(row_rect.right + gap, y, fw - row_rect.w - gap, rh), zone_keys(z),
                   raw=True, object_id="#hint")

@@ -72,6 +72,28 @@ def button(scene: Any, rect: pygame.Rect, text: str, object_id: str | None = Non
     return scene.add(b)
 
 
+class ChoiceMenu(pygame_gui.elements.UIDropDownMenu):
+    """A drop-down that closes on every choice, the option already shown included.
+
+    pygame_gui keeps its list open when the current option is clicked again (the list
+    only drops that selection); the open list, often over the dialog's buttons, then
+    takes the player's next click -- meant for "Open the table" -- as a choice."""
+
+    def process_event(self, event: pygame.event.Event) -> bool:
+        consumed = super().process_event(event)
+        expanded = self.menu_states.get("expanded")
+        if (event.type == pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION and expanded is not None
+                and self.current_state is expanded and event.ui_element is expanded.options_selection_list):
+            expanded.should_transition = True  # closed as it was: the same option stays chosen
+        return consumed
+
+
+def choice_menu(scene: Any, options: list[Any], current: Any, rect: pygame.Rect, **kw: Any) -> ChoiceMenu:
+    """A drop-down of ``options`` (texts, or ``(text, id)`` pairs) showing ``current``
+    (see :class:`ChoiceMenu`); ``rect`` in window pixels."""
+    return scene.add(ChoiceMenu(options, current, rect, scene.app.manager, **kw))
+
+
 def label(scene: Any, rect: pygame.Rect, text: str, object_id: str | None = None,
           raw: bool = False, align: str = "left", **kw: Any) -> pygame_gui.elements.UILabel:
     """A label; ``align`` is ``"left"``, ``"center"`` or ``"right"``."""
