@@ -71,6 +71,7 @@ class App:
         self.start_error: str | None = None
         self.joysticks: dict[int, Any] = {}  # instance id -> pygame.joystick.Joystick
         self.keys_down: set[int] = set()  # keys held now: a KEYDOWN of one of them is a key repeat
+        self.buttons_down: set[int] = set()  # mouse buttons held now (a scene's rebuild waits for them)
         from client.seats_store import SeatStore
 
         #: The player's kept seats (``seats.json``); None: none kept (tests may set one).
@@ -144,6 +145,12 @@ class App:
         self.reset(MenuScene(self))
 
     # -- input ------------------------------------------------------------------------
+    @property
+    def pressing(self) -> bool:
+        """A mouse button is held: a scene's rebuild waits for its release
+        (:attr:`client.ui.scene.Scene.rebuild_due`)."""
+        return bool(self.buttons_down)
+
     def sample(self) -> None:
         """Pump and stamp input (every ``input_poll_ms``); dispatch at once."""
         events = self.sampler.poll()
@@ -154,7 +161,22 @@ class App:
 
     def dispatch(self, event: pygame.event.Event, t_ms: float) -> None:
         """One input event (``t_ms``: its client stamp): the window's own keys (F11),
-        then the widgets, then the top scene."""
+        then the widgets, then the top scene. The top scene's rebuild that waited for a
+        held mouse button runs once its release has reached the widgets."""
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            self.buttons_down.add(event.button)
+        self._dispatch(event, t_ms)
+        if not self.buttons_down:
+            return
+        if event.type == pygame.MOUSEBUTTONUP:
+            self.buttons_down.discard(event.button)
+        elif event.type == pygame.WINDOWFOCUSLOST or (event.type == pygame.MOUSEMOTION
+                                                      and not any(getattr(event, "buttons", ()))):
+            self.buttons_down.clear()  # released elsewhere: its MOUSEBUTTONUP never came here
+        if not self.buttons_down and self.scenes and self.top.rebuild_due:
+            self.top.rebuild()
+
+    def _dispatch(self, event: pygame.event.Event, t_ms: float) -> None:
         display = self.display
         if event.type == pygame.QUIT:
             self.request_quit()

@@ -10,7 +10,7 @@ import pygame
 from client.scenes.host import HostScene
 from client.scenes.menu import MenuScene
 from tests.test_client_emotes import FakeLink, make_app
-from tests.test_client_host_controls import SEATS4
+from tests.test_client_host_controls import SEATS4, lobby
 
 FULL = SEATS4[:3] + [{"seat": 3, "name": "Connie", "bot": True, "connected": True}]
 
@@ -92,3 +92,38 @@ def test_open_the_table_right_after_a_new_game_was_chosen(tmp_path):
     assert host.game == "famiglia"
     click(app, host.b_create.rect.center)
     assert [r[1]["game"] for r in creates(link)] == ["famiglia"]
+
+
+def test_start_and_fill_appearing_under_a_still_mouse_act_on_the_first_click(tmp_path):
+    app = make_app(tmp_path)
+    scene, link = lobby(app)
+    frames(app)
+    fill = scene.controls["fill"].rect.center
+    pygame.mouse.set_pos(fill)
+    scene.on_message({"type": "table", "table": dict(scene.table, seats=list(SEATS4))})  # a push: rebuilt
+    frames(app)
+    click(app, fill)
+    assert [r[0] for r in link.requests] == ["add_bot"]
+    start = scene.b_start.rect.center
+    pygame.mouse.set_pos(start)
+    link.requests.clear()
+    scene.on_message({"type": "table", "table": dict(scene.table, seats=FULL)})  # the last seat taken
+    frames(app)
+    assert scene.b_start.is_enabled and scene.b_start.rect.collidepoint(start)
+    click(app, start)
+    assert link.requests == [("start", {"table": 7})]
+
+
+def test_a_table_pushed_between_press_and_release_does_not_swallow_the_click(tmp_path):
+    app = make_app(tmp_path)
+    scene, link = lobby(app, seats=FULL)
+    frames(app)
+    start = scene.b_start.rect.center
+    press(app, start)
+    scene.on_message({"type": "table", "table": dict(scene.table, spectators=1)})
+    assert scene.rebuild_due  # waits for the release
+    release(app, start)
+    assert link.requests == [("start", {"table": 7})]
+    assert not scene.rebuild_due and scene.b_start.alive()  # rebuilt once released
+    frames(app)
+    assert link.requests == [("start", {"table": 7})]

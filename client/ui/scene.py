@@ -6,6 +6,11 @@ the 2 ms poll that found the event), advances in :meth:`Scene.update` (``dt`` in
 state. Pushed network messages reach every scene on the stack through
 :meth:`Scene.on_message`. pygame_gui widgets a scene creates are listed in ``self.ui``
 and killed when it leaves; :meth:`build` (re)creates them for the window size.
+
+A rebuild asked for while a mouse button is held waits for its release
+(:attr:`Scene.rebuild_due`, run by the app after the release went to the widgets):
+pygame_gui acts on a button when the release reaches the same widget the press did, so a
+table pushed by the server between the two would otherwise swallow the click.
 """
 from __future__ import annotations
 
@@ -23,10 +28,13 @@ class Scene:
         the app sits on top of every scene)."""
         self.app = app
         self.ui: list[Any] = []
+        #: A :meth:`rebuild` waits for the mouse button held now to be released.
+        self.rebuild_due = False
 
     # -- life cycle -------------------------------------------------------------------
     def enter(self) -> None:
         """Pushed on the stack (or uncovered): build the widgets."""
+        self.rebuild_due = False
         self.build(self.app.size)
 
     def leave(self) -> None:
@@ -48,7 +56,12 @@ class Scene:
         """The window changed size (px); widgets are rebuilt separately by :meth:`build`."""
 
     def rebuild(self) -> None:
-        """Recreate this scene's widgets (after its own state changed)."""
+        """Recreate this scene's widgets (after its own state changed); while a mouse
+        button is held (``app.pressing``), once it is released."""
+        if getattr(self.app, "pressing", False):
+            self.rebuild_due = True
+            return
+        self.rebuild_due = False
         self.clear_ui()
         self.build(self.app.size)
 
