@@ -195,7 +195,8 @@ class TableScene(Scene):
         return None
 
     def _cancel_choice(self) -> bool:
-        """Esc: drop the choice being made, True when there was one."""
+        """Esc: drop the confirmation asked or the choice being made, True when there
+        was one on screen (that Esc then does nothing else: it never starts leaving)."""
         return False
 
     def click(self, pick: tuple[str, int]) -> None:
@@ -345,7 +346,9 @@ class TableScene(Scene):
                 and not self.replay and self.reopen_results()):
             return
         if et == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            if not self._cancel_choice():
+            if self._cancel_choice():
+                self.keys.disarm()  # a confirmation's Esc only cancels it
+            else:
                 self.keys.escape()
         elif et == pygame.MOUSEMOTION:
             self.hover = self.layout.hit(event.pos)

@@ -43,6 +43,11 @@ class TableKeys:
         if sc.app.scenes and sc.app.top is sc:
             sc.app.open_help(sc.game)
 
+    def disarm(self) -> None:
+        """An Esc that cancelled a confirmation or a choice: the next Esc starts over
+        (it says "again to leave" before anything leaves)."""
+        self._esc_until = 0.0
+
     def escape(self) -> None:
         """Esc twice within 2.5 s leaves the table (the first press says so)."""
         sc = self.scene

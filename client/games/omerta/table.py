@@ -284,6 +284,8 @@ class OmertaTableScene(ReactionTableScene):
             elif old is None or old.kind != kind or \
                     [a for a in legal if a.get("type") == kind] != [a for a, _ in old.options]:
                 self.pickers[seat] = Picker(kind, legal)
+        for seat in [s for s in self._declare_until if "declare_omerta" not in self.legal_types(s)]:
+            del self._declare_until[seat]  # the turn moved on: no confirmation left to ask
 
     def _buttons_key(self, specs: list[tuple]) -> tuple:
         return tuple((s[0], s[1], s[4]) for s in specs)
@@ -303,17 +305,25 @@ class OmertaTableScene(ReactionTableScene):
         self._refresh()
 
     def _disarm_declare(self) -> bool:
-        """Take back an armed declaration; True when one was armed (still live)."""
-        armed = any(self.declare_armed(s) for s in self._declare_until)
+        """Take back an armed declaration; True when one was asked (the banner and the
+        button said "Sure? Declare!", even if it lapsed in this very frame)."""
         was = bool(self._declare_until)
         self._declare_until.clear()
         if was:
             self._refresh()
-        return armed
+        return was
 
     def _cancel_choice(self) -> bool:
-        """Esc: first takes back an armed "Declare Omerta!"."""
-        return self._disarm_declare()
+        """Esc: takes back an armed "Declare Omerta!", else clears the cards picked for a
+        power or the Driver (its confirmation waits for them)."""
+        if self._disarm_declare():
+            return True
+        picked = [p for s, p in self.pickers.items() if s in self.links and p.selection]
+        for p in picked:
+            p.clear()
+        if picked:
+            self._refresh()
+        return bool(picked)
 
     def update(self, dt: float) -> None:
         super().update(dt)
