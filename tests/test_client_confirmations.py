@@ -8,9 +8,11 @@ from __future__ import annotations
 import pygame
 
 from client.i18n import tr
+from shared.games import mafiosi as maf
 from shared.games import omerta
 from tests.test_client_accidents import _after_peeks
 from tests.test_client_app import DECK, click, key, make_app, open_table
+from tests.test_client_mafiosi import open_table as open_mafiosi, render, visible
 
 
 def said_leave(scene) -> bool:
@@ -51,3 +53,54 @@ def test_esc_drops_the_cards_picked_before_their_confirmation(tmp_path):
     key(pygame.K_ESCAPE)
     app.sample()
     assert not scene.pickers[0].selection and not said_leave(scene) and link.conn.sent == []
+
+
+# -- Mafiosi: the bouncer on a player's own screen ---------------------------------------
+
+def _bouncer_table(tmp_path):
+    app = make_app(tmp_path)
+    state = maf.new_match({"seats": 3, "deck": ["KH", "7S", "AD", "QC", "JK1"]}, 3)
+    scene, link = open_mafiosi(app, state, 0)
+    render(app)
+    return app, scene, link
+
+
+def test_enter_alone_never_places_a_bouncer(tmp_path):
+    app, scene, link = _bouncer_table(tmp_path)
+    seven = maf.card_id("7S")
+    scene.cursor[0] = seven  # a keyboard cursor left on a card is not a choice
+    for k in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_UP):
+        key(k)
+        app.sample()
+    assert link.conn.sent == [] and scene.picked == set()
+    assert any(m[0] == tr("maf.msg.pick_bouncer") for m in scene.column.messages)
+
+
+def test_keys_select_a_bouncer_and_enter_places_it(tmp_path):
+    app, scene, link = _bouncer_table(tmp_path)
+    key(pygame.K_RIGHT)  # the cursor on the first card that may be a bouncer: selected
+    app.sample()
+    (place,) = scene.picked
+    assert link.conn.sent == [] and "bouncer" in scene.buttons
+    key(pygame.K_RETURN)
+    app.sample()
+    assert link.conn.sent == [{"type": "choose_bouncer", "card": place[1]}]
+    assert scene.picked == set()
+
+
+def test_esc_drops_the_selected_bouncer_only(tmp_path):
+    app, scene, link = _bouncer_table(tmp_path)
+    seven = ("hand", maf.card_id("7S"))
+    click(visible(scene, seven))
+    app.sample()
+    assert scene.picked == {seven}
+    key(pygame.K_ESCAPE)
+    app.sample()
+    assert scene.picked == set() and "bouncer" not in scene.buttons
+    assert not said_leave(scene) and app.top is scene and link.conn.sent == []
+    click(visible(scene, seven))  # chosen again, then confirmed
+    app.sample()
+    render(app)
+    click(scene.buttons["bouncer"].rect.center)
+    app.sample()
+    assert link.conn.sent == [{"type": "choose_bouncer", "card": seven[1]}]

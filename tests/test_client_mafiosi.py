@@ -1,6 +1,6 @@
 """The Mafiosi table: it opens for 3 and 5 players (and for a spectator), a pure layout
 at TV and laptop sizes (13 cards fit, hand and trick never overlap), clicks on raised
-cards send the one legal action (a bouncer, a card), a card you may not play is not sent
+cards send the one legal action (a card; a bouncer is selected, then confirmed), a card you may not play is not sent
 and says why when hovered, the round-end board explains an elimination, every event is
 told in English and French, the four-colour deck paints diamonds blue, couch players
 pick their cards on their hand-over screen, and a replay of a finished match plays."""
@@ -121,7 +121,13 @@ def test_bouncer_choice_sends_choose_bouncer_and_a_face_card_is_refused(tmp_path
     app.sample()
     assert link.conn.sent == []
     assert any("muscle" in m[0] for m in scene.column.messages)
-    click(visible(scene, ("hand", maf.card_id("7S"))))
+    seven = ("hand", maf.card_id("7S"))
+    click(visible(scene, seven))
+    app.sample()
+    assert link.conn.sent == [] and scene.picked == {seven}  # selected, not placed: it asks first
+    assert "7" in scene.prompt[0] and "onfirm" in scene.prompt[0]
+    render(app)
+    click(scene.buttons["bouncer"].rect.center)  # the Confirm button places it
     app.sample()
     assert link.conn.sent == [{"type": "choose_bouncer", "card": maf.card_id("7S")}]
     # the others' choices stay hidden: only "has chosen"
@@ -345,14 +351,32 @@ def test_couch_player_picks_the_bouncer_on_the_handover_screen(tmp_path):
     key(pygame.K_q)  # Ann's reveal key: the cover
     app.sample()
     assert isinstance(app.top, MafiosiHandover) and not app.top.showing
-    key(pygame.K_q)  # again: her cards, the cursor on a legal bouncer
+    key(pygame.K_q)  # again: her cards, nothing selected yet
     app.sample()
     render(app)
     ho = app.top
-    assert ho.showing and ho.cursor in {a["card"] for a in legal(state, 0)}
-    key(pygame.K_e)  # confirm
+    assert ho.showing and ho.cursor is None and not ho.b_confirm.is_enabled
+    key(pygame.K_e)  # her confirm key alone places nothing
     app.sample()
-    assert ann.conn.sent == [{"type": "choose_bouncer", "card": ho.cursor}] and app.top is scene
+    assert ann.conn.sent == [] and app.top is ho
+    offered = {a["card"] for a in legal(state, 0)}
+    target = next(cid for cid in ho.card_rects(app.size) if cid in offered)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=ho.card_rects(app.size)[target].center,
+                                         rel=(0, 0), buttons=(0, 0, 0)))
+    app.sample()
+    assert ho.cursor is None  # the pointer passing over a card selects nothing
+    key(pygame.K_d)  # her next key selects a card
+    app.sample()
+    assert ho.cursor in offered and ho.b_confirm.is_enabled and ann.conn.sent == []
+    key(pygame.K_ESCAPE)  # Esc drops the selection, the hand stays shown
+    app.sample()
+    assert ho.cursor is None and app.top is ho and scene.keys._esc_until == 0.0
+    click(ho.card_rects(app.size)[target].center)  # a click selects...
+    app.sample()
+    assert ho.cursor == target and ann.conn.sent == []
+    key(pygame.K_e)  # ...and her confirm key places it
+    app.sample()
+    assert ann.conn.sent == [{"type": "choose_bouncer", "card": target}] and app.top is scene
 
 
 def test_a_finished_mafiosi_match_replays(tmp_path):

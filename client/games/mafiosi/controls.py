@@ -4,13 +4,15 @@ prompt line and the action buttons (the rules stay on the server).
 :func:`prompt` returns ``(main line, second line, urgent)``; :func:`duty_line` the
 trick's duty in words; :func:`button_specs` the buttons as ``(id, i18n key, text
 fields, object id, what, seat)`` where ``what`` is ``"won"`` (your won cards),
-``"board"`` (the scores again) or ``"hand"`` (a couch seat's hand-over screen).
+``"board"`` (the scores again), ``"hand"`` (a couch seat's hand-over screen) or
+``"bouncer"`` (place the card selected as your bouncer).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from client.games.mafiosi import picker
+from client.games.mafiosi.cards import card_name
 from client.i18n import tr
 
 
@@ -38,6 +40,8 @@ def button_specs(sc: Any) -> list[tuple[str, str, dict[str, str], str | None, st
                 specs.append((f"hand:{seat}", "maf.act.hand", {"name": sc.roster.seat_name(seat)}, "#primary", "hand", seat))
     elif sc.me is not None:
         player = v["players"][sc.me] if sc.me < len(v.get("players", [])) else {}
+        if sc.me in sc.bouncer_pick:
+            specs.append(("bouncer", "maf.act.confirm_bouncer", {}, "#primary", "bouncer", sc.me))
         specs.append(("won", "maf.act.won", {"n": str(player.get("won_count", 0))}, None, "won", sc.me))
     if v.get("round_results") and not sc.replay:
         key = "maf.act.final" if v.get("phase") == "over" else "maf.act.scores"
@@ -58,6 +62,11 @@ def prompt(sc: Any) -> tuple[str, str, bool]:
         if couch and waiting:
             return (tr("maf.prompt.bouncer_couch", names=", ".join(sc.roster.seat_name(s) for s in waiting)),
                     tr("maf.prompt.couch_keys", keys=sc.reveal_keys(waiting)), True)
+        picked = next((c for c in sc.hand_of(waiting[0]) if c.get("id") == sc.bouncer_pick.get(waiting[0])),
+                      None) if waiting else None
+        if picked is not None:
+            return (tr("maf.prompt.bouncer_confirm", card=card_name(picked)), tr("maf.prompt.bouncer_confirm_sub"),
+                    True)
         if waiting:
             return (tr("maf.prompt.bouncer"), tr("maf.prompt.bouncer_sub"), True)
         return (tr("maf.prompt.bouncer_wait", names=", ".join(sc.roster.seat_name(s) for s in pending)),

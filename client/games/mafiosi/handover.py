@@ -8,8 +8,11 @@ screen of couch play where a seat also *plays*.
   (:class:`client.table.handover.HandoverScene`: a cover first, "others look away")
   showing the seat's hand fanned with its playable cards raised, its bouncer and its won
   cards; the seat's prev / next keys move a cursor, confirm (or a click) picks the card:
-  a bouncer, a card to play, or a point card among its won cards. A card that may not be
-  used says why. The kit's screen only shows cards; Mafiosi couch players must also pick
+  a card to play, or a point card among its won cards. The bouncer -- secret, and for the
+  whole round -- takes two steps: the keys or a click select a card (nothing is selected
+  at first, and the pointer passing over a card selects nothing), then the seat's
+  confirm key or the Confirm button places it; Esc drops the selection. A card that may
+  not be used says why. The kit's screen only shows cards; Mafiosi couch players must also pick
   a card they cannot see on the shared screen, hence this subclass (the kit could offer
   a "pick one of these cards" hand-over).
 """
@@ -28,6 +31,7 @@ from client.table.draw import CREAM, DIM, GOLD, panel, wrapped
 from client.table.handover import HandoverScene
 from client.table.layout import card_size
 from client.ui.scene import Scene
+from client.ui.widgets import button
 
 PICK_S = 45.0  # how long the hand stays shown while a card is to be picked
 RED = (255, 130, 110)
@@ -103,9 +107,9 @@ class MafiosiHandover(HandoverScene):
 
     def __init__(self, app: Any, table: Any, seat: int):
         super().__init__(app, table, seat)
-        self.cursor: int | None = None
-        self.rects: dict[int, pygame.Rect] = {}
+        self.cursor: int | None = None  # the card under the keys' cursor: the one selected
         self.note = ""
+        self.b_confirm: Any = None
 
     # -- what is shown ------------------------------------------------------------------
     def legal(self) -> list[dict[str, Any]]:
@@ -119,11 +123,69 @@ class MafiosiHandover(HandoverScene):
             return cards + ([b] if b else [])
         return list(sort_hand(self.table.hand_of(self.seat)))
 
+    def asks_bouncer(self) -> bool:
+        """The seat has its bouncer to choose: select first, then confirm."""
+        return picker.kind(self.legal()) == "choose_bouncer"
+
+    def build(self, size: tuple[int, int]) -> None:
+        """The kit's Show / Hide button; while a bouncer is chosen, Hide and a Confirm
+        button side by side (Confirm off until a card is selected)."""
+        self.b_confirm = None
+        if not (self.showing and self.asks_bouncer()):
+            super().build(size)
+            return
+        w, h = size
+        s = self.app.ui_scale
+        gap = int(20 * s)
+        hide = pygame.Rect(0, 0, int(260 * s), int(54 * s))
+        hide.bottomright = (w // 2 - gap // 2, int(h * 0.90))
+        button(self, hide, "handover.hide", command=self.close)
+        self.b_confirm = button(self, hide.move(hide.w + gap, 0), "maf.act.confirm_bouncer", object_id="#primary",
+                                command=self.confirm)
+        if self.cursor is None:
+            self.b_confirm.disable()
+
     def show(self) -> None:
-        super().show()
         offered = picker.choices(self.legal())
         cards = self.pickable()
-        self.cursor = next((int(c["id"]) for c in cards if int(c["id"]) in offered), None)
+        # a bouncer starts with nothing selected: only a key or a click of the seat selects one
+        self.cursor = None if self.asks_bouncer() else \
+            next((int(c["id"]) for c in cards if int(c["id"]) in offered), None)
+        super().show()
+
+    def select(self, cid: int | None) -> None:
+        """``cid`` becomes the selected card (None: none); the Confirm button follows."""
+        if cid != self.cursor:
+            self.cursor = cid
+            self.note = ""
+            if self.asks_bouncer():
+                self.rebuild()
+
+    def confirm(self) -> None:
+        """Place the selected card (the Confirm button, the seat's confirm key)."""
+        if self.cursor is None:
+            self.note = tr("maf.msg.pick_bouncer")
+            return
+        self.choose(self.cursor)
+
+    def card_rects(self, size: tuple[int, int]) -> dict[int, pygame.Rect]:
+        """Where each card the seat may pick is drawn on a ``size`` (w, h px) screen,
+        the offered ones raised, by card id (drawing and clicks both use it)."""
+        w, h = size
+        offered = picker.choices(self.legal())
+        cards = self.pickable()
+        ch = min(h * 0.30, (w * 0.9) / max(1, len(cards)) / 0.74 if len(cards) > 6 else h * 0.30)
+        row = pygame.Rect(int(w * 0.05), int(h * 0.24), int(w * 0.90), int(card_size(ch)[1] + h * 0.05))
+        out = {}
+        for c, r in zip(cards, fan(len(cards), row, card_size(ch), gap_ratio=0.10)):
+            cid = int(c["id"])
+            out[cid] = r.move(0, -int(h * 0.03)) if cid in offered else r
+        return out
+
+    def card_at(self, pos: tuple[int, int]) -> int | None:
+        """The card under ``pos`` (the topmost of the fan), None for none."""
+        rects = self.card_rects(self.app.size)
+        return next((cid for cid, r in reversed(list(rects.items())) if r.collidepoint(pos)), None)
 
     def update(self, dt: float) -> None:
         self.t += dt
@@ -138,21 +200,37 @@ class MafiosiHandover(HandoverScene):
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         binding = self.table.bindings.get(self.seat)
         cmd = binding.command(event) if binding is not None else None
+        bouncer = self.showing and self.asks_bouncer()
         if self.showing and cmd is not None and cmd[0] in (PREV, NEXT):
             ids = [int(c["id"]) for c in self.pickable()]
             if ids:
                 i = ids.index(self.cursor) if self.cursor in ids else -1
-                self.cursor = ids[(i + (1 if cmd[0] == NEXT else -1)) % len(ids)]
+                self.select(ids[(i + (1 if cmd[0] == NEXT else -1)) % len(ids)])
             return
+        if bouncer and cmd is not None and cmd[0] in (CONFIRM, SNAP, PASS):
+            if cmd[0] == CONFIRM:
+                self.confirm()
+            return  # the seat's other keys never place a bouncer
         if self.showing and cmd is not None and cmd[0] in (CONFIRM, SNAP, PASS):
             if self.cursor is not None:
                 self.choose(self.cursor)
             return
+        if bouncer and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self.cursor is not None:
+            self.select(None)  # Esc drops the selection only
+            return
         if self.showing and event.type == pygame.MOUSEMOTION:
-            self.cursor = next((cid for cid, r in self.rects.items() if r.collidepoint(event.pos)), self.cursor)
+            if not bouncer:  # the cursor follows the pointer; a bouncer is only ever selected on purpose
+                self.cursor = next((cid for cid, r in self.card_rects(self.app.size).items()
+                                    if r.collidepoint(event.pos)), self.cursor)
             return
         if self.showing and event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            hit = next((cid for cid, r in reversed(list(self.rects.items())) if r.collidepoint(event.pos)), None)
+            hit = self.card_at(event.pos)
+            if hit is not None and bouncer:
+                if hit in picker.choices(self.legal()):
+                    self.select(hit)
+                else:
+                    self.choose(hit)  # not offered: says why
+                return
             if hit is not None:
                 self.cursor = hit
                 self.choose(hit)
@@ -195,16 +273,11 @@ class MafiosiHandover(HandoverScene):
             surface.blit(d, d.get_rect(center=(w // 2, int(h * 0.19))))
         offered = picker.choices(self.legal())
         cards = self.pickable()
-        self.rects.clear()
-        ch = min(h * 0.30, (w * 0.9) / max(1, len(cards)) / 0.74 if len(cards) > 6 else h * 0.30)
-        size = card_size(ch)
-        row = pygame.Rect(int(w * 0.05), int(h * 0.24), int(w * 0.90), int(size[1] + h * 0.05))
-        rects = fan(len(cards), row, size, gap_ratio=0.10)
-        for c, r in zip(cards, rects):
+        rects = self.card_rects((w, h))
+        row_bottom = max((r.bottom for r in rects.values()), default=int(h * 0.24)) + int(h * 0.03)
+        for c in cards:
             cid = int(c["id"])
-            if cid in offered:
-                r = r.move(0, -int(h * 0.03))
-            self.rects[cid] = r
+            r = rects[cid]
             img, m = self.app.art.shadowed(c, r.w, r.h)
             surface.blit(img, (r.x - m, r.y - m))
             if kind and cid not in offered:
@@ -214,7 +287,7 @@ class MafiosiHandover(HandoverScene):
             if cid == self.cursor:
                 g = self.app.art.outline(r.w, r.h, (110, 200, 255), max(3, r.w // 16))
                 surface.blit(g, g.get_rect(center=r.center))
-        y = row.bottom + int(h * 0.02)
+        y = row_bottom + int(h * 0.02)
         cur = next((c for c in cards if int(c["id"]) == self.cursor), None)
         reason = (cur or {}).get("reason") if kind in ("choose_bouncer", "play") else None
         note = reason or self.note

@@ -6,13 +6,16 @@ messages the table shows: its events are animated (:mod:`client.games.mafiosi.fx
 told in the message column (:mod:`client.games.mafiosi.narrate`); its view is what the
 table shows once they are over. Every Mafiosi action names one card, so a click on a
 raised card of your hand (or, while you choose a point card, on one of your won cards)
-is exactly one legal action, sent at once; a click on a card you may not use says why
-(the view's per-card ``reason``, also shown when you hover it).
+is exactly one legal action, sent at once (the bouncer's asks for a confirmation first);
+a click on a card you may not use says why (the view's per-card ``reason``, also shown
+when you hover it).
 
 * One player: the display link is the player's own seat; your hand is face up at the
   bottom, the playable cards raised; the arrow keys move a cursor over it and Up, Space
   or Enter plays the card under it; Tab (or the Won cards button, or a click on your
-  pile) shows your won cards.
+  pile) shows your won cards. The bouncer -- secret and for the whole round -- is
+  chosen in two steps: a click (or 1-9, the arrows) selects a card, then the Confirm
+  button (or Enter, Space, Up) places it; Esc drops the selection.
 * Couch play (the kit's :class:`~client.table.reactions.ReactionTableScene`, with no
   claim types): the shared screen is a spectator, so every hand is face down; a seat's
   reveal (or confirm) key opens its hand-over screen
@@ -36,7 +39,7 @@ from client.games.mafiosi.draw import draw_partial, draw_table as paint_table
 from client.games.mafiosi.layout import MafiosiLayout, mafiosi_layout
 from client.games.mafiosi.narrate import narrate
 from client.i18n import tr, labelled
-from client.input import CONFIRM, PASS, REVEAL, SNAP, Binding
+from client.input import CONFIRM, PASS, REVEAL, SELECT, SNAP, Binding
 from client.narrate import BAD, INFO, NOTE
 from client.games.mafiosi import help as rules_help
 from client.table.tips import hover_card
@@ -67,6 +70,9 @@ class MafiosiTableScene(ReactionTableScene):
         self.piles_ok = False  # the piles were seen from the round's start
         self.round_details: dict[int, dict[str, Any]] = {}  # round -> {"piles", "bouncers", "ok"}
         self._turn_seen: set[int] = set()
+        #: seat -> the card selected as its bouncer, not placed until confirmed.
+        self.bouncer_pick: dict[int, int] = {}
+        self._choosing_bouncer: set[int] = set()  # local seats choosing a bouncer now
         super().__init__(app, link, started, binding)
         self._sync_art()
         self._start_tracking(self.view)
@@ -126,7 +132,12 @@ class MafiosiTableScene(ReactionTableScene):
     # -- things the drawing reads ----------------------------------------------------
     @property
     def picked(self) -> set[Place]:
-        return set()
+        """The cards selected as bouncers, waiting for their confirmation (gold)."""
+        return {("hand", c) for c in self.bouncer_pick.values()}
+
+    def choosing_bouncer(self, seat: int | None) -> bool:
+        """``seat`` has its bouncer to choose now."""
+        return seat is not None and picker.kind(self.legal.get(seat, [])) == "choose_bouncer"
 
     @property
     def offered(self) -> set[Place]:
@@ -239,6 +250,19 @@ class MafiosiTableScene(ReactionTableScene):
     def _note_seat(self, seat: int, msg: dict[str, Any]) -> None:
         super()._note_seat(seat, msg)
 
+    def _update_choices(self) -> None:
+        """A seat starts choosing its bouncer with nothing selected (not even the
+        keyboard cursor of the last round: Enter must never place a card nobody chose);
+        a selection goes when the choice is over."""
+        super()._update_choices()
+        choosing = {s for s in self.links if self.choosing_bouncer(s)}
+        for seat in choosing - self._choosing_bouncer:
+            self.cursor.pop(seat, None)
+            self.bouncer_pick.pop(seat, None)
+        for seat in set(self.bouncer_pick) - choosing:
+            del self.bouncer_pick[seat]
+        self._choosing_bouncer = choosing
+
     def _match_over(self) -> None:
         board = self.ending.results_board()
         if board is not None:
@@ -281,6 +305,44 @@ class MafiosiTableScene(ReactionTableScene):
         if action is not None:
             self.send(seat, action)
             return True
+        self._why_not(seat, place)
+        return False
+
+    def select_bouncer(self, seat: int, cid: int) -> bool:
+        """``seat`` selects card ``cid`` as its bouncer (True), or is told why that card
+        cannot be one (False); nothing is sent before :meth:`confirm_bouncer`."""
+        if picker.action_for(self.legal.get(seat, []), ("hand", cid)) is None:
+            self._why_not(seat, ("hand", cid))
+            return False
+        self.bouncer_pick[seat] = cid
+        self.cursor[seat] = cid
+        self._refresh()
+        return True
+
+    def confirm_bouncer(self, seat: int) -> bool:
+        """Place ``seat``'s selected bouncer (True); with none selected, say to pick one."""
+        cid = self.bouncer_pick.get(seat)
+        action = picker.action_for(self.legal.get(seat, []), ("hand", cid)) if cid is not None else None
+        if action is None:
+            self.column.say(tr("maf.msg.pick_bouncer"), NOTE, 3000)
+            return False
+        del self.bouncer_pick[seat]
+        self.send(seat, action)
+        self._refresh()
+        return True
+
+    def _cancel_choice(self) -> bool:
+        """Esc: drop the card selected as a bouncer (chosen again from scratch)."""
+        if not self.bouncer_pick:
+            return False
+        for seat in list(self.bouncer_pick):
+            del self.bouncer_pick[seat]
+            self.cursor.pop(seat, None)
+        self._refresh()
+        return True
+
+    def _why_not(self, seat: int, place: Place) -> None:
+        """Tell why the card at ``place`` may not be used now (or that nothing is asked)."""
         reason = None
         if place[0] == "hand":
             card = next((c for c in self.hand_of(seat) if c.get("id") == place[1]), None)
@@ -289,7 +351,6 @@ class MafiosiTableScene(ReactionTableScene):
             self.column.say(tr("maf.msg.not_now", reason=reason), BAD, 4500)
         elif not self.legal.get(seat):
             self.column.say(tr("maf.msg.wait"), INFO, 2500)
-        return False
 
     # -- controls -----------------------------------------------------------------------
     def _buttons_key(self, specs: list[tuple]) -> tuple:
@@ -310,6 +371,8 @@ class MafiosiTableScene(ReactionTableScene):
             self.board_again()
         elif what == "hand" and seat is not None:
             self.open_handover(seat)
+        elif what == "bouncer" and seat is not None:
+            self.confirm_bouncer(seat)
 
     def show_won(self, seat: int) -> None:
         from client.games.mafiosi.handover import WonCardsScene
@@ -348,6 +411,20 @@ class MafiosiTableScene(ReactionTableScene):
         if self.single is None and name in (CONFIRM, SNAP, REVEAL):
             self.open_handover(seat)
             return
+        if self.single == seat and self.choosing_bouncer(seat):
+            if name in (SNAP, PASS, CONFIRM):
+                self.confirm_bouncer(seat)
+                return
+            super().command(seat, cmd, t_ms)  # 1-9, the arrows: the cursor moves...
+            cur = self.cursor.get(seat)
+            if cur is None:
+                return
+            if name == SELECT or picker.action_for(self.legal.get(seat, []), ("hand", cur)) is not None:
+                self.select_bouncer(seat, cur)  # ...and what it is on is selected
+            else:
+                self.bouncer_pick.pop(seat, None)  # the arrows pass over a card that cannot be one
+                self._refresh()
+            return
         if self.single is not None and name in (SNAP, PASS):
             cmd = (CONFIRM, 0)
             cur = self.cursor.get(seat)
@@ -366,7 +443,9 @@ class MafiosiTableScene(ReactionTableScene):
             return
         if me is None or me != self.single:
             return
-        if kind == "hand":
+        if kind == "hand" and self.choosing_bouncer(me):
+            self.select_bouncer(me, ident)
+        elif kind == "hand":
             self.cursor[me] = ident
             self.pick(me, pick)
         elif kind == "point":
