@@ -104,3 +104,18 @@ def test_esc_drops_the_selected_bouncer_only(tmp_path):
     click(scene.buttons["bouncer"].rect.center)
     app.sample()
     assert link.conn.sent == [{"type": "choose_bouncer", "card": seven[1]}]
+
+
+# -- couch: the keys listed -----------------------------------------------------------
+
+def test_the_couch_key_lists_name_the_confirm_key(tmp_path):
+    from client.scenes.couch import CouchScene
+    from client.scenes.settings import zone_keys
+    from client.ui.widgets import shown_text
+
+    app = make_app(tmp_path)
+    assert "E confirm" in zone_keys("left") and "Enter confirm" in zone_keys("right")
+    assert "O confirm" in zone_keys("middle") and "9 confirm" in zone_keys("numpad")
+    scene = app.reset(CouchScene(app))
+    shown = {shown_text(e) for e in scene.ui if hasattr(e, "text")}
+    assert zone_keys("left") in shown  # player 1 on the left keys: A/D ... E confirm

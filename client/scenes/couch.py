@@ -95,7 +95,7 @@ class CouchScene(Scene):
 
     def build(self, size: tuple[int, int]) -> None:
         s = self.app.ui_scale
-        box = dialog(self, size, 0.84, 0.62, top_frac=0.33)
+        box = dialog(self, size, 0.94, 0.62, top_frac=0.33)
         pad = int(20 * s)
         # rows: game, players/seats, one per local player, the hint, the buttons
         rh, gap = (int(38 * s), int(8 * s)) if self.count < 4 else (int(33 * s), int(5 * s))
@@ -126,12 +126,12 @@ class CouchScene(Scene):
             e.set_text_length_limit(24)
             self.e_names.append(e)
             current = next((o for o in opts if o[1] == self.controls[i]), opts[0])
-            dd = choice_menu(self, opts, current, pygame.Rect(x0 + int(box.w * 0.27), y, int(box.w * 0.22), rh))
+            dd = choice_menu(self, opts, current, pygame.Rect(x0 + int(box.w * 0.27), y, int(box.w * 0.19), rh))
             self.dd_controls.append(dd)
             keys = zone_keys(self.controls[i].split(":", 1)[1]) if self.controls[i].startswith("zone:") \
                 else tr("couch.controller_keys")
-            label(self, pygame.Rect(x0 + int(box.w * 0.50), y, box.right - pad - (x0 + int(box.w * 0.50)), rh),
-                  keys, raw=True, object_id="#hint")
+            kx = x0 + int(box.w * 0.47)
+            label(self, pygame.Rect(kx, y, box.right - pad - kx, rh), keys, raw=True, object_id="#hint")
             y += rh + gap
         label(self, pygame.Rect(x0, y + gap, box.w - 2 * pad, int(28 * s)), "couch.handover_hint", object_id="#hint")
         by = box.bottom - pad - int(48 * s)

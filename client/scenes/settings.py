@@ -21,14 +21,18 @@ MAX_LOCAL_SEATS = 4
 
 
 def zone_keys(zone: str) -> str:
-    """One line telling which keys a keyboard zone uses."""
+    """One line telling which keys a keyboard zone uses, the confirm key (it places a
+    Mafiosi bouncer) included. A word every key name starts with is written once:
+    "Keypad 4/6 choose · 9 confirm · 5 snap..." (the line fits its box)."""
     keys = binding_for(zone).describe()
-    prev, nxt = keys.get("prev", "?"), keys.get("next", "?")
-    a, b = prev.rsplit(" ", 1) if " " in prev else ("", prev), nxt.rsplit(" ", 1) if " " in nxt else ("", nxt)
-    if a[0] and a[0] == b[0]:  # "Keypad 4/Keypad 6" -> "Keypad 4/6": the line fits its box
-        nxt = b[1]
-    return tr("settings.zone_keys", snap=keys.get("snap", "?"), passkey=keys.get("pass", "?"),
-              prev=prev, next=nxt, reveal=keys.get("reveal", "?"))
+    names = {k: keys.get(k, "?") for k in ("prev", "next", "confirm", "snap", "pass", "reveal")}
+    heads = {n.split(" ", 1)[0] for n in names.values() if " " in n}
+    if len(heads) == 1 and all(" " in n for n in names.values()):
+        head = heads.pop()
+        names = {k: n.split(" ", 1)[1] for k, n in names.items()}
+        names["prev"] = f"{head} {names['prev']}"
+    return tr("settings.zone_keys", snap=names["snap"], passkey=names["pass"], prev=names["prev"],
+              next=names["next"], reveal=names["reveal"], confirm=names["confirm"])
 
 
 class SettingsScene(Scene):
@@ -40,7 +44,7 @@ class SettingsScene(Scene):
         sc = self.app.ui_scale
         box = dialog(self, size, 0.92, 0.92)
         pad, rh, gap = int(24 * sc), int(40 * sc), int(10 * sc)
-        x0, x1 = box.x + pad, box.x + int(box.w * 0.29)
+        x0, x1 = box.x + pad, box.x + int(box.w * 0.26)
         fw = box.right - pad - x1
         y = box.y + pad
         label(self, pygame.Rect(box.x, y, box.w, int(44 * sc)), "settings.title", object_id="#heading",
@@ -75,7 +79,7 @@ class SettingsScene(Scene):
         self.dd_zones = []
         for i in range(MAX_LOCAL_SEATS):
             z = self.s.zones[i] if i < len(self.s.zones) else "keyboard"
-            r = row_rect = pygame.Rect(x1, y, int(fw * 0.32), rh)
+            r = row_rect = pygame.Rect(x1, y, int(fw * 0.30), rh)
             label(self, pygame.Rect(x0, y, x1 - x0 - gap, rh), tr("settings.local_seat", n=str(i + 1)), raw=True)
             dd = choice_menu(self, zones, next(x for x in zones if x[1] == z), r)
             self.dd_zones.append(dd)
