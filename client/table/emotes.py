@@ -9,6 +9,7 @@ import pygame
 from client.i18n import tr
 from client.input import EMOTE_KEYS, key_label
 from client.narrate import BAD, NOTE
+from client.table.layout import emote_bar_size
 from client.ui import emotes as emote_art
 from client.ui.emotes import EMOTES, EmoteBar, EmoteBoard
 
@@ -57,18 +58,18 @@ class TableEmotes:
 
     def bar_rect(self) -> pygame.Rect | None:
         """Where the emote bar goes: just above the message column when nothing of the
-        layout is there, else the top of the column (px); None without a bar."""
+        layout is there (its rects, the strips its labels are written in included), else
+        the top of the column (px); None without a bar."""
         layout = self.owner.layout
         info = getattr(layout, "info", None)
         if self.link is None or not isinstance(info, pygame.Rect):
             return None
-        s = self.owner.app.ui_scale
-        key = (layout, s, tuple(info))
+        size = tuple(self.owner.app.size)
+        key = (layout, size, tuple(info))
         cached = self._bar_at
         if cached is not None and cached[0][0] is key[0] and cached[0][1:] == key[1:]:
             return cached[1]  # asked every frame: the layout's rects are walked once per layout
-        h = max(36, int(52 * s))
-        gap = max(4, int(8 * s))
+        h, gap = emote_bar_size(size)
         above = pygame.Rect(info.x, info.top - gap - h, info.w, h)
         taken = [r for name, r in _layout_rects(layout) if name not in ("info", "size")]
         if above.top > getattr(getattr(layout, "top_bar", None), "bottom", 0) and \

@@ -1,5 +1,6 @@
 """Layout helpers every game table uses: the card ratio, a card's size for a height,
-and the biggest grid of cards that fits in an area (pixels; no display needed)."""
+the biggest grid of cards that fits in an area, and the size of the emote bar a layout
+leaves room for (pixels; no display needed)."""
 from __future__ import annotations
 
 from pygame import Rect
@@ -32,3 +33,11 @@ def grid(n: int, area: Rect, max_h: int, gap_ratio: float = 0.10,
         if size[1] > best[0][1]:
             best = (size, cols, rows)
     return best
+
+
+def emote_bar_size(size: tuple[int, int]) -> tuple[int, int]:
+    """(height, gap) px of the emote bar of a seated player's table in a ``size`` =
+    (w, h) px window: it goes just above the message column when the layout leaves it
+    free (:meth:`client.table.emotes.TableEmotes.bar_rect`)."""
+    s = max(0.6, min(size[1] / 720, size[0] / 1280))  # the app's ui_scale
+    return max(36, int(52 * s)), max(4, int(8 * s))

@@ -26,6 +26,7 @@ import pygame
 
 from client import felt, text
 from client.games.family_business.cards import draw_emblem, emblem_badge, gang_colour
+from client.games.family_business.layout import pile_label_size
 from client.games.family_business.narrate import ordinal
 from client.i18n import tr
 from client.table import draw as kit
@@ -424,7 +425,7 @@ def _piles(surf: pygame.Surface, f: Frame) -> None:
     pile = list(v.get("discard") or [])
     k = f.hidden[("discard", 0)]
     discard_pile(surf, art, lay.discard, pile[:len(pile) - k] if k else pile)
-    fs = max(10, int(lay.font * 0.8))
+    fs = pile_label_size(lay.font)
     label_under(surf, dp, tr("fb.table.draw_pile", n=str(count)), fs)
     label_under(surf, lay.discard, tr("fb.table.discard", n=str(len(pile))), fs)
     count_badge(surf, dp, count)

@@ -32,7 +32,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from pygame import Rect
 
-from client.table.layout import CARD_RATIO, card_size, grid
+from client.table.layout import CARD_RATIO, card_size, emote_bar_size, grid
 
 Place = tuple[str, int]
 GANG_SIZE = 9
@@ -61,9 +61,10 @@ class FBLayout:
     ``wall`` the hit list's area, ``wall_slots`` the rect of each list place (index 0 =
     first in line), ``collected`` the mobsters collected and waiting to be ordered (after
     the list), ``war`` the war strip above the wall; ``cemetery``, ``draw_pile``,
-    ``discard``; ``hand`` your cards by id, ``backs`` the face-down cards of a hidden
-    bottom hand, ``picks`` the choice strip by mobster id; ``banner``, ``actions``
-    (button column), ``info`` (message column), ``top_bar``; ``font`` a base text size."""
+    ``discard``, ``pile_labels`` the strip under the piles their counts are written in;
+    ``hand`` your cards by id, ``backs`` the face-down cards of a hidden bottom hand,
+    ``picks`` the choice strip by mobster id; ``banner``, ``actions`` (button column),
+    ``info`` (message column), ``top_bar``; ``font`` a base text size."""
 
     size: tuple[int, int]
     perspective: int
@@ -85,6 +86,7 @@ class FBLayout:
     actions: Rect
     info: Rect
     font: int
+    pile_labels: Rect = field(default_factory=Rect)
     pile_card: tuple[int, int] = (0, 0)
     wall_mob: tuple[int, int] = (0, 0)
     cards: dict[Place, Rect] = field(default_factory=dict)
@@ -235,15 +237,20 @@ def fb_layout(view: Mapping[str, Any], size: tuple[int, int], perspective: int |
     mid_bottom = banner.top - m
     mid_h = mid_bottom - mid_top
 
-    # piles on the left, stacked side by side
+    # piles on the left, stacked side by side, their counts written under them; both
+    # above the emote bar's place over the message column (left column, from the banner)
     pile_h = int(min(h * 0.17, mid_h * 0.72))
     pw, ph = card_size(pile_h)
     pgap = max(m, int(pw * 0.22))
     piles_w = 2 * pw + pgap
     px = max(m, (side_w - piles_w) // 2)
+    label_h = int(pile_label_size(font) * 1.5) + 3  # the gap above, a line of text with its shadow
+    bar_h, bar_gap = emote_bar_size((w, h))
     py = mid_top + (mid_h - ph) // 2 - int(font * 0.4)
+    py = max(mid_top, min(py, banner.top - 2 * bar_gap - bar_h - label_h - ph))
     draw_pile = Rect(px, py, pw, ph)
     discard = Rect(px + pw + pgap, py, pw, ph)
+    pile_labels = Rect(max(0, px - pgap), draw_pile.bottom, min(side_w, piles_w + 2 * pgap), label_h)
     # the cemetery on the right
     cem_w = int(side_w * 0.78)
     cemetery = Rect(w - m - (side_w + cem_w) // 2, mid_top + int(mid_h * 0.02), cem_w, int(mid_h * 0.96))
@@ -306,7 +313,12 @@ def fb_layout(view: Mapping[str, Any], size: tuple[int, int], perspective: int |
         cards[("pick", mid)] = r
     return FBLayout((w, h), persp, top_bar, seats, wall, wall_slots, hit_ids, collected, war, cemetery,
                     draw_pile, discard, hand_area, hand, backs, pick_rects, banner, actions, info, font,
-                    (pw, ph), wall_mob, cards)
+                    pile_labels, (pw, ph), wall_mob, cards)
+
+
+def pile_label_size(font: int) -> int:
+    """The text size (px) of the counts under the piles, for a layout's base ``font``."""
+    return max(10, int(font * 0.8))
 
 
 def areas(lay: FBLayout) -> Iterable[tuple[str, Rect]]:
@@ -319,6 +331,7 @@ def areas(lay: FBLayout) -> Iterable[tuple[str, Rect]]:
             yield f"front{s.seat}.{i}", r
     yield "draw_pile", lay.draw_pile
     yield "discard", lay.discard
+    yield "pile_labels", lay.pile_labels
     yield "cemetery", lay.cemetery
     yield "war", lay.war
     for i, r in enumerate(lay.wall_slots):

