@@ -262,6 +262,9 @@ class Banner(Effect):
     colour: tuple[int, int, int] = (255, 210, 90)
     centre: tuple[float, float] = (0.0, 0.0)
     size: int = 80
+    #: What the word is about ("turn"...): a newer one of the same tag replaces it
+    #: (:meth:`Animator.supersede`); "" for none.
+    tag: str = ""
 
     def draw(self, surf: pygame.Surface, art: CardArt, t: float) -> None:
         if not self.active(t):
@@ -297,6 +300,12 @@ class Animator:
 
     def prune(self, t: float) -> None:
         self.effects = [e for e in self.effects if e.pending(t)]
+
+    def supersede(self, tag: str) -> None:
+        """Drop the banners tagged ``tag`` that have not ended: what they announce is
+        out of date (a "to play" word queued behind other effects whose turn moved on
+        would show on a plate that is no longer playing)."""
+        self.effects = [e for e in self.effects if not (isinstance(e, Banner) and e.tag == tag)]
 
     def finish(self) -> None:
         """Drop every effect (the table then shows the server's view at once)."""

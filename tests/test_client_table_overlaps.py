@@ -4,14 +4,16 @@ over, and a card's tip is never drawn under a button (the widgets are painted ov
 table). At 1280x720 and 1920x1080, in English and French; dummy SDL video."""
 from __future__ import annotations
 
+import random
 
 import pytest
 
 from client import i18n, text
+from client.animation import Banner
 from client.i18n import tr
 from shared.games import family_business as fb
 from tests.test_client_app import make_app
-from tests.test_client_family_business import open_fb
+from tests.test_client_family_business import open_fb, update
 
 SIZES = [(1280, 720), (1920, 1080)]
 
@@ -55,3 +57,29 @@ def test_the_emote_bar_leaves_the_pile_counts_readable(tmp_path, size, lang):
 
 def state_count(scene, key):
     return int(scene.view.get(key, 0))
+
+
+def test_no_to_play_word_lingers_after_the_turn_moved(tmp_path):
+    """Bots play fast: each turn queues its effects, the "TO PLAY" word behind them. A
+    word whose turn is over must never show (nor wait to show) on that plate."""
+    app = make_app(tmp_path)
+    state = fb.new_match({"seats": 4}, 7)
+    scene, link = open_fb(app, state, 0)
+    rng = random.Random(7)
+    word = tr("fb.table.turn_pill")
+    turns_seen = 0
+    for _ in range(120):
+        movers = [p for p in range(4) if fb.legal_actions(state, p)]
+        if not movers or fb.is_over(state):
+            break
+        p = rng.choice(movers)
+        state, events = fb.apply(state, p, rng.choice(fb.legal_actions(state, p)))
+        update(scene, link, state, 0, events)
+        scene.update(0.05)  # 50 ms between updates: the effects queue up
+        turns_seen += sum(1 for e in events if e.type == "turn")
+        current = scene.layout.seats.get(scene.view.get("turn"))
+        for e in scene.anim.effects:
+            if isinstance(e, Banner) and e.text == word and e.pending(scene.t):
+                assert current is not None and e.centre == current.plate.center, \
+                    f"a {word!r} for another seat than {scene.view.get('turn')} is still queued or shown"
+    assert turns_seen >= 5

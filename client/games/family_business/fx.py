@@ -111,10 +111,11 @@ def _on_turn(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     seat = ev.get("seat")
     new = ctx.new
     area = new.seats.get(seat) if isinstance(seat, int) else None
+    a.supersede("turn")  # the turn moved: an earlier "to play" still waiting or showing goes
     if area is not None:
         t0 = _slot(ctx, ev, 250)
         a.add(Banner(t0, t0 + 900, text=tr("fb.table.turn_pill"), colour=GOLD, centre=area.plate.center,
-                     size=max(14, int(area.plate.h * 0.8))))
+                     size=max(14, int(area.plate.h * 0.8)), tag="turn"))
 
 
 def _on_draw(ctx: FxContext, ev: Mapping[str, Any]) -> None:
