@@ -13,6 +13,7 @@ from client.animation import Banner
 from client.i18n import tr
 from shared.games import family_business as fb
 from tests.test_client_app import make_app
+from tests.test_client_card_tips import famiglia_scene, fb_scene, mafiosi_scene, rest_mouse
 from tests.test_client_family_business import open_fb, update
 
 SIZES = [(1280, 720), (1920, 1080)]
@@ -83,3 +84,23 @@ def test_no_to_play_word_lingers_after_the_turn_moved(tmp_path):
                 assert current is not None and e.centre == current.plate.center, \
                     f"a {word!r} for another seat than {scene.view.get('turn')} is still queued or shown"
     assert turns_seen >= 5
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("make", [famiglia_scene, fb_scene, mafiosi_scene])
+def test_a_card_tip_is_never_drawn_under_a_button(tmp_path, size, make):
+    app = make_app(tmp_path, size)
+    scene = make(app)
+    app.display.render(1 / 60, flip=False)
+    shown = 0
+    for place, rect in scene.card_rects().items():
+        for point in (rect.center, (rect.right - 3, rect.bottom - 3), (rect.left + 3, rect.bottom - 3)):
+            rest_mouse(app, scene, point)
+            box = scene.tip.draw(app.display.screen)
+            if box is None:
+                continue
+            shown += 1
+            assert not box.collidepoint(point), "the tip hides the card it explains"
+            for hidden_by in scene.tip.covered():
+                assert not box.colliderect(hidden_by), f"the tip of {place} at {box} is under {hidden_by} ({size})"
+    assert shown

@@ -2,7 +2,9 @@
 ``card_help`` (one line, from the game's own EN/FR rule strings), shown beside the
 pointer by :meth:`CardTip.draw` while the mouse rests on
 the card, or while a finger (or the mouse button) is held on it for
-:data:`LONG_PRESS_MS` (a touch screen has no hover).
+:data:`LONG_PRESS_MS` (a touch screen has no hover). The widgets are drawn over the
+table, so the tip goes on the side of the pointer where it covers none of them (the
+action buttons beside the hand, the emote bar).
 """
 from __future__ import annotations
 
@@ -58,6 +60,30 @@ def hover_card(scene: Any, pos: tuple[int, int], places: Iterable[str],
     return find_card(scene.view, ident, accept)
 
 
+def place_tip(box: tuple[int, int], mouse: tuple[int, int], window: pygame.Rect, offset: int,
+              avoid: Iterable[pygame.Rect]) -> pygame.Rect:
+    """Where a tip of ``box`` (w, h px) goes for the pointer at ``mouse``: below right of
+    it, else below left, above right, above left (``offset`` px away, kept inside
+    ``window``) -- the first that overlaps none of ``avoid``, else the one that
+    overlaps them least."""
+    mx, my = mouse
+    w, h = box
+    tries = [(mx + offset, my + offset), (mx - offset - w, my + offset),
+             (mx + offset, my - offset - h), (mx - offset - w, my - offset - h)]
+    avoid = list(avoid)
+    best: tuple[int, pygame.Rect] | None = None
+    for x, y in tries:
+        r = pygame.Rect(x, y, w, h).clamp(window)
+        if r.collidepoint(mouse):
+            continue  # clamped back under the pointer: it would hide the card
+        covered = sum(r.clip(a).w * r.clip(a).h for a in avoid)
+        if covered == 0:
+            return r
+        if best is None or covered < best[0]:
+            best = (covered, r)
+    return best[1] if best is not None else pygame.Rect(tries[0], box).clamp(window)
+
+
 class CardTip:
     """The tip of the card under ``scene``'s mouse: ``scene.card_help(card)`` for the
     card its ``hover_card_at(pos)`` finds; ``scene.mouse`` is the pointer (px) and
@@ -95,13 +121,7 @@ class CardTip:
         pad = size // 2
         box = pygame.Rect(0, 0, max(i.get_width() for i in imgs) + 2 * pad,
                           sum(i.get_height() for i in imgs) + 2 * pad)
-        mx, my = mouse
-        box.topleft = (mx + size, my + size)
-        if box.right > w - 4:
-            box.right = mx - size
-        if box.bottom > h - 4:
-            box.bottom = my - size
-        box.clamp_ip(surf.get_rect())
+        box = place_tip(box.size, mouse, surf.get_rect(), size, self.covered())
         pygame.draw.rect(surf, (24, 16, 12), box, border_radius=pad)
         pygame.draw.rect(surf, (214, 175, 84), box, 1, border_radius=pad)
         y = box.y + pad
@@ -109,6 +129,17 @@ class CardTip:
             surf.blit(img, (box.x + pad, y))
             y += img.get_height()
         return box
+
+    def covered(self) -> list[pygame.Rect]:
+        """What is drawn over the tip, which must not hide it: the scene's visible
+        widgets and its emote bar (px)."""
+        sc = self.scene
+        out = [pygame.Rect(e.rect) for e in getattr(sc, "ui", []) if getattr(e, "visible", True)]
+        emotes = getattr(sc, "emotes", None)
+        bar = emotes.bar_rect() if emotes is not None else None
+        if bar is not None:
+            out.append(bar)
+        return out
 
     def draw_on_top(self, surf: pygame.Surface) -> None:
         """:meth:`draw`, only while the scene is the top of the app's stack."""
