@@ -198,6 +198,16 @@ def test_menu_screens_fit(app):
                  lambda a: NameScene(a, first_run=True)):
         app.reset(make(app))
         _check(app, type(app.top).__name__)
+    join = app.reset(JoinScene(app))  # the table list: long names, a host, a lock, every status
+    join.tables = [
+        {"id": 3, "name": "Table de Marco", "game": "family_business", "status": "waiting", "spectators": 0,
+         "seats": [dict(s, name=None if s["seat"] else s["name"]) for s in _seats(4)], "host_name": "Marco",
+         "locked": True},
+        {"id": 4, "name": "Vito Corleone's Friday night table", "game": "mafiosi", "status": "playing",
+         "seats": _seats(5), "spectators": 2, "host_name": "Vito Corleone", "locked": True},
+        {"id": 5, "name": "Friday", "game": "omerta", "status": "over", "seats": _seats(4), "spectators": 0}]
+    join.rebuild()
+    _check(app, "join with tables")
     from client.i18n import tr
     from client.scenes.confirm import ConfirmScene
 

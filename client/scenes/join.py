@@ -4,7 +4,7 @@ The evening's scoreboard of the server (``tables.scoreboard``) is shown under th
 servers."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import pygame
 import pygame_gui
@@ -16,19 +16,38 @@ from client.ui.scene import Scene
 from client.ui.widgets import button, call, dialog, entry, label
 
 
-def table_line(t: dict[str, Any]) -> str:
-    """One row of the table list: name, game, players/seats, status."""
+def table_line(t: dict[str, Any], fits: Callable[[str], bool] = lambda _line: True) -> str:
+    """One row of the table list: name, game, players/seats, status, host, lock -- the
+    longest form that ``fits`` (str -> bool: the row's width): whole; without the host
+    when the table's name already says it; without the host; seats as "1/4" alone; then
+    the table's name cut with an ellipsis."""
     seats = t.get("seats", [])
     filled = sum(1 for s in seats if s.get("name"))
-    line = tr("join.table_line", name=t.get("name") or f"#{t.get('id')}", game=games.title(t.get("game")),
-              filled=str(filled), seats=str(len(seats)), status=tr(f"join.status_{t.get('status', 'waiting')}"),
-              spectators=str(t.get("spectators", 0)))
-    extra = []
-    if t.get("host_name"):
-        extra.append(tr("hostctl.list_host", name=str(t["host_name"])))
-    if t.get("locked"):
-        extra.append(tr("hostctl.list_locked"))
-    return " · ".join([line, *extra])
+    name = str(t.get("name") or f"#{t.get('id')}")
+    host = str(t.get("host_name") or "")
+    status = tr(f"join.status_{t.get('status', 'waiting')}")
+
+    def line(name: str, with_host: bool, players: bool) -> str:
+        count = tr("join.players", filled=str(filled), seats=str(len(seats))) if players \
+            else f"{filled}/{len(seats)}"
+        parts = [name, games.title(t.get("game")), count, status]
+        if with_host and host:
+            parts.append(tr("hostctl.list_host", name=host))
+        if t.get("locked"):
+            parts.append(tr("hostctl.list_locked"))
+        return " · ".join(parts)
+
+    forms = [line(name, True, True)]
+    if host and host.casefold() in name.casefold():
+        forms.append(line(name, False, True))
+    forms += [line(name, False, True), line(name, False, False)]
+    for form in forms:
+        if fits(form):
+            return form
+    cut = name
+    while len(cut) > 1 and not fits(line(cut + "…", False, False)):
+        cut = cut[:-1]
+    return line(cut.rstrip() + "…", False, False)
 
 
 def server_line(s: dict[str, Any]) -> str:
@@ -105,6 +124,7 @@ class JoinScene(Scene):
         self.l_tables = self.add(pygame_gui.elements.UISelectionList(
             pygame.Rect(rx, y, col_w, list_h), [(table_line(t), str(t["id"])) for t in self.tables],
             self.app.manager))
+        self._fit_table_rows()
         y += list_h + gap
         button(self, pygame.Rect(lx, y, col_w, rh), "join.search", command=self.discover)
         half = (col_w - gap) // 2
@@ -122,6 +142,20 @@ class JoinScene(Scene):
         button(self, pygame.Rect(lx, y, int(180 * s), int(48 * s)), "common.back", command=self.app.pop)
         self.l_state = label(self, pygame.Rect(lx + int(200 * s), y, box.w - 2 * pad - int(200 * s), int(48 * s)),
                              self.state or " ", raw=True, object_id="#hint")
+
+    def _fit_table_rows(self) -> None:
+        """Each row of the table list in the longest form its button shows whole
+        (:func:`table_line`), measured with the rows' own font and room."""
+        from client.ui.widgets import _room
+
+        row = next((i["button_element"] for i in self.l_tables.item_list if i.get("button_element")), None)
+        font = getattr(row, "font", None)
+        if row is None or font is None:
+            return
+        room = _room(row)
+        rows = [(table_line(t, lambda line: font.size(line)[0] <= room), str(t["id"])) for t in self.tables]
+        if [r[0] for r in rows] != [i["text"] for i in self.l_tables.item_list]:
+            self.l_tables.set_item_list(rows)
 
     def set_state(self, message: str) -> None:
         self.state = message
