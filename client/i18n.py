@@ -103,6 +103,22 @@ def _cached(lang: str, key: str, fields: tuple[tuple[str, object], ...]) -> str:
     return _i18n.t(f"{NAMESPACE}.{key}", **dict(fields))
 
 
+def singular(n: int) -> bool:
+    """Whether a count of ``n`` takes the singular in the current language: 1 in
+    English; 0 and 1 in French ("0 place prise", "1 place prise", "2 places prises")."""
+    return n in (0, 1) if _current == "fr" else n == 1
+
+
+def plural_key(key: str, n: int) -> str:
+    """``key + "_one"`` when a count of ``n`` takes the singular in the current language
+    and that string exists, else ``key`` (the plural): the key of a sentence about
+    ``n`` things (``tr(plural_key("lobby.waiting", 1), ...)``)."""
+    one = key + "_one"
+    if singular(n) and tr(one) != f"{NAMESPACE}.{one}":
+        return one
+    return key
+
+
 #: The space before a colon: French puts a non-breaking one ("Vito : clac"), English none.
 _COLON_SPACE = {"fr": "\u00a0"}
 

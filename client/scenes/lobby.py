@@ -28,7 +28,7 @@ import pygame
 import pygame_gui
 
 from client import felt, games, text
-from client.i18n import tr
+from client.i18n import plural_key, tr
 from client.ui.errors import error_text, free_seats
 from client.ui.scene import Scene
 from client.ui.widgets import button, call, label, panel
@@ -249,7 +249,7 @@ class LobbyScene(Scene):
                   align="center")
         y += int(44 * s)
         filled = len(seats) - free_seats(t)
-        label(self, pygame.Rect(box.x, y, box.w, int(28 * s)), "lobby.waiting", object_id="#subtitle",
+        label(self, pygame.Rect(box.x, y, box.w, int(28 * s)), plural_key("lobby.waiting", filled), object_id="#subtitle",
               text_kwargs={"game": games.title(t.get("game")), "filled": str(filled),
                            "seats": str(len(seats))}, align="center")
         y += int(28 * s) + gap
@@ -292,8 +292,7 @@ class LobbyScene(Scene):
             sw = int(230 * s)
             r = pygame.Rect(box.right - pad - sw, bottom, sw, bh)
             if free:
-                key = "hostctl.seats_free_one" if free == 1 else "hostctl.seats_free"
-                self.b_start = button(self, r, key, text_kwargs={"n": str(free)})
+                self.b_start = button(self, r, plural_key("hostctl.seats_free", free), text_kwargs={"n": str(free)})
                 self.b_start.disable()
             else:
                 self.b_start = button(self, r, "hostctl.start", object_id="#primary", command=self.start_match)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from client.i18n import tr
+from client.i18n import plural_key, tr
 
 
 class RosterOwner(Protocol):
@@ -81,4 +81,4 @@ class SeatRoster:
         n = self.spectators
         if n <= 0:
             return ""  # nobody watches: nothing to say
-        return tr("table.spectators_one") if n == 1 else tr("table.spectators", n=str(n))
+        return tr(plural_key("table.spectators", n), n=str(n))

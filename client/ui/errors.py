@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from client.i18n import tr
+from client.i18n import plural_key, tr
 
 HOST_ERRORS = ("not_allowed", "table_locked", "already_started", "no_such_seat")
 
@@ -26,7 +26,7 @@ def error_text(failure_value: Any, table: dict[str, Any] | None = None) -> str:
         n = free_seats(table or {})
         if n <= 0:
             return tr("error.request", reason=message)
-        return tr("hostctl.err_seats_free_one") if n == 1 else tr("hostctl.err_seats_free", n=str(n))
+        return tr(plural_key("hostctl.err_seats_free", n), n=str(n))
     if code == "bad_option":
         return tr("hostctl.err_bad_option", reason=message)
     if code in HOST_ERRORS:

@@ -1,0 +1,50 @@
+"""What the screens say, read as a player would: couch players keep the names they
+typed (no "Lena (2)"), the spectator count counts people (not the couch screen itself),
+French counts agree in number ("1 place prise"), and no possessive is built on a name
+that may carry "(you)". Dummy SDL video; the couch game on the real embedded server."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+from client import i18n
+from client.scenes.lobby import LobbyScene
+from tests.test_client_emotes import FakeLink, make_app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_french_seat_counts_agree_in_number(tmp_path):
+    from client.ui.widgets import shown_text
+
+    seats = [{"seat": i, "name": "Marco" if i == 0 else None, "bot": False, "connected": True} for i in range(2)]
+    table = {"id": 7, "name": "Table de Marco", "game": "famiglia", "status": "waiting", "seats": seats,
+             "spectators": 0, "host": 0, "host_name": "Marco", "options": {"start": "host"}}
+    app = make_app(tmp_path, language="fr")
+    try:
+        app.display.set_language("fr")
+        expected = {0: "0 place prise sur 2", 1: "1 place prise sur 2", 2: "2 places prises sur 2"}
+        for filled, words in expected.items():
+            t = dict(table, seats=[dict(s, name=f"P{s['seat']}" if s["seat"] < filled else None) for s in seats])
+            scene = app.reset(LobbyScene(app, FakeLink(), t, my_seat=0 if filled else None))
+            app.display.render(1 / 60, flip=False)
+            texts = {shown_text(e) for e in scene.ui if hasattr(e, "text")}
+            assert f"Famiglia — {words}" in texts, texts
+        assert i18n.tr(i18n.plural_key("table.spectators", 1), n="1") == "1 spectateur"
+        assert i18n.tr(i18n.plural_key("hostctl.seats_free", 1), n="1") == "1 place libre"
+    finally:
+        app.display.set_language("en")
+
+
+def _strings(lang: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for path in [ROOT / "client" / f"mafia.{lang}.json", *sorted((ROOT / "client" / "games").glob(f"*/mafia.{lang}.json"))]:
+        def walk(node, prefix):
+            for k, v in node.items():
+                if isinstance(v, dict):
+                    walk(v, f"{prefix}{k}.")
+                else:
+                    out[f"{path.parent.name}:{prefix}{k}"] = str(v)
+        walk(json.loads(path.read_text(encoding="utf-8"))[lang], "")
+    return out
