@@ -5,11 +5,15 @@ that may carry "(you)". Dummy SDL video; the couch game on the real embedded ser
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import pytest_twisted
 
 from client import i18n
+from client.input import binding_for
 from client.scenes.lobby import LobbyScene
+from tests.test_client_app import menu_app, until
 from tests.test_client_emotes import FakeLink, make_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,3 +52,13 @@ def _strings(lang: str) -> dict[str, str]:
                     out[f"{path.parent.name}:{prefix}{k}"] = str(v)
         walk(json.loads(path.read_text(encoding="utf-8"))[lang], "")
     return out
+
+
+def test_no_possessive_is_built_on_a_players_name():
+    """A seat's name may read "Marco (you)": "%{name}'s gang" would say "Marco (you)'s
+    gang". Only the player's own name from the settings (the default table name) may
+    take one."""
+    allowed = {"client:host.default_name"}
+    bad = {k: v for k, v in _strings("en").items()
+           if re.search(r"%\{\w+\}['’]s\b", v) and k not in allowed}
+    assert not bad, bad
