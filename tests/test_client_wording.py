@@ -19,6 +19,24 @@ from tests.test_client_emotes import FakeLink, make_app
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest_twisted.inlineCallbacks
+def test_couch_players_keep_their_names_and_the_screen_is_no_spectator(tmp_path):
+    from client.games.omerta.table import OmertaTableScene
+    from client.scenes.couch import start_couch
+
+    with menu_app(tmp_path) as app:  # this client's own connection is "Tester"
+        yield app.connections.start()
+        tid = yield start_couch(app, [("Tester", binding_for("left")), ("Bob", binding_for("right"))], 3)
+        yield until(app, lambda: isinstance(app.top, OmertaTableScene) and len(app.top.local_seats) == 2)
+        table = app.top
+        yield until(app, lambda: app.tables[tid].get("spectators") == 1)  # the shared screen
+        assert [table.roster.seat_name(p) for p in (0, 1)] == ["Tester", "Bob"]
+        assert table.links[0] is app.connections.main_link  # Tester plays on his own connection
+        assert table.roster.spectator_line() == ""  # nobody watches
+        app.tables[tid] = dict(app.tables[tid], spectators=2)  # somebody does
+        assert table.roster.spectator_line() == "1 watching"
+
+
 def test_french_seat_counts_agree_in_number(tmp_path):
     from client.ui.widgets import shown_text
 

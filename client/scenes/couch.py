@@ -53,8 +53,10 @@ def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, option
                 game: str | None = None):
     """Create a table of ``game`` (default: the registry's couch game) for ``players``
     (name, binding) plus bots, each player on its own connection, and a spectator
-    connection for the shared screen. Returns a Deferred firing with the table id once
-    every seat is filled."""
+    connection for the shared screen. The player named as this client's own connection
+    (the default name of player 1) plays on it: the server names every connection
+    uniquely, and a second "Lena" would sit as "Lena (2)". Returns a Deferred firing
+    with the table id once every seat is filled."""
     game = game or games.couch_game().name
     from twisted.internet import defer
 
@@ -70,8 +72,12 @@ def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, option
         screen = yield app.connections.open_link(tr("couch.screen_name"), address)
         app.couch_groups[tid] = {"display": screen, "stash": []}
         yield screen.request("join", table=tid, spectate=True)
+        own = main.name
         for i, (name, binding) in enumerate(players):
-            link = yield app.connections.open_link(name, address)
+            if name == own:
+                link, own = main, None  # this client's own connection, once
+            else:
+                link = yield app.connections.open_link(name, address)
             app.pending_bindings[link] = binding
             yield link.request("join", table=tid, seat=i)
         for _ in range(seats - len(players)):

@@ -19,6 +19,8 @@ class RosterOwner(Protocol):
     app: Any  # ``tables``: table id -> the latest ``Table`` dict
     table_id: Any
     links: dict[int, Any]  # local seat -> its connection
+    public: bool  # this screen shows the table through a spectator connection
+    replay: bool
 
 
 class SeatRoster:
@@ -75,7 +77,13 @@ class SeatRoster:
 
     @property
     def spectators(self) -> int:
-        return int(self.table_entry().get("spectators") or 0)
+        """How many others watch the table: the server's count of spectator connections
+        less this screen's own (a couch game's shared screen, a TV view), which is
+        nobody watching."""
+        n = int(self.table_entry().get("spectators") or 0)
+        if self.owner.public and not self.owner.replay:
+            n -= 1
+        return max(0, n)
 
     def spectator_line(self) -> str:
         n = self.spectators
