@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pygame
 import pytest_twisted
 
 from client import i18n
@@ -80,3 +81,33 @@ def test_no_possessive_is_built_on_a_players_name():
     bad = {k: v for k, v in _strings("en").items()
            if re.search(r"%\{\w+\}['’]s\b", v) and k not in allowed}
     assert not bad, bad
+
+
+SCOREBOARD = [{"name": "Marco", "game": "omerta", "played": 3, "won": 2, "by_stand_in": 1},
+              {"name": "Bots", "game": "omerta", "played": 3, "won": 1, "by_stand_in": 0, "bot": True},
+              {"name": "Lena", "game": "famiglia", "played": 1, "won": 0},  # an older server: no new keys
+              {"name": "Odd", "game": "omerta", "played": "x", "won": None, "by_stand_in": "?"}]
+
+
+def test_the_scoreboard_shows_the_bots_row_and_stand_in_wins(tmp_path):
+    from client.scenes.lobby import scoreboard_panel
+    from client.table.results import draw_scoreboard
+    from client.ui.scene import Scene
+    from client.ui.scoreboard import score_rows
+    from client.ui.widgets import shown_text
+
+    rows = score_rows(SCOREBOARD)
+    assert [(r.name, r.played, r.won, r.bot) for r in rows] == [
+        ("Marco", "3", "2 +1", False), ("Bots", "3", "1", True), ("Lena", "1", "0", False), ("Odd", "0", "0", False)]
+    for lang, bots in (("en", "Bots"), ("fr", "Robots")):
+        app = make_app(tmp_path, language=lang)
+        try:
+            app.display.set_language(lang)
+            scene = app.reset(Scene(app))
+            scoreboard_panel(scene, pygame.Rect(800, 300, 440, 380), SCOREBOARD)
+            shown = [shown_text(e) for e in scene.ui if hasattr(e, "text")]
+            assert "2 +1" in shown and bots in shown and i18n.tr("score.stand_in_note") in shown
+            draw_scoreboard(app.display.screen, pygame.Rect(100, 100, 600, 400), SCOREBOARD, 18)
+            scoreboard_panel(scene, pygame.Rect(800, 300, 440, 380), [{"name": "Ann", "game": "omerta"}])
+        finally:
+            app.display.set_language("en")

@@ -31,6 +31,7 @@ from client import felt, games, text
 from client.i18n import plural_key, tr
 from client.ui.errors import error_text, free_seats
 from client.ui.scene import Scene
+from client.ui.scoreboard import score_rows, stand_in_note
 from client.ui.widgets import button, call, label, panel
 
 #: Error codes of the host's requests that have a sentence of their own (``hostctl.err_<code>``).
@@ -87,20 +88,11 @@ def _secs(ms: int) -> str:
     return str(int(v)) if v == int(v) else f"{v:.1f}"
 
 
-def scoreboard_rows(scoreboard: Any, limit: int = 8) -> list[tuple[str, str, str, str]]:
-    """``[{name, game, played, won}]`` (sorted by the server) as table rows
-    ``(name, game title, played, won)``; at most ``limit``."""
-    rows = []
-    for e in scoreboard if isinstance(scoreboard, list) else []:
-        if isinstance(e, dict) and e.get("name"):
-            rows.append((str(e["name"]), games.title(e.get("game")), str(int(e.get("played") or 0)),
-                         str(int(e.get("won") or 0))))
-    return rows[:limit]
-
-
 def scoreboard_panel(scene: Scene, rect: pygame.Rect, scoreboard: Any) -> None:
     """The evening's scoreboard as widgets in ``rect`` (px): a title, then one row per
-    (player, game): name, game, played, won; "No match finished yet tonight." when empty."""
+    (player, game): name, game, played, won (:mod:`client.ui.scoreboard`: the bots' row
+    dimmed, a stand-in's wins as "+1" with a line saying so); "No match finished yet
+    tonight." when empty."""
     s = scene.app.ui_scale
     panel(scene, rect)
     pad = int(18 * s)
@@ -108,8 +100,10 @@ def scoreboard_panel(scene: Scene, rect: pygame.Rect, scoreboard: Any) -> None:
     y = rect.y + pad
     label(scene, pygame.Rect(rect.x + pad, y, rect.w - 2 * pad, int(42 * s)), "score.title", object_id="#heading")
     y += int(44 * s)
-    limit = max(1, (rect.bottom - pad - y) // rh - 1)
-    rows = scoreboard_rows(scoreboard, limit)
+    rows = score_rows(scoreboard)
+    note = stand_in_note(rows)
+    limit = max(1, (rect.bottom - pad - y - (rh if note else 0)) // rh - 1)
+    rows = rows[:limit]
     if not rows:
         label(scene, pygame.Rect(rect.x + pad, y, rect.w - 2 * pad, rh), "score.empty", object_id="#hint")
         return
@@ -121,10 +115,12 @@ def scoreboard_panel(scene: Scene, rect: pygame.Rect, scoreboard: Any) -> None:
                   align="left" if i < 2 else "center")
     y += rh
     for row in rows:
-        for i, value in enumerate(row):
+        for i, value in enumerate((row.name, row.game, row.played, row.won)):
             fit_label(scene, pygame.Rect(cols[i], y, cols[i + 1] - cols[i], rh), value,
-                      align="left" if i < 2 else "center")
+                      object_id="#hint" if row.bot else None, align="left" if i < 2 else "center")
         y += rh
+    if note and stand_in_note(rows):
+        fit_label(scene, pygame.Rect(rect.x + pad, y, w, rh), note, object_id="#hint")
 
 
 def fit_label(scene: Scene, rect: pygame.Rect, value: str, **kw: Any) -> Any:

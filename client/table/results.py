@@ -368,10 +368,11 @@ class ResultsOverlay(Scene):
 
 
 def draw_scoreboard(surface: pygame.Surface, area: pygame.Rect, board: list[dict[str, Any]], size: int) -> pygame.Rect:
-    """The evening's scoreboard (``[{name, game, played, won}]``, sorted by the server)
-    in a dark framed panel filling ``area``: a title, then player, game, played, won;
-    as many rows as fit. Returns the panel's rect."""
-    from client.gamedef import game_title
+    """The evening's scoreboard (the server's rows, sorted by it; :mod:`client.ui.scoreboard`)
+    in a dark framed panel filling ``area``: a title, then player, game, played, won; as
+    many rows as fit (the bots' row dimmed, a stand-in's wins as "+1" and a line saying
+    so). Returns the panel's rect."""
+    from client.ui.scoreboard import score_rows, stand_in_note
 
     pygame.draw.rect(surface, (16, 11, 9), area, border_radius=max(6, size // 2))
     pygame.draw.rect(surface, GOLD, area, 2, border_radius=max(6, size // 2))
@@ -388,23 +389,27 @@ def draw_scoreboard(surface: pygame.Surface, area: pygame.Rect, board: list[dict
         img = text.render(tr(head), size, DIM, bold=True)
         surface.blit(img, (cols[i], y) if i < 2 else img.get_rect(midtop=(cols[i], y)))
     y += rh
-    if not board:
+    rows = score_rows(board)
+    note = stand_in_note(rows)
+    bottom = area.bottom - pad // 2 - (rh if note else 0)
+    if not rows:
         img = text.render(tr("score.empty"), size, DIM)
         surface.blit(img, (cols[0], y))
-    for k, e in enumerate(board):
-        if y + rh > area.bottom - pad // 2:
+    for k, row in enumerate(rows):
+        if y + rh > bottom:
             break
-        if not isinstance(e, dict):
-            continue
         if k % 2 == 0:
             band(surface, pygame.Rect(area.x + pad // 2, y - rh // 8, area.w - pad, rh))
-        name = text.elide(str(e.get("name") or "?"), cols[1] - cols[0] - pad // 2, size, bold=True)
-        game = text.elide(game_title(e.get("game")), cols[2] - cols[1] - pad, size)
-        for i, (value, bold) in enumerate(((name, True), (game, False), (str(e.get("played", 0)), False),
-                                           (str(e.get("won", 0)), True))):
-            img = text.render(value, size, GOLD if i == 3 else CREAM, bold=bold)
+        name = text.elide(row.name, cols[1] - cols[0] - pad // 2, size, bold=True)
+        game = text.elide(row.game, cols[2] - cols[1] - pad, size)
+        for i, (value, bold) in enumerate(((name, True), (game, False), (row.played, False), (row.won, True))):
+            colour = DIM if row.bot else GOLD if i == 3 else CREAM
+            img = text.render(value, size, colour, bold=bold)
             surface.blit(img, (cols[i], y) if i < 2 else img.get_rect(midtop=(cols[i], y)))
         y += rh
+    if note:
+        img = text.render(text.elide(note, area.w - 2 * pad, int(size * 0.85)), int(size * 0.85), DIM)
+        surface.blit(img, (cols[0], bottom))
     return area
 
 
