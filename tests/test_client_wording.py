@@ -111,3 +111,18 @@ def test_the_scoreboard_shows_the_bots_row_and_stand_in_wins(tmp_path):
             scoreboard_panel(scene, pygame.Rect(800, 300, 440, 380), [{"name": "Ann", "game": "omerta"}])
         finally:
             app.display.set_language("en")
+
+
+def test_the_join_screen_counts_servers_and_tables_in_words(tmp_path):
+    from client.scenes.join import server_line
+
+    app = make_app(tmp_path, language="fr")
+    try:
+        app.display.set_language("fr")
+        one = {"name": "Mafia Table", "host": "192.0.2.2", "tcp_port": 7791, "tables": [{"id": 1}]}
+        assert server_line(one).endswith("— 1 table") and "(s)" not in server_line(one)
+        assert server_line(dict(one, tables=[])).endswith("— 0 table")
+        assert i18n.tr(i18n.plural_key("join.found", 1), n="1").startswith("1 serveur trouvé.")
+    finally:
+        app.display.set_language("en")
+    assert server_line(dict(one, tables=[{}, {}])).endswith("— 2 tables")

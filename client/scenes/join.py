@@ -11,7 +11,7 @@ import pygame_gui
 
 from client import felt, games
 from client.net import parse_address
-from client.i18n import tr
+from client.i18n import plural_key, tr
 from client.ui.scene import Scene
 from client.ui.widgets import button, call, dialog, entry, label
 
@@ -51,8 +51,9 @@ def table_line(t: dict[str, Any], fits: Callable[[str], bool] = lambda _line: Tr
 
 
 def server_line(s: dict[str, Any]) -> str:
-    return tr("join.server_line", name=s.get("name") or "?", address=f"{s['host']}:{s['tcp_port']}",
-              tables=str(len(s.get("tables", []))))
+    n = len(s.get("tables", []))
+    return tr(plural_key("join.server_line", n), name=s.get("name") or "?", address=f"{s['host']}:{s['tcp_port']}",
+              tables=str(n))
 
 
 def watch_any(app: Any, link: Any, retry_s: float = 3.0) -> None:
@@ -175,7 +176,8 @@ class JoinScene(Scene):
         def found(servers: list[dict[str, Any]]) -> None:
             self.searching = False
             self.servers = servers
-            self.set_state(tr("join.found", n=str(len(servers))) if servers else tr("join.none_found"))
+            self.set_state(tr(plural_key("join.found", len(servers)), n=str(len(servers))) if servers
+                           else tr("join.none_found"))
             if self.app.top is self:
                 self.rebuild()
 
