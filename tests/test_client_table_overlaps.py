@@ -104,3 +104,30 @@ def test_a_card_tip_is_never_drawn_under_a_button(tmp_path, size, make):
             for hidden_by in scene.tip.covered():
                 assert not box.colliderect(hidden_by), f"the tip of {place} at {box} is under {hidden_by} ({size})"
     assert shown
+
+
+def omerta_scene(app):
+    from tests.test_client_accidents import _after_peeks
+    from tests.test_client_app import open_table
+
+    return open_table(app, _after_peeks(), 0)[0]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("make", [omerta_scene, famiglia_scene, fb_scene, mafiosi_scene])
+def test_the_messages_are_never_written_under_the_emote_bar(tmp_path, size, make, monkeypatch):
+    from client.table import draw as kit
+
+    app = make_app(tmp_path, size)
+    scene = make(app)
+    for i in range(12):
+        scene.column.say(f"message {i}: a line long enough to wrap in the column", (240, 235, 220), 60000)
+    boxes = []
+    real = kit._draw_messages
+    monkeypatch.setattr(kit, "_draw_messages", lambda surf, box, *a: (boxes.append(box), real(surf, box, *a)))
+    monkeypatch.setitem(kit._MESSAGES_CACHE, "key", None)  # drawn afresh, through the spy
+    app.display.render(1 / 60, flip=False)
+    bar = scene.emotes.bar_rect()
+    box = scene.emotes.message_box(scene.layout.info)
+    assert bar is not None and boxes and boxes[-1].size == box.size
+    assert not box.colliderect(bar), f"messages in {box} under the emote bar {bar} ({size})"

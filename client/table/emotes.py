@@ -80,6 +80,15 @@ class TableEmotes:
         self._bar_at = (key, rect)
         return rect
 
+    def message_box(self, info: pygame.Rect) -> pygame.Rect:
+        """The part of the message column ``info`` (px) the messages may use: all of
+        it, or below the emote bar when the bar had to sit at the column's top."""
+        bar = self.bar_rect()
+        if bar is None or not bar.colliderect(info):
+            return info
+        top = min(info.bottom, bar.bottom + max(2, bar.h // 8))
+        return pygame.Rect(info.x, top, info.w, info.bottom - top)
+
     def show(self, msg: Mapping[str, Any]) -> None:
         """A pushed ``emote {table, seat, name, emote, t_server}``: the badge beside the
         sender's name for ``client.ui.emotes.SHOW_MS``; an unknown emote is ignored."""

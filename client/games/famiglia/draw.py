@@ -195,7 +195,7 @@ def _paint_base(target: pygame.Surface, f: Frame, layer: pygame.Surface) -> None
         _hand(target, f, seat)
     if not sc.prompt[2]:
         _banner(target, sc)
-    draw_messages(target, f.layout.info, sc.column.visible(), max(11, int(f.layout.font * 0.82)))
+    draw_messages(target, sc.emotes.message_box(f.layout.info), sc.column.visible(), max(11, int(f.layout.font * 0.82)))
 
 
 def _glider_items(f: Frame) -> TopItems:

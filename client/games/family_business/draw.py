@@ -186,7 +186,7 @@ def _paint_base(target: pygame.Surface, f: Frame) -> None:
     _picks(target, f)
     if not _banner_moves(sc):
         _banner(target, sc)
-    draw_messages(target, lay.info, sc.column.visible(), max(11, int(lay.font * 0.80)))
+    draw_messages(target, sc.emotes.message_box(lay.info), sc.column.visible(), max(11, int(lay.font * 0.80)))
 
 
 # -- over the base frame ---------------------------------------------------------------------

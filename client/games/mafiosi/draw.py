@@ -196,7 +196,7 @@ def _paint_base(target: pygame.Surface, f: Frame, chrome_key: tuple) -> None:
         still.draw(target, f.art, f.t)
     if not f.urgent_banner:
         _banner(target, sc)
-    draw_messages(target, f.layout.info, sc.column.visible(), max(12, int(f.layout.font * 0.82)))
+    draw_messages(target, sc.emotes.message_box(f.layout.info), sc.column.visible(), max(12, int(f.layout.font * 0.82)))
 
 
 def _banner(surf: pygame.Surface, sc: Any) -> None:

@@ -170,7 +170,7 @@ def _paint_base(target: pygame.Surface, f: Frame, layer: pygame.Surface) -> None
     _safe(target, f)
     _piles(target, f)
     _hand(target, f)
-    draw_messages(target, f.layout.info, f.sc.column.visible(), max(11, int(f.layout.font * 0.82)))
+    draw_messages(target, f.sc.emotes.message_box(f.layout.info), f.sc.column.visible(), max(11, int(f.layout.font * 0.82)))
 
 
 def _turn_glow(surf: pygame.Surface, f: Frame) -> None:
