@@ -63,25 +63,26 @@ def hover_card(scene: Any, pos: tuple[int, int], places: Iterable[str],
 def place_tip(box: tuple[int, int], mouse: tuple[int, int], window: pygame.Rect, offset: int,
               avoid: Iterable[pygame.Rect]) -> pygame.Rect:
     """Where a tip of ``box`` (w, h px) goes for the pointer at ``mouse``: below right of
-    it, else below left, above right, above left (``offset`` px away, kept inside
-    ``window``) -- the first that overlaps none of ``avoid``, else the one that
-    overlaps them least."""
+    it, below left, above right or above left (``offset`` px away), kept inside
+    ``window`` -- the first that overlaps none of ``avoid`` and fits without being
+    pushed back by the window's edges, else the first that overlaps none, else the one
+    that overlaps them least; never over the pointer."""
     mx, my = mouse
     w, h = box
     tries = [(mx + offset, my + offset), (mx - offset - w, my + offset),
              (mx + offset, my - offset - h), (mx - offset - w, my - offset - h)]
     avoid = list(avoid)
-    best: tuple[int, pygame.Rect] | None = None
-    for x, y in tries:
-        r = pygame.Rect(x, y, w, h).clamp(window)
+    ranked = []
+    for i, (x, y) in enumerate(tries):
+        raw = pygame.Rect(x, y, w, h)
+        r = raw.clamp(window)
         if r.collidepoint(mouse):
-            continue  # clamped back under the pointer: it would hide the card
+            continue  # pushed back under the pointer: it would hide the card
         covered = sum(r.clip(a).w * r.clip(a).h for a in avoid)
-        if covered == 0:
-            return r
-        if best is None or covered < best[0]:
-            best = (covered, r)
-    return best[1] if best is not None else pygame.Rect(tries[0], box).clamp(window)
+        ranked.append((covered, r != raw, i, r))
+    if not ranked:
+        return pygame.Rect(tries[0], box).clamp(window)
+    return min(ranked, key=lambda c: c[:3])[3]
 
 
 class CardTip:
