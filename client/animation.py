@@ -20,6 +20,7 @@ import pygame
 
 from client import tween
 from client.cards import CardArt
+from shared.showing import MAX_BACKLOG_MS
 
 Place = tuple[str, int]
 Card = Mapping[str, Any] | None
@@ -337,10 +338,11 @@ class Animator:
                 reveals[e.place] = e
         return hidden, offsets, reveals
 
-    def slot(self, t: float, duration: float, max_backlog: float = 600.0, urgent: bool = False) -> float:
+    def slot(self, t: float, duration: float, max_backlog: float = MAX_BACKLOG_MS, urgent: bool = False) -> float:
         """Start time for the next event's animation: after the previous one, but never
         more than ``max_backlog`` ms behind the present (a burst of events speeds up);
-        ``urgent`` (your own move) starts now, alongside whatever is still running."""
+        ``urgent`` (your own move) starts now, alongside whatever is still running. The
+        server's bots follow the same queue (:class:`shared.showing.Stage`)."""
         if urgent:
             self.cursor = max(self.cursor, t + duration)
             return t

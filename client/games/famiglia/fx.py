@@ -20,19 +20,15 @@ import pygame
 from client import tween
 from client.animation import Animator, Banner, Flight, Shake, event_animator
 from client.games.famiglia.layout import FamigliaLayout
+from shared.games.famiglia.showing import (  # durations (ms), as the bots pace by them
+    DRAW_MS, DRAW_STAGGER_MS, HIT_AT, HIT_BANNER_MS, HIT_MS, LAST_ROUND_MS, LAST_ROUND_QUEUE_MS, PLAY_MS,
+    RECRUIT_MS, RECRUIT_PAIR_LAG_MS, RENEW_MS, RESHUFFLE_CARDS, RESHUFFLE_FLIGHT_MS, RESHUFFLE_MS,
+    RESHUFFLE_STAGGER_MS, SWAP_MS)
 
 GOLD = (255, 214, 102)
 RED = (255, 110, 90)
 BLUE = (120, 190, 255)
 
-#: Durations in ms.
-DRAW_MS, DRAW_STAGGER_MS = 380, 110
-RENEW_MS = 420
-PLAY_MS = 460
-SWAP_MS = 560
-RECRUIT_MS = 520
-HIT_MS = 600
-RESHUFFLE_MS = 650
 
 
 class FxContext:
@@ -100,9 +96,9 @@ def _on_reshuffle(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     a = ctx.anim
     new = ctx.new
     t0 = _slot(ctx, ev, RESHUFFLE_MS)
-    for i in range(6):
-        s = t0 + i * 50
-        a.add(Flight(s, s + 400, src=pygame.Rect(new.discard), dst=pygame.Rect(new.deck), lift=30, spin=20))
+    for i in range(RESHUFFLE_CARDS):
+        s = t0 + i * RESHUFFLE_STAGGER_MS
+        a.add(Flight(s, s + RESHUFFLE_FLIGHT_MS, src=pygame.Rect(new.discard), dst=pygame.Rect(new.deck), lift=30, spin=20))
 
 
 def _on_accountant(ctx: FxContext, ev: Mapping[str, Any]) -> None:
@@ -125,9 +121,9 @@ def _on_accountant(ctx: FxContext, ev: Mapping[str, Any]) -> None:
         target = ev.get("target")
         tr_ = new.cards.get(("street", _id(target)))
         if tr_ is not None:
-            hit = t0 + PLAY_MS * 0.8
+            hit = t0 + PLAY_MS * HIT_AT
             a.add(Shake(hit, hit + HIT_MS, place=("street", _id(target)), amp=tr_.w * 0.10))
-            a.add(Banner(hit, hit + 1400, text=f"\u2212{ev.get('amount', '?')}", colour=RED,
+            a.add(Banner(hit, hit + HIT_BANNER_MS, text=f"\u2212{ev.get('amount', '?')}", colour=RED,
                          centre=(tr_.centerx, tr_.top + tr_.h * 0.3), size=int(tr_.h * 0.38)))
 
 
@@ -173,7 +169,7 @@ def _on_recruit(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     g_dst = new.cards.get(("gang", gid)) if gid is not None else None
     if g_dst is not None:
         g_src = ctx.was(("hand", gid)) or ctx.hand_of(seat, old)
-        a.add(Flight(t0 + 120, t0 + 120 + RECRUIT_MS, src=g_src, dst=pygame.Rect(g_dst),
+        a.add(Flight(t0 + RECRUIT_PAIR_LAG_MS, t0 + RECRUIT_PAIR_LAG_MS + RECRUIT_MS, src=g_src, dst=pygame.Rect(g_dst),
                      face_a=gang_card if ("hand", gid) in old.cards else None, face_b=gang_card, lift=30,
                      hide_dst=("gang", gid), flip_at=(0.1, 0.6)))
 
@@ -181,11 +177,11 @@ def _on_recruit(ctx: FxContext, ev: Mapping[str, Any]) -> None:
 def _on_end_triggered(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     a = ctx.anim
     new = ctx.new
-    t0 = _slot(ctx, ev, 600)
+    t0 = _slot(ctx, ev, LAST_ROUND_QUEUE_MS)
     w, h = new.size
     from client.i18n import tr
 
-    a.add(Banner(t0, t0 + 1800, text=tr("fam.fx.last_round"), colour=(255, 120, 90),
+    a.add(Banner(t0, t0 + LAST_ROUND_MS, text=tr("fam.fx.last_round"), colour=(255, 120, 90),
                  centre=(new.street.centerx, new.street.centery), size=int(h * 0.09)))
 
 

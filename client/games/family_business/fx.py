@@ -22,18 +22,14 @@ from client import tween
 from client.animation import Animator, Banner, Flight, event_animator
 from client.games.family_business.layout import FBLayout
 from client.i18n import tr
+from shared.games.family_business.showing import (  # durations (ms), as the bots pace by them
+    BANNER_MS, BANNER_QUEUE_MS, COUNTER_MS, COUNTERED_AT, COUNTERED_MS, DRAW_MS, EXECUTED_MS, KILL_MS, PLAY_MS,
+    RESHUFFLE_CARDS, RESHUFFLE_FLIGHT_MS, RESHUFFLE_MS, RESHUFFLE_STAGGER_MS, TURN_MS, TURN_QUEUE_MS, WALK_MS)
 
 GOLD = (255, 214, 102)
 RED = (255, 90, 80)
 GREEN = (140, 230, 140)
 
-#: Durations in ms.
-PLAY_MS = 420  # short: the card that opens a counter window must be readable at once
-DRAW_MS = 360
-WALK_MS = 560
-KILL_MS = 620
-COUNTER_MS = 480
-BANNER_MS = 1300
 
 
 class FxContext:
@@ -113,8 +109,8 @@ def _on_turn(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     area = new.seats.get(seat) if isinstance(seat, int) else None
     a.supersede("turn")  # the turn moved: an earlier "to play" still waiting or showing goes
     if area is not None:
-        t0 = _slot(ctx, ev, 250)
-        a.add(Banner(t0, t0 + 900, text=tr("fb.table.turn_pill"), colour=GOLD, centre=area.plate.center,
+        t0 = _slot(ctx, ev, TURN_QUEUE_MS)
+        a.add(Banner(t0, t0 + TURN_MS, text=tr("fb.table.turn_pill"), colour=GOLD, centre=area.plate.center,
                      size=max(14, int(area.plate.h * 0.8)), tag="turn"))
 
 
@@ -162,7 +158,7 @@ def _on_counter(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     a.add(Flight(t0, t0 + COUNTER_MS, src=ctx.hand_rect(seat, card), dst=pygame.Rect(new.discard), face_a=card,
                  face_b=card, lift=70, hide_dst=("discard", 0), glow=GOLD, spin=14,
                  easing=tween.ease_out_cubic, early=False))
-    a.add(Banner(t0 + COUNTER_MS * 0.6, t0 + COUNTER_MS + 900, text=tr("fb.table.countered"), colour=GOLD,
+    a.add(Banner(t0 + COUNTER_MS * COUNTERED_AT, t0 + COUNTER_MS + COUNTERED_MS, text=tr("fb.table.countered"), colour=GOLD,
                  centre=(new.discard.centerx, new.discard.top - new.discard.h * 0.1),
                  size=max(18, int(new.discard.h * 0.22))))
 
@@ -213,7 +209,7 @@ def _on_killed(ctx: FxContext, ev: Mapping[str, Any]) -> None:
         a.add(Flight(t0, t0 + KILL_MS, src=src, dst=_small(new.cemetery, new.wall_mob), face_a=m, face_b=m,
                      lift=50, glow=RED, spin=8, hide_dst=("rip", 0)))
         if ev.get("cause") == "war":
-            a.add(Banner(t0, t0 + 800, text=tr("fb.table.executed_banner"), colour=RED,
+            a.add(Banner(t0, t0 + EXECUTED_MS, text=tr("fb.table.executed_banner"), colour=RED,
                          centre=src.center, size=max(14, int(src.h * 0.28))))
         ctx.where.pop(mid, None)
 
@@ -222,7 +218,7 @@ def _banner(ctx: FxContext, ev: Mapping[str, Any], key: str, colour: Any, over: 
             height: float, least: int) -> None:
     """A banner (string ``key``) over ``over``, its text ``height`` of that rect's height
     (at least ``least`` px), in the event's time slot."""
-    t0 = _slot(ctx, ev, 500)
+    t0 = _slot(ctx, ev, BANNER_QUEUE_MS)
     ctx.anim.add(Banner(t0, t0 + BANNER_MS, text=tr(key), colour=colour, centre=over.center,
                         size=max(least, int(over.h * height))))
 
@@ -245,11 +241,11 @@ def _on_war_ended(ctx: FxContext, ev: Mapping[str, Any]) -> None:
 def _on_reshuffle(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     a = ctx.anim
     new = ctx.new
-    t0 = _slot(ctx, ev, 650)
-    for i in range(6):
-        s = t0 + i * 50
-        a.add(Flight(s, s + 400, src=pygame.Rect(new.discard), dst=pygame.Rect(new.draw_pile), lift=30, spin=20,
-                     early=False))
+    t0 = _slot(ctx, ev, RESHUFFLE_MS)
+    for i in range(RESHUFFLE_CARDS):
+        s = t0 + i * RESHUFFLE_STAGGER_MS
+        a.add(Flight(s, s + RESHUFFLE_FLIGHT_MS, src=pygame.Rect(new.discard), dst=pygame.Rect(new.draw_pile),
+                     lift=30, spin=20, early=False))
 
 
 #: event type -> its handler (``_on_<type>``); other events: nothing.

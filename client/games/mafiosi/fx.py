@@ -24,18 +24,13 @@ from client.animation import Animator, Banner, Effect, Flight, event_animator
 from client.cards import CardArt
 from client.games.mafiosi.layout import MafiosiLayout
 from client.i18n import tr
+from shared.games.mafiosi.showing import (  # durations (ms), as the bots pace by them
+    BOUNCER_MS, DEAL_MS, DEAL_STAGGER_MS, HOLD_MS, LEADER_MS, LEADER_QUEUE_MS, PLAY_MS, POINT_MS, REVEAL_MS,
+    REVEAL_QUEUE_EXTRA_MS, ROUND_MS, ROUND_QUEUE_MS, SCORED_MS, SWEEP_MS, SWEEP_STAGGER_MS, TRUMP_AFTER_MS)
 
 GOLD = (255, 214, 102)
 RED = (255, 120, 100)
 
-#: Durations in ms.
-PLAY_MS = 420
-HOLD_MS = 750
-SWEEP_MS = 480
-BOUNCER_MS = 420
-REVEAL_MS = 520
-DEAL_MS, DEAL_STAGGER_MS = 300, 45
-POINT_MS = 500
 
 
 @dataclass
@@ -141,11 +136,12 @@ def _on_trick_won(ctx: FxContext, ev: Mapping[str, Any]) -> None:
         r = old.cards.get(("trick", cid)) or new.trick_slots[min(i, len(new.trick_slots) - 1)]
         start = ctx.landed.get(cid, ctx.t) if cid is not None else ctx.t
         a.add(Still(start, leave, rect=pygame.Rect(r), card=c))
-        a.add(Flight(leave + i * 40, leave + i * 40 + SWEEP_MS, src=pygame.Rect(r), dst=pygame.Rect(area.pile),
+        go = leave + i * SWEEP_STAGGER_MS
+        a.add(Flight(go, go + SWEEP_MS, src=pygame.Rect(r), dst=pygame.Rect(area.pile),
                      face_a=c, face_b=None, lift=20, flip_at=(0.35, 0.9), early=False))
     if ev.get("trump"):
         c = new.centre
-        a.add(Banner(t0 + 100, leave + 300, text=tr("maf.fx.trump"), colour=GOLD,
+        a.add(Banner(t0 + 100, leave + TRUMP_AFTER_MS, text=tr("maf.fx.trump"), colour=GOLD,
                      centre=(c.centerx, new.duty.centery + new.font), size=int(new.size[1] * 0.06)))
     ctx.trick_pos = 0
 
@@ -173,7 +169,7 @@ def _on_bouncer_chosen(ctx: FxContext, ev: Mapping[str, Any]) -> None:
 def _on_bouncers_revealed(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     a = ctx.anim
     new = ctx.new
-    t0 = a.slot(ctx.t, REVEAL_MS + 200)
+    t0 = a.slot(ctx.t, REVEAL_MS + REVEAL_QUEUE_EXTRA_MS)
     for s, card in enumerate(ev.get("bouncers") or []):
         if not isinstance(card, Mapping) or s not in new.seats or s == ctx.me:
             continue
@@ -185,9 +181,9 @@ def _on_bouncers_revealed(ctx: FxContext, ev: Mapping[str, Any]) -> None:
 def _on_round_started(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     a = ctx.anim
     new = ctx.new
-    t0 = a.slot(ctx.t, 300)
+    t0 = a.slot(ctx.t, ROUND_QUEUE_MS)
     c = new.centre
-    a.add(Banner(t0, t0 + 1300, text=tr("maf.fx.round", n=str(ev.get("round", "?"))), colour=GOLD,
+    a.add(Banner(t0, t0 + ROUND_MS, text=tr("maf.fx.round", n=str(ev.get("round", "?"))), colour=GOLD,
                  centre=(c.centerx, c.centery), size=int(new.size[1] * 0.07)))
     start = pygame.Rect(0, 0, *new.hand_card)
     start.center = c.center
@@ -241,10 +237,10 @@ def _on_round_scored(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     kind = ev.get("type")
     a = ctx.anim
     new = ctx.new
-    t0 = a.slot(ctx.t, 1500)
+    t0 = a.slot(ctx.t, SCORED_MS)
     c = new.centre
     key = "maf.fx.over" if kind == "match_over" else "maf.fx.scored"
-    a.add(Banner(t0, t0 + 1500, text=tr(key), colour=GOLD, centre=(c.centerx, c.centery),
+    a.add(Banner(t0, t0 + SCORED_MS, text=tr(key), colour=GOLD, centre=(c.centerx, c.centery),
                  size=int(new.size[1] * 0.07)))
 
 
@@ -254,9 +250,9 @@ def _on_leader(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     new = ctx.new
     if not (isinstance(seat, int) and seat in new.seats):
         return
-    t0 = a.slot(ctx.t, 300)
+    t0 = a.slot(ctx.t, LEADER_QUEUE_MS)
     p = new.seats[seat].plate
-    a.add(Banner(t0, t0 + 1600, text=tr("maf.fx.leads"), colour=GOLD,
+    a.add(Banner(t0, t0 + LEADER_MS, text=tr("maf.fx.leads"), colour=GOLD,
                  centre=(p.centerx, p.centery), size=int(p.h * 0.9)))
 
 

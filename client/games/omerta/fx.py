@@ -19,27 +19,15 @@ from client import tween
 from client.animation import Animator, Banner, Effect, Flight, Lift, Place, Reveal, Shake, Shuffle, event_animator
 from client.games.omerta.cards import token
 from client.games.omerta.layout import TableLayout
+from shared.games.omerta.showing import (  # durations (ms), as the bots pace by them
+    DEAL_MS, DEAL_STAGGER_MS, DISCARD_MS, DRAW_MS, DRIVER_STAGGER_MS, GIVE_MS, LIFT_MS, LIFT_QUEUE_MS, MOLE_MS,
+    OMERTA_MS, OMERTA_QUEUE_MS, PEEK_MS, PENALTY_MS, REPLACE_LAG_MS, REPLACE_MS, RESHUFFLE_CARDS,
+    RESHUFFLE_FLIGHT_MS, RESHUFFLE_MS, RESHUFFLE_STAGGER_MS, SAFE_MS, SHUFFLE_MS, SNAP_BANNER_MS, SNAP_MS,
+    SWAP_MS, TOKEN_MS, WRONG_MS, WRONG_QUEUE_MS)
 
 GOLD = (255, 214, 102)
 RED = (255, 90, 80)
 BLUE = (120, 190, 255)
-
-#: Durations in ms.
-DEAL_MS, DEAL_STAGGER_MS = 300, 55
-DRAW_MS = 380
-DISCARD_MS = 340  # short: the card that opens a snap window must be readable at once
-REPLACE_MS = 460
-SNAP_MS = 420
-WRONG_MS = 1600
-PENALTY_MS = 480
-SWAP_MS = 640
-SHUFFLE_MS = 800
-GIVE_MS = 460
-SAFE_MS = 560
-TOKEN_MS = 620
-PEEK_MS = 4000
-MOLE_MS = 3500
-OMERTA_MS = 1800
 
 
 @dataclass
@@ -162,9 +150,9 @@ def _on_look(ctx: FxContext, ev: Mapping[str, Any]) -> None:
         for sid, card in zip(slots, cards):
             a.add(Reveal(t0, t0 + dur, place=("slot", sid), card=card, private=True))
     elif cards is None:
-        t0 = _slot(ctx, ev, 150)
+        t0 = _slot(ctx, ev, LIFT_QUEUE_MS)
         for sid in slots:
-            a.add(Lift(t0, t0 + 1300, place=("slot", sid), height=ctx.rect(sid).h * 0.07))
+            a.add(Lift(t0, t0 + LIFT_MS, place=("slot", sid), height=ctx.rect(sid).h * 0.07))
 
 
 def _on_draw(ctx: FxContext, ev: Mapping[str, Any]) -> None:
@@ -192,8 +180,9 @@ def _on_replace(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     # face up from its first frame: it may open a snap window (t_shown, fairness)
     a.add(Flight(t0, t0 + REPLACE_MS, src=slot_r, dst=pygame.Rect(ctx.new.discard), face_a=x, face_b=x,
                  lift=40, hide_dst=("discard", 0)))
-    a.add(Flight(t0 + 80, t0 + 80 + REPLACE_MS, src=ctx.hand(seat), dst=slot_r, face_a=d, face_b=None,
-                 lift=20, hide_dst=("slot", sid), flip_at=(0.3, 0.8)))
+    lag = t0 + REPLACE_LAG_MS
+    a.add(Flight(lag, lag + REPLACE_MS, src=ctx.hand(seat), dst=slot_r, face_a=d, face_b=None, lift=20,
+                 hide_dst=("slot", sid), flip_at=(0.3, 0.8)))
     ctx.last_discard_face_at = t0
 
 
@@ -229,10 +218,10 @@ def _on_snap(ctx: FxContext, ev: Mapping[str, Any]) -> None:
                      lift=60, hide_dst=("discard", 0), flip_at=(0.0, 0.3), glow=GOLD, spin=12,
                      easing=tween.ease_out_cubic))
         word = "SNAP!" if kind == "snap" else "BANG!"
-        a.add(Banner(t0, t0 + 900, text=word, colour=GOLD, centre=ctx.new.discard.midtop,
+        a.add(Banner(t0, t0 + SNAP_BANNER_MS, text=word, colour=GOLD, centre=ctx.new.discard.midtop,
                      size=int(ctx.new.discard.h * 0.35)))
     else:
-        t0 = _slot(ctx, ev, 700)
+        t0 = _slot(ctx, ev, WRONG_QUEUE_MS)
         a.add(Reveal(t0, t0 + WRONG_MS, place=("slot", sid), card=card))
         a.add(Shake(t0 + 250, t0 + 750, place=("slot", sid), amp=r.w * 0.12))
 
@@ -276,13 +265,13 @@ def _on_driver(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     seat = ev.get("seat")
     slots, cards = ev.get("slots", []), ev.get("cards", [])
     if ev.get("success"):
-        t0 = _slot(ctx, ev, SNAP_MS + 150 * len(slots))
+        t0 = _slot(ctx, ev, SNAP_MS + DRIVER_STAGGER_MS * len(slots))
         for i, (sid, card) in enumerate(zip(slots, cards)):
-            s = t0 + i * 150
+            s = t0 + i * DRIVER_STAGGER_MS
             a.add(Flight(s, s + SNAP_MS, src=ctx.rect(sid, seat), dst=pygame.Rect(ctx.new.discard),
                          face_a=None, face_b=card, lift=50, hide_dst=("discard", 0), flip_at=(0.0, 0.3)))
     else:
-        t0 = _slot(ctx, ev, 700)
+        t0 = _slot(ctx, ev, WRONG_QUEUE_MS)
         for sid, card in zip(slots, cards):
             a.add(Reveal(t0, t0 + WRONG_MS, place=("slot", sid), card=card))
             a.add(Shake(t0 + 250, t0 + 750, place=("slot", sid), amp=ctx.rect(sid).w * 0.12))
@@ -328,16 +317,16 @@ def _on_marker_removed(ctx: FxContext, ev: Mapping[str, Any]) -> None:
 
 def _on_reshuffle(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     a = ctx.anim
-    t0 = _slot(ctx, ev, 650)
-    for i in range(6):
-        s = t0 + i * 50
-        a.add(Flight(s, s + 400, src=pygame.Rect(ctx.new.discard), dst=pygame.Rect(ctx.new.draw_pile),
+    t0 = _slot(ctx, ev, RESHUFFLE_MS)
+    for i in range(RESHUFFLE_CARDS):
+        s = t0 + i * RESHUFFLE_STAGGER_MS
+        a.add(Flight(s, s + RESHUFFLE_FLIGHT_MS, src=pygame.Rect(ctx.new.discard), dst=pygame.Rect(ctx.new.draw_pile),
                      lift=30, spin=20))
 
 
 def _on_omerta(ctx: FxContext, ev: Mapping[str, Any]) -> None:
     a = ctx.anim
-    t0 = _slot(ctx, ev, 900)
+    t0 = _slot(ctx, ev, OMERTA_QUEUE_MS)
     w, h = ctx.new.size
     a.add(Banner(t0, t0 + OMERTA_MS, text="OMERTA!", colour=(255, 80, 70), centre=(w / 2, h * 0.45),
                  size=int(h * 0.16)))
