@@ -58,7 +58,7 @@ from client.config import ConfigError, load_config
 from client.net import ClientProtocol, ServerError, connect, now_ms
 from shared.bots import make_bot
 from shared.bots.driver import BotDriver
-from shared.games import get_game
+from shared.games import game_def, get_game
 
 
 
@@ -284,7 +284,11 @@ class SeatBot:
             bot = make_bot(self.game.NAME, self.seat, seed=seed, settings=self.settings, kind=self.kind)
         except (ImportError, KeyError):
             bot = make_bot(self.game.NAME, self.seat, seed=seed, settings=self.settings, kind="random")
-        self.driver = BotDriver(bot, self._schedule, self._send)
+        # a thinking bot waits for the screens to show each step, timed as its schedule
+        # is: from the update's production time on this machine's clock
+        shown = game_def(self.game.NAME).shown if float(self.settings.get("think_ms", 0)) > 0 else None
+        self.driver = BotDriver(bot, self._schedule, self._send, shown=shown,
+                                now=lambda: self._anchor_local / 1000.0)
         if msg.get("resumed"):
             shown = msg.get("window_shown")
             self._feed(msg, events=msg.get("missed", []),

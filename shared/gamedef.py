@@ -12,6 +12,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Mapping
 
+from shared.showing import ShownOf
+
 __all__ = ["GameDef", "Option"]
 
 
@@ -72,6 +74,9 @@ class GameDef:
       a delta update once for every seat, and a seat with nothing of its own that
       changed gets the same bytes as the others (server/match/delivery.py ``Delivery.fan_out``). None
       (the default): unknown, each seat's whole view is compared.
+    * ``shown(ev)`` -- how a screen shows one wire event (:class:`shared.showing.Shown`:
+      how long, in ms), None when it is not animated: bots wait for it before a turn
+      action (``shared/games/<game>/showing.py``; None: bots do not wait).
     * ``own_view(state, seat)`` -- with ``seat_keys``: exactly the ``seat_keys`` part of
       ``view(state, seat)`` (each of those keys the view has, with its value), built
       without the rest of the view: what the table needs of each seat after every
@@ -92,6 +97,7 @@ class GameDef:
     late_claims_public: bool = True
     seat_keys: frozenset[str] | None = None
     own_view: Callable[[Any, int], dict[str, Any]] | None = None
+    shown: ShownOf | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def option(self, key: str) -> Option | None:

@@ -294,7 +294,7 @@ def test_a_reconnection_between_an_action_and_its_fsync_gets_each_step_once(tmp_
     started = back.of("match_started")[-1]
     assert started["resumed"] and started["step"] == step + 1 == len(table.log)
     assert started["view"] == table.game.view(table.state, 0) and "missed_truncated" not in started
-    lobby.clock.advance(1.0)  # the bots play on: her updates follow
+    lobby.clock.advance(3.0)  # the bots play on, paced to what their steps show: her updates follow
     events, started = received_events(back, step)
     expected = [e for k in range(step, len(table.history)) for e in events_for(table.history[k], 0)]
     assert events == expected and len(table.log) > step + 1

@@ -341,7 +341,10 @@ class StandIns:
             except ReferenceError:  # the table was freed: its bots have nothing to say
                 driver.stop()
 
-        driver = BotDriver(bot, t.clock.callLater, send)
+        # bots that think also wait for the screens to show each step (a turn is never
+        # shorter than what it shows); bots that do not think (tests, benchmarks) stay instant
+        shown = t.definition.shown if t.bot_think_ms > 0 else None
+        driver = BotDriver(bot, t.clock.callLater, send, shown=shown, now=t.clock.seconds)
         return driver
 
     def feed(self, seat: Seat, events: list[dict[str, Any]], anchor: float) -> None:

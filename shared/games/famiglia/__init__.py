@@ -111,6 +111,7 @@ from shared.games.famiglia.state import FamigliaState
 from shared.games.famiglia.views import (
     full_view, is_over, reaction_window, scores, timeout_action, view, zones)
 from shared.games.famiglia.visibility import visible_cards, wire_cards
+from shared.games.famiglia import showing
 from shared.gamedef import GameDef, Option
 
 
@@ -128,6 +129,7 @@ GAME = GameDef(
     name=NAME, title="Famiglia", min_seats=MIN_SEATS, max_seats=MAX_SEATS, default_seats=2,
     rules=sys.modules[__name__], make_bot=_make_bot,
     claim_outcome=lambda events, seat: None, turn_id=turn_id,
+    shown=showing.shown,  # how long its screens show each event (bots wait for it)
     seat_keys=frozenset({"seat", "players"}),  # views.view: players show the seat's own hand
     options=(
         Option("deck", "any", testing=True),

@@ -66,6 +66,7 @@ import random
 import sys
 from typing import Any
 
+from shared.games.family_business import showing
 from shared.gamedef import GameDef, Option, claim_outcome_by_success
 from shared.games.family_business.actions import (
     ACTIONS, Ambush, Contract, Counter, DoubleCross, FederalCrackdown, Hit, Intrigue, Massacre,
@@ -91,6 +92,7 @@ GAME = GameDef(
     name="family_business", title="Family Business", min_seats=2, max_seats=6, default_seats=4,
     rules=sys.modules[__name__], make_bot=make_bot, claim_outcome=claim_outcome_by_success,
     turn_id=turn_id,
+    shown=showing.shown,  # how long its screens show each event (bots wait for it)
     seat_keys=frozenset({"seat", "hand"}),  # views.view: only the seat's own hand differs
     options=(Option("deck_variant", "choice", "1989", choices=("1989", "2006")),
              Option("deck", "any", testing=True),

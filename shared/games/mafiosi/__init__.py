@@ -72,6 +72,7 @@ from shared.games.mafiosi.state import MafiosiState
 from shared.games.mafiosi.views import (
     full_view, is_over, reaction_window, scores, timeout_action, view, visible_cards,
     wire_cards, zones)
+from shared.games.mafiosi import showing
 from shared.gamedef import GameDef, Option
 
 
@@ -95,6 +96,7 @@ GAME = GameDef(
     name=NAME, title="Mafiosi", min_seats=MIN_SEATS, max_seats=MAX_SEATS, default_seats=4,
     rules=sys.modules[__name__], make_bot=_make_bot,
     claim_outcome=lambda events, seat: None, turn_id=turn_id,
+    shown=showing.shown,  # how long its screens show each event (bots wait for it)
     seat_keys=frozenset({"seat", "hand", "players"}),  # views.view: own hand, bouncer, tricks won
     options=(
         Option("rounds", "int", None, lo=1, hi=20, label="rounds (default: one per player)"),

@@ -73,6 +73,7 @@ from shared.games.omerta.state import OmertaState
 from shared.games.omerta.views import (
     full_view, is_over, own_view, reaction_window, scores, timeout_action, view, zones)
 from shared.games.omerta.visibility import visible_cards, wire_cards
+from shared.games.omerta import showing
 from shared.gamedef import GameDef, Option, claim_outcome_by_success
 
 
@@ -92,6 +93,7 @@ GAME = GameDef(
     claim_outcome=claim_outcome_by_success, turn_id=turn_id,
     seat_keys=frozenset({"seat", "drawn", "safe_cards"}),  # views.view: the rest is _public's
     own_view=own_view,
+    shown=showing.shown,  # how long its screens show each event (bots wait for it)
     options=(
         Option("rounds", "int", None, lo=1, hi=20, label="rounds (default: one per player)"),
         Option("snap_timeout_ms", "int", 3000, lo=500, hi=30_000,
