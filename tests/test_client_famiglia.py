@@ -244,7 +244,7 @@ def test_update_animates_and_narrates(tmp_path):
     scene.on_message({"type": "update", "table": 4, "events": events_for(events, 0), "view": fg.view(s1, 0),
                       "legal": [], "t_server": 1.0, "step": 1}, link)
     assert any(getattr(e, "hide_dst", None) == ("hand", B2) for e in scene.anim.effects)  # the recruit flies
-    assert any("recruits the Brute 2 with a pair" in m[0] for m in scene.column.messages)
+    assert any("recruits the Brute 2 with a pair" in m[0] for m in scene.column.visible())
     for _ in range(90):
         app.display.render(1 / 30, flip=False)
     assert not scene.anim.busy(scene.t)
@@ -289,7 +289,7 @@ def test_a_famiglia_match_against_the_embedded_bot_starts(tmp_path):
         turn = table.view["turn_no"]
         press(table, "pass")
         yield until(app, lambda: table.view["turn_no"] > turn)
-        assert any("passes" in m[0] for m in table.column.messages)
+        assert any("passes" in m[0] for m in table.column.visible())
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1024, 600), (1280, 1024), (1920, 1080)])

@@ -298,7 +298,7 @@ def test_a_counter_flies_in_and_the_turn_passes_to_the_counterer(tmp_path):
     s2, ev2 = H.act(s, 1, fb.Counter(H.card(s, 1, "family_influence")))
     update(scene, link, s2, 0, ev2)
     assert any(getattr(e, "glow", None) == (255, 214, 102) for e in scene.anim.effects)  # the counter card
-    assert any("counters with Family Influence" in m[0] for m in scene.column.messages)
+    assert any("counters with Family Influence" in m[0] for m in scene.column.visible())
     assert s2.turn == 1 and scene.prompt[0] == "Bob to play"
     for _ in range(120):
         app.display.render(1 / 30, flip=False)
@@ -319,7 +319,7 @@ def test_events_animate_a_walk_to_the_wall_and_executions(tmp_path):
     update(scene, link, s1, 0, ev + ev2 + ev3)
     hides = {getattr(e, "hide_dst", None) for e in scene.anim.effects}
     assert ("mob", H.mob(1, 4)) in hides and ("rip", 0) in hides and ("discard", 0) in hides
-    assert any("Executed" in m[0] for m in scene.column.messages)
+    assert any("Executed" in m[0] for m in scene.column.visible())
 
 
 # -- narration ---------------------------------------------------------------------------
@@ -424,7 +424,7 @@ def test_the_replay_of_a_finished_match_opens_and_plays(tmp_path):
     for _ in range(10):
         replay.forward()
         app.display.render(1 / 30, flip=False)
-    assert table.column.messages  # told in the message column
+    assert table.column.history.rows  # told in the message column
     replay.seek(replay.last)
     app.display.render(1 / 60, flip=False)
     assert table.view["phase"] == "over" and app.top is replay  # no results pop-up in a replay
@@ -448,7 +448,7 @@ def test_the_end_shows_the_results_board(tmp_path):
     results = app.top
     assert isinstance(results, FBResultsScene) and results.outcome()["winners"] == [0]
     app.display.render(1 / 60, flip=False)
-    assert any("wins" in m[0] for m in scene.column.messages)
+    assert any("wins" in m[0] for m in scene.column.visible())
 
 
 def test_it_is_registered_and_hostable():

@@ -253,6 +253,30 @@ def test_tables_and_results_fit(app, name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_the_history_view_fits(app, name):
+    """The full history view (M) lies inside the table, its title and key help whole,
+    room for several rows, clear of the action buttons and the message column."""
+    from client import text
+    from client.i18n import tr
+
+    state, events = _moments(name)[-1]
+    for seat in (0, None):
+        scene = _open(app, name, state, seat, events)
+        scene.history.show()
+        _check(app, f"{name} history seat {seat}")
+        view = scene.history
+        r, body = view.rect(), view.body()
+        assert pygame.Rect((0, 0), scene.table_size).contains(r) and r.contains(body)
+        assert body.h >= 6 * text.font(view.font_size()).get_linesize()
+        room = r.w - 2 * max(6, view.font_size() // 2)
+        assert text.font(int(view.font_size() * 1.05), True).size(tr("history.title"))[0] <= room
+        assert " ".join(view._keys_lines()) == tr("history.keys")  # wrapped, never cut
+        assert not [b for b in scene.buttons.values() if b.visible and r.colliderect(b.rect)]
+        assert not r.colliderect(scene.layout.info)
+        view.hide()
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_top_bar_key_help_keeps_every_part(app, name, monkeypatch):
     """At 1280x720 and above the top bar's key help is never shortened."""
     from client.table import draw as table_draw

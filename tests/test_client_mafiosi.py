@@ -137,7 +137,7 @@ def test_bouncer_choice_sends_choose_bouncer_and_a_face_card_is_refused(tmp_path
     render(app)
     assert scene.view["players"][1]["has_chosen"] and scene.view["players"][1]["bouncer"] is None
     assert scene.seat_status(1) == "has chosen" and scene.seat_status(2) == "choosing…"
-    assert any("Bob has chosen a bouncer" in m[0] for m in scene.column.messages)
+    assert any("Bob has chosen a bouncer" in m[0] for m in scene.column.visible())
 
 
 def test_a_raised_card_is_played_and_an_illegal_one_says_why(tmp_path):
@@ -180,7 +180,7 @@ def test_plays_fly_to_the_trick_and_the_trick_to_its_winner(tmp_path):
     pile = scene.layout.seats[0].pile
     sweeps = [e for e in scene.anim.effects if getattr(e, "dst", None) == pile]
     assert len(sweeps) == 3  # the trick slides to its winner's pile
-    assert any("Ann (you) takes trick 1 with a trump" in m[0] for m in scene.column.messages)
+    assert any("Ann (you) takes trick 1 with a trump" in m[0] for m in scene.column.visible())
     for _ in range(120):
         app.display.render(1 / 30, flip=False)
     assert not scene.anim.busy(scene.t)
@@ -205,7 +205,7 @@ def test_round_end_board_explains_an_elimination(tmp_path):
     piles = board.piles()
     assert piles is not None and elimination_owner("hearts", piles) == 0
     render(app)
-    assert any("Eliminated: Ann (you)" in m[0] for m in scene.column.messages)
+    assert any("Eliminated: Ann (you)" in m[0] for m in scene.column.visible())
     # the round winner keeps a point card: the final reveal follows
     for winner in res["winners"]:
         state, ev = maf.apply(state, winner, maf.legal_actions(state, winner)[0])
@@ -214,7 +214,7 @@ def test_round_end_board_explains_an_elimination(tmp_path):
     app.sample()
     render(app)
     assert isinstance(app.top, MafiosiBoard) and app.top.final
-    assert any("The match is over" in m[0] for m in scene.column.messages)
+    assert any("The match is over" in m[0] for m in scene.column.visible())
 
 
 def test_point_card_choice_is_clicked_on_the_table(tmp_path):

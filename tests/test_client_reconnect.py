@@ -147,7 +147,7 @@ def test_a_lost_connection_comes_back_and_the_missed_moves_are_told(tmp_path, mo
                      "resumed": True, "missed": events_for(ev2, 0)})
     assert app.top is scene  # the same table, brought up to date
     assert scene.view == fg.view(s2, 0) and scene.legal[0]
-    lines = [m[0] for m in scene.column.messages]
+    lines = [m[0] for m in scene.column.visible()]
     assert "Bob passes." in lines
     assert lines[-1] == tr("reconnect.back_missed")
     assert link.steps[4] == 2

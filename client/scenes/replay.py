@@ -14,6 +14,9 @@ the message column; seeking shows the step at once. Controls (bottom bar):
 
 * Space play / pause; → / ← one step; PgDn / PgUp ten steps; Home / End; a click (or a
   drag) on the progress bar seeks there; − / + speed 0.5×, 1×, 2×, 4×, 8×; Esc: back.
+* The table's history (:mod:`client.table.history_view`) holds the lines of every step
+  up to the one shown, seeking included; M opens its full view, whose keys (Esc, PgUp /
+  PgDn, Home / End) then go to it; the wheel scrolls it, or the message column.
 * While playing, step *k* + 1 comes ``(t[k+1] - t[k]) / speed`` ms after step *k* (``t``
   = the records' ms since the match started), a pause longer than ``MAX_GAP_MS`` being
   shortened to it.
@@ -120,7 +123,9 @@ class ReplayScene(Scene):
         self.speed_i = SPEEDS.index(1.0)
         self.wait_ms = 0.0
         self.dragging = False
+        self.mouse: tuple[int, int] | None = None  # the last pointer position (the history's wheel)
         self.table = self._make_table()
+        self._told = [0]  # history rows ever added once steps 0..k were told, for each k told
         for w in self.warnings:
             app.notify(w, 10)
 
@@ -180,6 +185,7 @@ class ReplayScene(Scene):
         k = max(0, min(self.last, int(k)))
         self.step = k
         self.table.column.messages.clear()
+        self._tell_upto(k)
         self.table.jump(self.view_at(k))
         self.wait_ms = self._gap()
         if k >= self.last:
@@ -190,11 +196,28 @@ class ReplayScene(Scene):
         if self.step >= self.last:
             self.playing = False
             return
+        self._tell_upto(self.step)
         self.step += 1
         self.table.show(self.view_at(self.step), self.events[self.step], animate=True)
+        self._told.append(self.table.column.history.total)
         self.wait_ms = self._gap()
         if self.step >= self.last:
             self.playing = False
+
+    def _tell_upto(self, k: int) -> None:
+        """Make the table's history hold the lines of steps 1..``k``: forget those of
+        later steps, tell those of missing ones (each under the round and turn of the
+        public view before it)."""
+        history = self.table.column.history
+        if k < len(self._told) - 1:
+            if not history.truncate(self._told[k]):  # rows dropped meanwhile: tell afresh
+                history.clear()
+                del self._told[1:]
+            del self._told[k + 1:]
+            self.table.column.scroll = 0
+        for j in range(len(self._told), k + 1):
+            self.table.tell(self.events[j], self.rules.view(self.states[j - 1], None))
+            self._told.append(history.total)
 
     def back(self, n: int = 1) -> None:
         self.seek(self.step - n)
@@ -237,7 +260,12 @@ class ReplayScene(Scene):
         frac = min(1.0, max(0.0, (x - r.x) / max(1, r.w)))
         self.seek(round(frac * self.last))
 
+    def clear_ui(self) -> None:
+        super().clear_ui()
+        self.table.history.drop_widgets()
+
     def build(self, size: tuple[int, int]) -> None:
+        self.table.history.build()
         self._built_playing = self.playing  # what the Play/Pause button says
         bar = self.bar_rect()
         pad = max(4, int(bar.h * 0.12))
@@ -261,6 +289,8 @@ class ReplayScene(Scene):
     # -- input ------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         et = event.type
+        if et == pygame.KEYDOWN and self.table.history.key(event.key):
+            return  # M, and the full history view's own keys while it is open
         if et == pygame.KEYDOWN:
             k = event.key
             if k == pygame.K_SPACE:
@@ -289,10 +319,16 @@ class ReplayScene(Scene):
             if self.progress_rect().inflate(0, self.bar_height() // 2).collidepoint(event.pos):
                 self.dragging = True
                 self.seek_at(event.pos[0])
+            else:
+                self.table.history.click(event.pos)
         elif et == pygame.MOUSEBUTTONUP and event.button == 1:
             self.dragging = False
-        elif et == pygame.MOUSEMOTION and self.dragging:
-            self.seek_at(event.pos[0])
+        elif et == pygame.MOUSEWHEEL:
+            self.table.history.wheel(self.mouse, event.y)
+        elif et == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            if self.dragging:
+                self.seek_at(event.pos[0])
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.table.area = self.table_area()

@@ -6,7 +6,8 @@ is written here once -- showing an ``update`` (each event animated by the game's
 and told in the message column, then the cards glide to their new places), a jump to a
 view (a replay's seek, a resumed match), sending an action, the action buttons, the
 mouse and the double Esc that leaves -- and calls the hooks a game's scene fills: its
-layout (``_layout``, ``card_rects``), effects (``_fx``), narration (``_narrate``),
+layout (``_layout``, ``card_rects``), effects (``_fx``), narration (``_narrate``; the
+round and turn of its lines: ``_moment``, ``_moment_after``, :meth:`TableScene.moment_label`),
 painting (``draw_table``), choices (``_update_choices``, ``_drop_choices``), buttons
 (``_buttons_key``, ``_button``) and controls (:attr:`TableScene.controls`:
 ``button_specs`` and ``prompt``).
@@ -15,7 +16,9 @@ The parts of a table are collaborators the scene holds, each in its own module:
 
 * :attr:`~TableScene.roster` -- names, bots, away seats, spectators (:mod:`.roster`);
 * :attr:`~TableScene.timer` -- the turn timer on this client's clock (:mod:`.timer`);
-* :attr:`~TableScene.column` -- the message column (:mod:`.messages`);
+* :attr:`~TableScene.column` -- the message column and the match's history (:mod:`.messages`,
+  :mod:`.history`); :attr:`~TableScene.history` -- scrolling it, and the full history
+  view on M (:mod:`.history_view`);
 * :attr:`~TableScene.motion` -- cards gliding to their places (:mod:`.motion`);
 * :attr:`~TableScene.feed` -- the server's messages in, actions out (:mod:`.feed`);
 * :attr:`~TableScene.actions` -- the action buttons and the Rules button (:mod:`.buttons`);
@@ -40,13 +43,16 @@ from typing import Any, Callable, Mapping
 import pygame
 
 from client.animation import Animator
+from client.i18n import tr
 from client.narrate import Line
 from client.table.buttons import ActionButtons
 from client.table.emotes import TableEmotes
 from client.table.ending import MatchEnd
 from client.table.feed import TableFeed
+from client.table.history import Moment
+from client.table.history_view import HistoryView
 from client.table.keys import TableKeys
-from client.table.messages import MSG_MS, MessageColumn
+from client.table.messages import DIM, MSG_MS, MessageColumn
 from client.table.motion import CardMotion
 from client.table.roster import SeatRoster
 from client.table.timer import TurnTimer
@@ -54,6 +60,9 @@ from client.table.tips import CardTip
 from client.ui.scene import Scene
 
 __all__ = ["MSG_MS", "TableScene"]
+
+#: How long (ms) the message column says, as a table opens, how to see the whole history.
+HINT_MS = 12_000.0
 
 
 class TableScene(Scene):
@@ -85,7 +94,9 @@ class TableScene(Scene):
         self.legal: dict[int | None, list[dict[str, Any]]] = {}  # local seat -> its legal actions
         self.roster = SeatRoster(self, str(started.get("name") or ""))  # a replay's table name
         self.timer = TurnTimer()
-        self.column = MessageColumn(lambda: self.t)
+        self.column = MessageColumn(lambda: self.t, self.moment_label)
+        self.column.say(tr("history.hint"), DIM, HINT_MS)  # where the history is, once
+        self.history = HistoryView(self)
         self.motion = CardMotion()
         self.feed = TableFeed(self)
         self.actions = ActionButtons(self)
@@ -125,6 +136,24 @@ class TableScene(Scene):
     def _narrate(self, ev: dict[str, Any]) -> Line | None:
         """The message-column line for one event, None for none."""
         raise NotImplementedError
+
+    def _moment(self, view: Mapping[str, Any]) -> Moment:
+        """``(round, turn)`` of the match in ``view`` for the history (None: the game has
+        none, or none yet)."""
+        return (None, None)
+
+    def _moment_after(self, ev: Mapping[str, Any], moment: Moment) -> Moment:
+        """The moment after event ``ev`` (a new round or turn starts), from ``moment``."""
+        return moment
+
+    def moment_label(self, moment: Moment) -> str:
+        """A history header: "Round 2 · Turn 5", "Round 2", "Turn 5", or "" for none."""
+        rnd, turn = moment
+        if rnd is not None and turn:
+            return tr("history.round_turn", round=str(rnd), turn=str(turn))
+        if rnd is not None:
+            return tr("history.round", round=str(rnd))
+        return tr("history.turn", turn=str(turn)) if turn else ""
 
     def _fx(self, prev_view: dict[str, Any], old: Any) -> Callable[[dict[str, Any]], None]:
         """What animates one event of an update (``prev_view``/``old``: the view and
@@ -273,10 +302,12 @@ class TableScene(Scene):
     def build(self, size: tuple[int, int]) -> None:
         self.actions.invalidate()
         self.actions.build()
+        self.history.build()
 
     def clear_ui(self) -> None:
         super().clear_ui()
         self.actions.clear_fixed()
+        self.history.drop_widgets()
 
     def relayout(self) -> None:
         """Lay the table out again: effects dropped, every card at its place."""
@@ -290,10 +321,7 @@ class TableScene(Scene):
         """Show ``view`` after ``events`` (wire dicts): animated and told, or (``animate``
         false) told only and shown at once (a replay's step)."""
         if not animate:
-            for ev in events:
-                line = self._narrate(ev)
-                if line is not None:
-                    self.column.say(line[0], line[1], MSG_MS)
+            self.tell(events, self.view)
             self.jump(view)
             return
         self._apply(view, events)
@@ -307,22 +335,39 @@ class TableScene(Scene):
         self._forget_gone()
         self._refresh()
 
+    def tell(self, events: list[dict[str, Any]], before: Mapping[str, Any] | None) -> None:
+        """Keep the lines of ``events`` (wire dicts), which followed the view ``before``
+        (None: unknown, they follow the history's last line), in the history, each under
+        its round and turn (no animation, no sound)."""
+        last = self.column.history.moment
+        if before is not None:
+            moment = self._moment(before)
+        else:
+            moment = last if last is not None else self._moment(self.view)
+        for ev in events:
+            moment = self._moment_after(ev, moment)
+            line = self._narrate(ev)
+            if line is not None:
+                self.column.tell(moment, line[0], line[1])
+
     def _apply(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """The display link's update: the new view and layout, each event animated and
-        told (with its sound), then the cards glide to their new places."""
+        told in the history (with its sound), then the cards glide to their new places."""
         prev_view, old = self.view, self.layout
         self.view = view
         self.layout = self._layout()
         animate = self._fx(prev_view, old)
+        moment = self._moment(prev_view)
         for ev in events:
             try:
                 animate(ev)
             except (KeyError, IndexError, TypeError, ValueError):  # a malformed event: the view is enough
                 pass
+            moment = self._moment_after(ev, moment)
             line = self._narrate(ev)
             if line is not None:
                 text, colour, cue = line
-                self.column.say(text, colour, 3000 if ev.get("type") == "turn" else MSG_MS)
+                self.column.tell(moment, text, colour)
                 cue and self.app.sound and self.app.sound.play(cue)
         self.motion.sync(self.card_rects())
         self._after_update()
@@ -338,6 +383,8 @@ class TableScene(Scene):
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
         et = event.type
         if self.emotes.handle_input(event):
+            return
+        if self._history_input(event):
             return
         if et == pygame.KEYDOWN and self.keys.is_help_key(event.key):
             self.keys.open_help()
@@ -371,6 +418,18 @@ class TableScene(Scene):
         else:
             self._other_input(event, t_ms)
 
+    def _history_input(self, event: pygame.event.Event) -> bool:
+        """The history's keys, wheel and click (:class:`~client.table.history_view.HistoryView`);
+        True when the event was its."""
+        et = event.type
+        if et == pygame.KEYDOWN:
+            return self.history.key(event.key) or self.history.column_key(event.key)
+        if et == pygame.MOUSEWHEEL:
+            return self.history.wheel(self.mouse, event.y)
+        if et == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            return self.history.click(event.pos)
+        return False
+
     # -- frame --------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
         """The game's :meth:`draw_table`, then each of the kit's :meth:`overlays` in order."""
@@ -379,10 +438,10 @@ class TableScene(Scene):
             paint(surface)
 
     def overlays(self) -> list[Callable[[pygame.Surface], Any]]:
-        """What is painted over the table, bottom first: the tip of the card under the
-        mouse (when this screen is on top) and the emote badges and bar. A kit layer
-        adds its own (the photo finish)."""
-        return [self.tip.draw_on_top, self.emotes.draw]
+        """What is painted over the table, bottom first: the full history view (when
+        open), the tip of the card under the mouse (when this screen is on top) and the
+        emote badges and bar. A kit layer adds its own (the photo finish)."""
+        return [self.history.draw, self.tip.draw_on_top, self.emotes.draw]
 
     def animating(self) -> bool:
         """Something moves: an effect plays, a card glides to its place, a reaction
@@ -399,7 +458,7 @@ class TableScene(Scene):
         reconnection veil, no emote badge, no card tip. None otherwise (drawn whole)."""
         tip_possible = self.mouse is not None and self.card_help is not None  # a card may glide under it
         if (self.links or self.reconnecting is not None or self.emotes.busy() or tip_possible
-                or self.held or self.app.top is not self):
+                or self.held or self.app.top is not self or self.history.open):
             self.top_rects = None
             return None
         return self._draw_partial(surface)
@@ -413,3 +472,4 @@ class TableScene(Scene):
         self.t += dt_ms
         self.motion.step(self.card_rects(), dt_ms)
         self.anim.prune(self.t)
+        self.history.update()

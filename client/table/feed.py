@@ -7,10 +7,10 @@ The scene's hooks do the game's part: ``_note_seat`` (a local seat's ``legal``),
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from client.i18n import tr
-from client.narrate import BAD, GOOD, NOTE, Line
+from client.narrate import BAD, GOOD, NOTE
 
 
 class TableFeed:
@@ -87,18 +87,16 @@ class TableFeed:
             sc.timer.note(msg, link)
             sc.jump(msg.get("view") or sc.view)
         if msg.get("resumed"):
-            self.resumed_lines(msg, sc._narrate)
+            self.resumed_lines(msg)
         sc._drop_choices()
         sc._refresh()
 
-    def resumed_lines(self, msg: dict[str, Any], narrate: Callable[[dict[str, Any]], Line | None]) -> None:
-        """Tell the events missed while away (``msg["missed"]``), then that we are back."""
+    def resumed_lines(self, msg: dict[str, Any]) -> None:
+        """Keep the events missed while away (``msg["missed"]``) in the history, then say
+        that we are back."""
         sc = self.scene
         missed = [e for e in msg.get("missed") or [] if isinstance(e, dict)]
-        for ev in missed[-12:]:
-            line = narrate(ev)
-            if line is not None:
-                sc.column.say(line[0], line[1])
+        sc.tell(missed, None)
         sc.column.say(tr("reconnect.back_missed") if missed else tr("reconnect.back"), GOOD, 6000)
 
     def _moved(self, msg: Mapping[str, Any], link: Any) -> None:

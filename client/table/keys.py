@@ -21,12 +21,13 @@ class TableKeys:
     @property
     def help_line(self) -> str:
         """The top bar's key help: a replay's keys, a spectator's, or the game's
-        (``scene.player_help()``)."""
+        (``scene.player_help()``). A replay's and a spectator's end with the history's
+        key (a player's bar is full: the column says it when the match opens)."""
         sc = self.scene
         if sc.replay:
-            return tr("replay.keys")
+            return f"{tr('replay.keys')} · {tr('history.key_hint')}"
         if not sc.links:
-            return tr("table.help_spectator")
+            return f"{tr('table.help_spectator')} · {tr('history.key_hint')}"
         return sc.player_help()
 
     def is_help_key(self, key: int) -> bool:

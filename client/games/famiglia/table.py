@@ -21,6 +21,7 @@ from client.games.famiglia import controls as famiglia_controls, fx as famiglia_
 from client.games.famiglia.draw import draw_partial, draw_table as paint_table
 from client.games.famiglia.layout import FamigliaLayout, famiglia_layout
 from client.games.famiglia.narrate import narrate
+from client.games.famiglia import narrate as famiglia_narrate
 from client.games.famiglia.picker import Chooser
 from client.i18n import tr
 from client.games.famiglia import help as rules_help
@@ -53,7 +54,7 @@ class FamigliaTableScene(TableScene):
         self.motion.sync(self.card_rects())
         self._refresh()
         if started.get("resumed"):
-            self.feed.resumed_lines(started, self._narrate)
+            self.feed.resumed_lines(started)
 
     # -- things the drawing reads ----------------------------------------------------
     @property
@@ -85,6 +86,12 @@ class FamigliaTableScene(TableScene):
 
     def _narrate(self, ev: dict[str, Any]):
         return narrate(ev, self.roster.seat_name, self.local_seats)
+
+    def _moment(self, view: Mapping[str, Any]) -> Any:
+        return famiglia_narrate.moment(view)
+
+    def _moment_after(self, ev: Mapping[str, Any], now: Any) -> Any:
+        return famiglia_narrate.moment_after(ev, now)
 
     def _fx(self, prev_view: dict[str, Any], old: FamigliaLayout) -> Callable[[dict[str, Any]], None]:
         return partial(famiglia_fx.animate, famiglia_fx.FxContext(self.anim, self.t, self.me, old, self.layout,

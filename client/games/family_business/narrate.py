@@ -268,3 +268,13 @@ _HANDLERS: dict[str, Callable[..., Any]] = {
 
 #: The line telling one event (its ``_on_<type>`` handler; other events have none).
 narrate = narrator(_HANDLERS)
+
+
+def moment(view: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The history's ``(round, turn)`` in ``view``: Family Business has turns only."""
+    return (None, view.get("turn_no"))
+
+
+def moment_after(ev: Mapping[str, Any], now: tuple[Any, Any]) -> tuple[Any, Any]:
+    """The history's ``(round, turn)`` after ``ev``: a turn starts with its ``turn`` event."""
+    return (None, ev.get("turn_no", now[1])) if ev.get("type") == "turn" else now

@@ -34,6 +34,7 @@ from client.games.family_business import controls as fb_controls, fx as fb_fx
 from client.games.family_business.draw import draw_partial, draw_table as paint_table
 from client.games.family_business.layout import FBLayout, fb_layout
 from client.games.family_business.narrate import narrate
+from client.games.family_business import narrate as family_business_narrate
 from client.games.family_business.picker import TurnChooser
 from client.i18n import tr, labelled
 from client.input import Binding
@@ -70,7 +71,7 @@ class FamilyBusinessTableScene(ReactionTableScene):
         self.motion.sync(self.card_rects())
         self._refresh()
         if started.get("resumed"):
-            self.feed.resumed_lines(started, self._narrate)
+            self.feed.resumed_lines(started)
 
     # -- things the drawing reads ----------------------------------------------------
     @property
@@ -172,6 +173,12 @@ class FamilyBusinessTableScene(ReactionTableScene):
 
     def _narrate(self, ev: dict[str, Any]):
         return narrate(ev, self.roster.seat_name, self.local_seats)
+
+    def _moment(self, view: Mapping[str, Any]) -> Any:
+        return family_business_narrate.moment(view)
+
+    def _moment_after(self, ev: Mapping[str, Any], now: Any) -> Any:
+        return family_business_narrate.moment_after(ev, now)
 
     def _fx(self, prev_view: dict[str, Any], old: FBLayout) -> Callable[[dict[str, Any]], None]:
         def shown(place: Place) -> pygame.Rect | None:

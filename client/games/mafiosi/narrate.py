@@ -141,3 +141,19 @@ _HANDLERS: dict[str, Callable[..., Any]] = {
 
 #: The line telling one event (its ``_on_<type>`` handler; other events have none).
 narrate = narrator(_HANDLERS)
+
+
+def moment(view: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The history's ``(round, trick)`` in ``view`` (no trick yet while bouncers are chosen)."""
+    return (view.get("round"), view.get("trick_no") if view.get("phase") == "play" else None)
+
+
+def moment_after(ev: Mapping[str, Any], now: tuple[Any, Any]) -> tuple[Any, Any]:
+    """The history's ``(round, trick)`` after ``ev``: a round starts with its
+    ``round_started``, each card played and trick won names its trick."""
+    kind = ev.get("type")
+    if kind == "round_started":
+        return (ev.get("round", now[0]), None)
+    if kind in ("play", "trick_won") and isinstance(ev.get("trick"), int):
+        return (now[0], ev["trick"])
+    return now

@@ -38,6 +38,7 @@ from client.games.mafiosi import controls as maf_controls, fx as maf_fx, picker
 from client.games.mafiosi.draw import draw_partial, draw_table as paint_table
 from client.games.mafiosi.layout import MafiosiLayout, mafiosi_layout
 from client.games.mafiosi.narrate import narrate
+from client.games.mafiosi import narrate as mafiosi_narrate
 from client.i18n import tr, labelled
 from client.input import CONFIRM, PASS, REVEAL, SELECT, SNAP, Binding
 from client.narrate import BAD, INFO, NOTE
@@ -83,7 +84,7 @@ class MafiosiTableScene(ReactionTableScene):
         self.motion.sync(self.card_rects())
         self._refresh()
         if started.get("resumed"):
-            self.feed.resumed_lines(started, self._narrate)
+            self.feed.resumed_lines(started)
 
     # -- settings ---------------------------------------------------------------------
     def _sync_art(self) -> None:
@@ -187,6 +188,19 @@ class MafiosiTableScene(ReactionTableScene):
 
     def _narrate(self, ev: dict[str, Any]):
         return narrate(ev, self.roster.seat_name, self.local_seats)
+
+    def _moment(self, view: Mapping[str, Any]) -> Any:
+        return mafiosi_narrate.moment(view)
+
+    def _moment_after(self, ev: Mapping[str, Any], now: Any) -> Any:
+        return mafiosi_narrate.moment_after(ev, now)
+
+    def moment_label(self, moment: Any) -> str:
+        """A history header: "Round 2 · Trick 5" (a Mafiosi turn is a trick), or "Round 2"."""
+        rnd, trick = moment
+        if rnd is not None and trick:
+            return tr("maf.history.round_trick", round=str(rnd), trick=str(trick))
+        return super().moment_label(moment)
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.relayout()

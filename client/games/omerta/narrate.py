@@ -184,3 +184,19 @@ _HANDLERS: dict[str, Callable[..., Any]] = {
 
 #: The line telling one event (its ``_on_<type>`` handler; other events have none).
 narrate = narrator(_HANDLERS)
+
+
+def moment(view: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The history's ``(round, turn)`` in ``view`` (turn 0: the round's peek)."""
+    return (view.get("round"), view.get("turn_no") or None)
+
+
+def moment_after(ev: Mapping[str, Any], now: tuple[Any, Any]) -> tuple[Any, Any]:
+    """The history's ``(round, turn)`` after ``ev``: a round starts with its deal, a
+    turn with its ``turn`` event."""
+    kind = ev.get("type")
+    if kind == "round_started":
+        return (ev.get("round", now[0]), None)
+    if kind == "turn":
+        return (now[0], ev.get("turn_no", now[1]))
+    return now

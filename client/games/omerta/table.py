@@ -33,6 +33,7 @@ from client.games.omerta.draw import draw_partial, draw_table as paint_table
 from client.games.omerta.help import card_help
 from client.games.omerta.layout import TableLayout, table_layout
 from client.games.omerta.narrate import NOTE, narrate
+from client.games.omerta import narrate as omerta_narrate
 from client.games.omerta.picker import Picker
 from client.i18n import tr, labelled
 from client.input import PASS, SNAP, Binding
@@ -71,7 +72,7 @@ class OmertaTableScene(ReactionTableScene):
         self._deal_current()
         self._refresh()
         if started.get("resumed"):
-            self.feed.resumed_lines(started, self._narrate)
+            self.feed.resumed_lines(started)
 
     # -- things the drawing reads ----------------------------------------------------
     @property
@@ -145,6 +146,12 @@ class OmertaTableScene(ReactionTableScene):
 
     def _narrate(self, ev: dict[str, Any]):
         return narrate(ev, self.roster.seat_name, self.local_seats)
+
+    def _moment(self, view: Mapping[str, Any]) -> Any:
+        return omerta_narrate.moment(view)
+
+    def _moment_after(self, ev: Mapping[str, Any], now: Any) -> Any:
+        return omerta_narrate.moment_after(ev, now)
 
     # -- life cycle ---------------------------------------------------------------------
     def on_resize(self, size: tuple[int, int]) -> None:
