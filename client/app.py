@@ -130,8 +130,13 @@ class App:
         return self.stack.replace(scene)
 
     def reset(self, scene: Scene) -> Scene:
-        """Clear the stack down to nothing and show ``scene``."""
-        return self.stack.reset(scene)
+        """Clear the stack down to nothing and show ``scene``; what the old screens held
+        goes back to the system (:func:`client.allocator.trim`)."""
+        from client.allocator import trim
+
+        shown = self.stack.reset(scene)
+        trim()
+        return shown
 
     def open_help(self, game: str | None = None) -> None:
         """The rules help (:mod:`client.scenes.help`) of ``game`` over the current screen."""
@@ -352,6 +357,9 @@ def build_app(argv: list[str] | None, reactor: Any) -> App:
 def main(argv: list[str] | None = None) -> int:
     from twisted.internet import reactor
 
+    from client.allocator import return_freed_memory
+
+    return_freed_memory()  # a long evening's rebuilt widgets must not pile up in the heap
     app = build_app(argv, reactor)
     app.open_window()
     from client.scenes.menu import MenuScene

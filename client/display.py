@@ -204,6 +204,9 @@ class Display:
         stack = self.owner.stack
         if not stack.scenes or self.screen is None:
             return
+        top = stack.top
+        if getattr(top, "rebuild_due", False) and not getattr(self.owner, "pressing", False):
+            top.rebuild()  # asked by rebuild_soon(): once per frame at most
         visible = stack.visible()
         for s in visible:
             s.update(dt)

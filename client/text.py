@@ -33,6 +33,14 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
 
 _cache: "OrderedDict[tuple, pygame.Surface]" = OrderedDict()
 _CACHE_MAX = 1024
+#: ... and at most this many bytes of pixels: a match's narration is hundreds of wide
+#: lines, each rendered once, and a count alone let the cache hold 50 MB of them.
+_CACHE_MAX_BYTES = 12 * 2**20
+_cache_bytes = 0
+
+
+def _bytes(surf: pygame.Surface) -> int:
+    return surf.get_width() * surf.get_height() * surf.get_bytesize()
 
 
 def render(text: str, size: int, colour: Colour = (240, 235, 220), bold: bool = False,
@@ -57,9 +65,11 @@ def render(text: str, size: int, colour: Colour = (240, 235, 220), bold: bool = 
         surf = fg
     if pygame.display.get_init() and pygame.display.get_surface() is not None:
         surf = surf.convert_alpha()
+    global _cache_bytes
     _cache[key] = surf
-    if len(_cache) > _CACHE_MAX:
-        _cache.popitem(last=False)
+    _cache_bytes += _bytes(surf)
+    while len(_cache) > 1 and (len(_cache) > _CACHE_MAX or _cache_bytes > _CACHE_MAX_BYTES):
+        _cache_bytes -= _bytes(_cache.popitem(last=False)[1])
     return surf
 
 
@@ -110,5 +120,7 @@ def cache_epoch() -> int:
 
 def clear() -> None:
     """Forget every rendered text (after a language change)."""
+    global _cache_bytes
     _cache.clear()
+    _cache_bytes = 0
     _epoch[0] += 1

@@ -99,10 +99,12 @@ def test_passing_host_turns_the_controls_over(tmp_path):
     app = make_app(tmp_path)
     scene, link = lobby(app)
     app.connections.route(link, {"type": "table", "table": table(host=1, host_name="Vito")})
+    app.display.render(1 / 60, flip=False)  # pushed summaries rebuild the widgets once, before the next frame
     assert not scene.is_host and scene.controls == {}
     assert app.display.notice[0] == "Vito is now the host."
     scene2, link2 = lobby(app, my_seat=1)
     app.connections.route(link2, {"type": "table", "table": table(host=1, host_name="Vito")})
+    app.display.render(1 / 60, flip=False)
     assert scene2.is_host and "watch:0" in scene2.controls
     assert app.display.notice[0] == "You are now the host of this table."
 
@@ -225,3 +227,19 @@ def test_side_panel_and_scoreboard_leave_the_dialog_alone(tmp_path):
                 for b in buttons[i + 1:]:
                     assert not a.rect.colliderect(b.rect), (size, lang, a.text, b.text)
         app.display.set_language("en")
+
+
+def test_a_burst_of_table_summaries_rebuilds_the_lobby_once(tmp_path):
+    """Filling four seats with bots pushes eight summaries in a row: the lobby's widgets
+    (panels of several MB each) are built once for them, before the next frame."""
+    app = make_app(tmp_path)
+    scene, link = lobby(app)
+    builds = []
+    real = scene.build
+    scene.build = lambda size: (builds.append(size), real(size))  # type: ignore[method-assign]
+    for n in range(8):
+        app.connections.route(link, {"type": "table", "table": table(name=f"Friday night {n}")})
+    assert builds == []
+    app.display.render(1 / 60, flip=False)
+    app.display.render(1 / 60, flip=False)
+    assert len(builds) == 1 and scene.table["name"] == "Friday night 7"

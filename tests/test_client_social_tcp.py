@@ -102,7 +102,8 @@ def test_host_emotes_and_play_again_over_tcp(tmp_path, server_port):
         lobby = app.push(LobbyScene(app, link, app.tables.get(tid, reply["table"]), host=True))
         yield vito.request("join", table=tid, seat=1)
         yield tom.request("join", table=tid, spectate=True)
-        yield until(app, lambda: len(lobby.table["seats"]) == 3 and lobby.table["seats"][1].get("name") == "Vito")
+        yield until(app, lambda: len(lobby.table["seats"]) == 3 and lobby.table["seats"][1].get("name") == "Vito"
+                    and not lobby.rebuild_due)  # the widgets follow by the next frame
         assert lobby.is_host and lobby.host_seat == 0 and lobby.waits_for_host
         assert not lobby.b_start.is_enabled  # a seat is free
         assert "watch:1" in lobby.controls and "host:1" in lobby.controls

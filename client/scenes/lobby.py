@@ -384,7 +384,7 @@ class LobbyScene(Scene):
             if isinstance(sb, list) and sb != self.scoreboard:
                 self.scoreboard = sb
                 if self.app.scenes and self.app.top is self:
-                    self.rebuild()
+                    self.rebuild_soon()
 
         self.link.request("list_tables").addCallbacks(listed, lambda f: None)
 
@@ -454,7 +454,7 @@ class LobbyScene(Scene):
         elif self.host_seat != old_host and self.host_name and not self.is_host and old_host is not None:
             self.app.notify(tr("hostctl.new_host", name=self.host_name), 5, error=False)
         if self.app.scenes and self.app.top is self:
-            self.rebuild()
+            self.rebuild_soon()
 
     def moved(self, msg: dict[str, Any]) -> None:
         """The host moved us to the spectators (``moved {table, seat: null}``): we watch."""

@@ -65,6 +65,13 @@ class Scene:
         self.clear_ui()
         self.build(self.app.size)
 
+    def rebuild_soon(self) -> None:
+        """Recreate this scene's widgets before the next frame is drawn: the pushes of
+        one burst (a host filling four seats with bots sends eight table summaries) cost
+        one rebuild, not eight. A rebuild creates every panel and button anew, several MB
+        of surfaces each."""
+        self.rebuild_due = True
+
     def add(self, element: Any) -> Any:
         self.ui.append(element)
         return element

@@ -1,0 +1,26 @@
+"""What a long evening must not pile up in the client: rendered text is bounded in bytes,
+a burst of pushed table summaries costs one rebuild of the lobby, and freed surfaces go
+back to the system."""
+from __future__ import annotations
+
+import pygame
+
+from client import allocator, text
+
+
+def test_the_text_cache_is_bounded_in_bytes(monkeypatch):
+    pygame.font.init()
+    text.clear()
+    monkeypatch.setattr(text, "_CACHE_MAX_BYTES", 2 * 2**20)
+    for i in range(600):  # a long match's narration: wide lines, each rendered once
+        text.render(f"Round {i // 40 + 1} · Turn {i} — Marco plays the {i}th card of the evening, face up", 28)
+    held = sum(s.get_width() * s.get_height() * s.get_bytesize() for s in text._cache.values())
+    assert held <= 2 * 2**20 and held == text._cache_bytes
+    assert len(text._cache) < 600  # the oldest lines went
+    text.clear()
+    assert text._cache_bytes == 0
+
+
+def test_the_allocator_settings_apply_or_say_they_cannot():
+    assert isinstance(allocator.return_freed_memory(), bool)
+    assert isinstance(allocator.trim(), bool)
