@@ -35,6 +35,18 @@ def narrator(handlers: Mapping[str, Narrate]) -> Narrate:
     return narrate
 
 
+def turn_moment(view: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The history's ``(round, turn)`` in ``view`` of a game with turns only (no rounds):
+    ``(None, view["turn_no"])``."""
+    return (None, view.get("turn_no"))
+
+
+def turn_moment_after(ev: Mapping[str, Any], now: tuple[Any, Any]) -> tuple[Any, Any]:
+    """The history's ``(round, turn)`` after ``ev`` in a game with turns only: a turn
+    starts with its ``turn`` event."""
+    return (None, ev.get("turn_no", now[1])) if ev.get("type") == "turn" else now
+
+
 def subject(ev: Mapping[str, Any], name: Callable[[int], str], local: set[int]) -> tuple[Any, str, bool]:
     """``(type, who, mine)`` of an event: its type, the display name of its ``seat``
     ("" without one), and whether that seat is played on this screen."""

@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping
 
 from client.games.famiglia.cards import family_name
 from client.i18n import tr
-from client.narrate import GOOD, INFO, Line, NOTE, narrator, subject
+from client.narrate import GOOD, INFO, Line, NOTE, narrator, subject, turn_moment, turn_moment_after
 
 
 def card_text(card: Any) -> str:
@@ -109,11 +109,5 @@ _HANDLERS: dict[str, Callable[..., Any]] = {
 narrate = narrator(_HANDLERS)
 
 
-def moment(view: Mapping[str, Any]) -> tuple[Any, Any]:
-    """The history's ``(round, turn)`` in ``view``: Famiglia has turns only."""
-    return (None, view.get("turn_no"))
-
-
-def moment_after(ev: Mapping[str, Any], now: tuple[Any, Any]) -> tuple[Any, Any]:
-    """The history's ``(round, turn)`` after ``ev``: a turn starts with its ``turn`` event."""
-    return (None, ev.get("turn_no", now[1])) if ev.get("type") == "turn" else now
+#: The history's ``(round, turn)``: Famiglia has turns only.
+moment, moment_after = turn_moment, turn_moment_after

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 
 from client.games.family_business.cards import card_name
 from client.i18n import tr
-from client.narrate import BAD, GOOD, INFO, Line, NOTE, narrator, subject
+from client.narrate import BAD, GOOD, INFO, Line, NOTE, narrator, subject, turn_moment, turn_moment_after
 from shared.games.family_business.cards import MOBSTERS
 
 #: event type -> the i18n keys its line may use.
@@ -270,11 +270,5 @@ _HANDLERS: dict[str, Callable[..., Any]] = {
 narrate = narrator(_HANDLERS)
 
 
-def moment(view: Mapping[str, Any]) -> tuple[Any, Any]:
-    """The history's ``(round, turn)`` in ``view``: Family Business has turns only."""
-    return (None, view.get("turn_no"))
-
-
-def moment_after(ev: Mapping[str, Any], now: tuple[Any, Any]) -> tuple[Any, Any]:
-    """The history's ``(round, turn)`` after ``ev``: a turn starts with its ``turn`` event."""
-    return (None, ev.get("turn_no", now[1])) if ev.get("type") == "turn" else now
+#: The history's ``(round, turn)``: Family Business has turns only.
+moment, moment_after = turn_moment, turn_moment_after
