@@ -210,6 +210,11 @@ def test_round_end_board_explains_an_elimination(tmp_path):
     for winner in res["winners"]:
         state, ev = maf.apply(state, winner, maf.legal_actions(state, winner)[0])
         update(scene, link, state, ev)
+    render(app)
+    from tools.puppet import button_text, visible_buttons
+
+    texts = [button_text(b) for b in visible_buttons(app)]
+    assert "The final reveal" in texts and "Next round" not in texts  # no round comes after the last
     board.close()
     app.sample()
     render(app)

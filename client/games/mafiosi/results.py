@@ -92,8 +92,11 @@ class MafiosiBoard(ResultsOverlay):
         self.queue: list[tuple[int | None, bool]] = []
 
     def again(self, round_no: int | None, final: bool = False) -> None:
-        """Another board asked for while this one is up: it waits its turn."""
+        """Another board asked for while this one is up: it waits its turn (the final
+        reveal behind this board changes its button: no round comes next)."""
         self.queue.append((round_no, final))
+        if final:
+            self.rebuild_soon()
 
     # -- what it shows --------------------------------------------------------------------
     def round_result(self) -> dict[str, Any]:
@@ -139,6 +142,9 @@ class MafiosiBoard(ResultsOverlay):
             button(self, r2, "maf.board.see_table", command=self.close)
         elif self.must_keep():
             button(self, r, "maf.board.keep", object_id="#primary", command=self.close)
+        elif any(final for _, final in self.queue) or self.table.view.get("phase") == "over":
+            # the match's last round: what comes next is the final reveal, not a round
+            button(self, r, "maf.board.to_final", object_id="#primary", command=self.close)
         else:
             button(self, r, "results.next", object_id="#primary", command=self.close)
 
