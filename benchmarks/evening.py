@@ -36,7 +36,9 @@ Last line, one JSON object: ``seats_lost`` (seats not back within 30 s of a faul
 the person), ``rss_mb_per_hour`` (per client: slope of its RSS over the run after the
 first match, MB/h), ``rss_mb`` (first and last sample per client), ``matches_finished``,
 ``clicks``, ``faults``, ``cpu_s``. It exits 1 when nothing was measured (no match
-finished, no click) or when a figure misses the issue's bar.
+finished, no click) or when a figure misses the issue's bar; the memory bar (under
+30 MB/h per client) holds for the full run only, since a quick run's four matches each
+load a game's cards for the first time.
 """
 from __future__ import annotations
 
@@ -50,7 +52,6 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import resource  # noqa: E402
 import shutil  # noqa: E402
-import signal  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
 import threading  # noqa: E402
@@ -58,12 +59,10 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any, Callable  # noqa: E402
 
-import yaml  # noqa: E402
-
 from shared import matchlog  # noqa: E402
+from tools.puppet_driver import Puppet, free_port, on_table, wait  # noqa: E402
 from tools.rejoin_check import tables as list_tables  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 GAMES = ["omerta", "famiglia", "family_business", "mafiosi"]
 TITLES = {"omerta": "Omerta", "famiglia": "Famiglia", "family_business": "Family Business", "mafiosi": "Mafiosi"}
 #: Seats per game: the host, Lena, Marco (not in two-seat Famiglia: he watches), bots.
@@ -71,23 +70,9 @@ SEATS = {"omerta": 4, "famiglia": 2, "family_business": 4, "mafiosi": 4}
 #: Short matches for the quick run (table options the host sets in his lobby).
 QUICK_OPTIONS = {"omerta": {"rounds": 1}, "mafiosi": {"rounds": 1}}
 CLICK_WAIT_S = 5.0
-TABLE_SCENES = ("TableScene",)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait(cond: Callable[[], Any], timeout: float, step: float = 0.1) -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        got = cond()
-        if got:
-            return got
-        time.sleep(step)
-    return cond()
+#: How long the scripted players think before each move (s): the quick run plays briskly,
+#: the full run at a friend's pace.
+THINK_S = {True: 0.25, False: 0.8}
 
 
 # -- a relay whose link can be cut --------------------------------------------------------
@@ -153,86 +138,6 @@ class CutRelay:
                     pass
 
 
-# -- one client process -----------------------------------------------------------------
-
-class Puppet:
-    """One person's ``mafia-table`` under :mod:`tools.puppet`."""
-
-    def __init__(self, name: str, work: Path, args: list[str], config: dict[str, Any] | None = None,
-                 settings: dict[str, Any] | None = None):
-        self.name = name
-        home = work / name.lower()
-        (home / "data").mkdir(parents=True, exist_ok=True)
-        (home / "config").mkdir(parents=True, exist_ok=True)
-        self.home = home
-        self.args = args
-        self.config_path = home / "config.yaml"
-        self.config_path.write_text(yaml.safe_dump(config or {}))
-        self.settings_path = home / "settings.json"
-        self.settings_path.write_text(json.dumps({"name": name, "language": "en", **(settings or {})}))
-        self.env = dict(os.environ, XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"),
-                        SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-        self.log = open(work / f"{name.lower()}.log", "ab")
-        self.proc: subprocess.Popen | None = None
-        self.control = 0
-        self.sock: socket.socket | None = None
-        self.file: Any = None
-        self.rss: list[tuple[float, float]] = []  # (monotonic s, MB)
-        self.started_at = 0.0
-        self.lock = threading.Lock()  # the RSS sampler thread asks too
-
-    def start(self) -> None:
-        self.control = free_port()
-        cmd = [sys.executable, "-m", "tools.puppet", "--control", str(self.control), "--",
-               "--config", str(self.config_path), "--settings", str(self.settings_path),
-               "--windowed", "1280x720", "--language", "en", *self.args]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log)
-        self.started_at = time.monotonic()
-        self.sock = None
-        if not wait(self._connect, 30, 0.1):
-            raise SystemExit(f"evening: {self.name}'s client did not start (see {self.log.name})")
-
-    def _connect(self) -> bool:
-        try:
-            self.sock = socket.create_connection(("127.0.0.1", self.control), timeout=10)
-        except OSError:
-            return False
-        self.file = self.sock.makefile("rwb")
-        return True
-
-    def ask(self, **cmd: Any) -> dict[str, Any]:
-        with self.lock:
-            if self.file is None:
-                return {"ok": False}
-            try:
-                self.file.write(json.dumps(cmd).encode() + b"\n")
-                self.file.flush()
-                line = self.file.readline()
-            except (OSError, ValueError):
-                return {"ok": False}
-        return json.loads(line) if line else {"ok": False}
-
-    def state(self) -> dict[str, Any]:
-        st = self.ask(op="state")
-        if st.get("rss_mb"):
-            self.rss.append((time.monotonic(), float(st["rss_mb"])))
-        return st
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait()
-        self.file = None
-
-    def stop(self) -> None:
-        self.kill()
-        self.log.close()
-
-
-def on_table(st: dict[str, Any]) -> bool:
-    return st.get("table") is not None and str(st.get("scene", "")).endswith("TableScene")
-
-
 # -- the run ------------------------------------------------------------------------------
 
 class Evening:
@@ -262,6 +167,7 @@ class Evening:
         self.faults: list[str] = []
         self.expected_stand_ins: dict[str, set[str]] = {}  # table name -> who a stand-in finished for
         self.first_match_done_at: float | None = None
+        self.t0 = time.monotonic()
 
     # -- clicks with their effect ---------------------------------------------------------
     def click(self, who: Puppet, effect: Callable[[dict[str, Any]], Any], text: str | None = None,
@@ -363,7 +269,7 @@ class Evening:
             return
         self.click(self.lena, on_table, text=st["rejoin"])
         self.rejoin_s.append(round(time.monotonic() - shown, 2))
-        self.lena.ask(op="autoplay", on=True, seed=2)
+        self.lena.ask(op="autoplay", on=True, seed=2, think_s=THINK_S[self.quick])
         self.seat_back(table_name, "Lena")
 
     def restart_host(self, table_name: str) -> None:
@@ -374,7 +280,13 @@ class Evening:
         h.ask(op="quit")
         time.sleep(0.5)
         if self._present(h, "Quit", None):
-            self.click(h, lambda s: not s.get("ok", True), text="Quit", tries=1)
+            # the window closes as it answers: the effect is the process gone
+            self.clicks += 1
+            h.ask(op="click", text="Quit")
+            if not wait(lambda: h.proc is None or h.proc.poll() is not None, CLICK_WAIT_S, 0.1):
+                self.clicks_lost += 1
+                self.lost_clicks.append("Host: Quit")
+                print("  lost click: Host 'Quit'", flush=True)
         if h.proc is not None:
             try:
                 h.proc.wait(15)
@@ -388,7 +300,7 @@ class Evening:
             print("  the host's menu never offered his seat back", flush=True)
         else:
             self.click(h, on_table, text=st["rejoin"])
-            h.ask(op="autoplay", on=True, seed=1)
+            h.ask(op="autoplay", on=True, seed=1, think_s=THINK_S[self.quick])
             self.seat_back(table_name, "Host")
         self.seat_back(table_name, "Lena", 40)
 
@@ -410,17 +322,18 @@ class Evening:
     # -- one match ------------------------------------------------------------------------
     def play(self, game: str, n: int, fault: Callable[[str], None] | None) -> None:
         name = f"Night {n:03d}"  # short: the Join list elides long names
-        print(f"match {n}: {game}", flush=True)
         began = time.monotonic()
+        print(f"match {n}: {game} (at {began - self.t0:.0f} s)", flush=True)
         self.open_table(game, name)
         self.guest_sits(self.lena, name, via_connect=True)
         marco_plays = SEATS[game] >= 3
         self.guest_sits(self.marco, name, via_connect=False, watch=not marco_plays)
         players = [self.host, self.lena] + ([self.marco] if marco_plays else [])
         self.start_match(game)
+        print(f"  set up in {time.monotonic() - began:.0f} s", flush=True)
         for i, p in enumerate(players):
             wait(lambda: on_table(p.state()), 20, 0.1)
-            p.ask(op="autoplay", on=True, seed=n * 10 + i)
+            p.ask(op="autoplay", on=True, seed=n * 10 + i, think_s=THINK_S[self.quick])
         if fault is not None:
             time.sleep(3.0)
             if self._over(name):
@@ -437,6 +350,15 @@ class Evening:
             self.first_match_done_at = time.monotonic()
         for p in (self.host, self.lena, self.marco):
             self.leave_results(p)
+        print(f"  everyone back at the menu after {time.monotonic() - began:.0f} s; {self.memory()}", flush=True)
+
+    def memory(self) -> str:
+        """Each client's RSS and the pixels its card art and text caches hold (MB)."""
+        parts = []
+        for c in self.clients:
+            k = c.ask(op="census", top=1)
+            parts.append(f"{c.name} {k.get('rss_mb')} (art {k.get('art_mb')}, text {k.get('text_mb')})")
+        return "RSS MB " + ", ".join(parts)
 
     def _over(self, name: str) -> bool:
         for t in list_tables(self.host_port):
@@ -447,6 +369,11 @@ class Evening:
     def leave_results(self, who: Puppet) -> None:
         if who.state().get("scene") == "MenuScene":
             return
+        # the results come once the last moves have been shown: a person waits for them
+        # (Mafiosi shows the last round's board first, then the final reveal)
+        if wait(lambda: self._present(who, "The final reveal", None) or self._present(who, "Back to the menu", None),
+                20, 0.2) and self._present(who, "The final reveal", None):
+            self.click(who, lambda s: self._present(who, "Back to the menu", None), text="The final reveal")
         if wait(lambda: self._present(who, "Back to the menu", None), 5, 0.2):
             self.click(who, lambda s: s.get("scene") == "MenuScene", text="Back to the menu")
             return
@@ -568,6 +495,7 @@ class Evening:
 
     # -- the evening ----------------------------------------------------------------------
     def run(self) -> dict[str, Any]:
+        self.t0 = time.monotonic()
         cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         self.host.start()
         wait(lambda: self.host.state().get("scene") == "MenuScene", 30)
@@ -601,6 +529,7 @@ class Evening:
                     break
         finally:
             sampler_stop.set()
+        print(f"evening over at {time.monotonic() - self.t0:.0f} s", flush=True)
         figs = self.figures()
         cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         return {
@@ -654,7 +583,7 @@ def main() -> int:
     measured = out["matches_finished"] > 0 and out["clicks"] > 0
     bars = (out["seats_lost"] == 0 and out["clicks_lost"] == 0 and out["matches_abandoned"] == 0
             and out["results_miscredited"] == 0 and out["matches_finished"] >= len(GAMES)
-            and all(v is None or v < 30 for v in out["rss_mb_per_hour"].values()))
+            and (args.quick or all(v is not None and v < 30 for v in out["rss_mb_per_hour"].values())))
     return 0 if measured and bars else 1
 
 

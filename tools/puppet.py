@@ -101,25 +101,32 @@ def state(app: Any) -> dict[str, Any]:
     }
 
 
-def census(top: int = 15) -> dict[str, Any]:
+def census(app: Any, top: int = 15) -> dict[str, Any]:
     """What the process holds: the ``top`` most numerous Python object types, and the
-    pygame surfaces alive with their pixel bytes (MB) -- surfaces live outside Python's
-    allocator, so ``tracemalloc`` does not see them."""
+    pixel bytes (MB) of the client's surface caches -- the card art
+    (:class:`client.cards.CardArt`) and the text cache (:mod:`client.text`). Surfaces
+    live outside Python's allocator and are not tracked by the garbage collector, so
+    neither ``tracemalloc`` nor ``gc.get_objects`` sees them."""
     import gc
     from collections import Counter
+
+    import client.text as text
+
+    def size(v: Any) -> int:
+        srf = v[0] if isinstance(v, tuple) else v
+        try:
+            return int(srf.get_width() * srf.get_height() * srf.get_bytesize())
+        except (AttributeError, pygame.error):
+            return 0
 
     gc.collect()
     objs = gc.get_objects()
     kinds = Counter(type(o).__name__ for o in objs)
-    surfaces = [o for o in objs if isinstance(o, pygame.Surface)]
-    surface_bytes = 0
-    for srf in surfaces:
-        try:
-            surface_bytes += srf.get_width() * srf.get_height() * srf.get_bytesize()
-        except pygame.error:
-            pass
-    return {"objects": len(objs), "types": kinds.most_common(top), "surfaces": len(surfaces),
-            "surface_mb": round(surface_bytes / 2**20, 1), "rss_mb": rss_mb()}
+    art = getattr(getattr(app, "art", None), "_cache", {})
+    return {"objects": len(objs), "types": kinds.most_common(top),
+            "art_surfaces": len(art), "art_mb": round(sum(size(v) for v in list(art.values())) / 2**20, 1),
+            "text_surfaces": len(text._cache), "text_mb": round(text._cache_bytes / 2**20, 1),
+            "rss_mb": rss_mb()}
 
 
 def post_click(pos: tuple[int, int]) -> None:
@@ -161,7 +168,9 @@ class AutoPlayer:
 
     def tick(self) -> None:
         self.call = self.app.reactor.callLater(AUTOPLAY_PERIOD_S, self.tick)
-        top = self.app.top if self.app.scenes else None
+        # the table scene, under any overlay it opened (a round's board that asks to keep a
+        # card, a dialog): a player who knows the game answers what the table asks
+        top = next((s for s in reversed(self.app.scenes) if isinstance(getattr(s, "legal", None), dict)), None)
         legal_of = getattr(top, "legal", None)
         feed = getattr(top, "feed", None)
         if not isinstance(legal_of, dict) or feed is None or getattr(top, "replay", False):
@@ -282,7 +291,7 @@ class Control(LineReceiver):
                 self.autoplayer.stop()
             return {"ok": True}
         if op == "census":
-            return {"ok": True, **census(int(cmd.get("top", 15)))}
+            return {"ok": True, **census(app, int(cmd.get("top", 15)))}
         if op == "trim":  # how much of the RSS is memory freed but kept by the C allocator
             import ctypes
 
