@@ -60,6 +60,9 @@ class Lobby:
         self._table_ids = itertools.count(1)
         self._conn_ids = itertools.count(1)
         self._created_by: dict[int, Any] = {}
+        #: sha256 of a ``create_table`` key -> the table it created: asked again with the
+        #: same key, ``create_table`` answers that table instead of a second one
+        self._create_keys: dict[bytes, int] = {}
         #: connection -> ids of the tables it created, joined, reconnected to or asked about:
         #: a lost connection is looked for only there (not in every table: a storm of 800
         #: drops at 200 tables would cost 160,000 table scans)
@@ -129,13 +132,27 @@ class Lobby:
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
             self._tokens = {k: t for k, t in self._tokens.items() if t != table.id}
+            self._create_keys = {k: t for k, t in self._create_keys.items() if t != table.id}
             log.info("table {id} closed", id=table.id)
 
     def create_table(self, conn: Any, game_name: str, seats: int, name: str | None,
-                     options: dict[str, Any] | None) -> Table:
-        """A new waiting table (the creator still has to ``join``). Raises
+                     options: dict[str, Any] | None, key: str | None = None) -> Table:
+        """A new waiting table (the creator still has to ``join``). ``key``: the client's
+        own secret naming this request (:data:`shared.protocol.KEY_RE`): asked again with
+        it (the reply was lost with the connection), the table it created is answered
+        and ``conn`` counts as its creator; no second table is made. Raises
         :class:`ProtocolError` ``unknown_game``, ``bad_seats``, ``bad_option``,
         ``testing_only``, or ``server_full`` when ``server.max_tables`` is reached."""
+        digest = hashlib.sha256(key.encode()).digest() if key is not None else None
+        if digest is not None:
+            known = self.tables.get(self._create_keys.get(digest, -1))
+            if known is not None and not known.closed:
+                if known.id in self._created_by:
+                    self._created_by[known.id] = conn
+                if known.host.conn is None and known.host.token is None:
+                    known.host.conn = conn  # the creator, back before he sat down
+                self._at(conn, known.id)
+                return known
         try:
             game = get_game(game_name)
         except KeyError:
@@ -156,6 +173,8 @@ class Lobby:
         self._adopt(table)
         self.tables[tid] = table
         self._created_by[tid] = conn
+        if digest is not None:
+            self._create_keys[digest] = tid
         self._at(conn, tid)
         log.info("table {id} created: {game} for {n}", id=tid, game=game.NAME, n=seats)
         return table
@@ -257,7 +276,7 @@ class Lobby:
             return "tables", {"tables": self.summaries(), "scoreboard": self.scoreboard.rows()}
         if kind == "create_table":
             table = self.create_table(conn, msg["game"], msg["seats"], msg.get("name"),
-                                      msg.get("options"))
+                                      msg.get("options"), msg.get("key"))
             return "table", {"table": table.summary()}
         if kind == "reconnect":
             return "joined", self.reconnect(conn, msg["token"], msg.get("step"))
@@ -266,7 +285,7 @@ class Lobby:
         table = self._table(msg["table"])
         self._at(conn, table.id)
         if kind == "join":
-            joined = table.join(conn, msg.get("seat"), bool(msg.get("spectate")))
+            joined = table.join(conn, msg.get("seat"), bool(msg.get("spectate")), msg.get("key"))
             self._index_token(joined.get("token"), table.id)
             return "joined", joined
         if kind == "leave":

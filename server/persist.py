@@ -25,6 +25,7 @@ import ctypes
 import os
 import queue
 import re
+import secrets
 import threading
 import time
 import weakref
@@ -103,24 +104,38 @@ class MatchFile:
         The folder entry is synced too, so the file survives a power cut: at once, or
         with ``sync=False`` by the next sync of the file (the table's first group commit,
         on the writer thread: a slow disk does not stall the reactor at every match
-        start), before anything written after the header is released. Raises
-        ``OSError``."""
+        start), before anything written after the header is released. The file appears
+        whole: the header is written to a hidden temporary file that is then linked
+        under the log's name, so a crash never leaves an empty or half-written log (the
+        temporary file is removed; one a crash left behind is never read). Raises
+        ``OSError`` (nothing is left behind then)."""
         folder = directory / MATCHES
         folder.mkdir(parents=True, exist_ok=True)
-        n = 1
-        while True:
-            name = f"table-{table_id}-{seed}" + (f"-{n}" if n > 1 else "") + ".jsonl"
-            try:
-                handle = open(folder / name, "xb", buffering=0)
-                break
-            except FileExistsError:
-                n += 1
-        mf = cls(folder / name, handle)
+        temp = folder / f".table-{table_id}-{seed}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+        handle = open(temp, "xb", buffering=0)
+        mf = cls(temp, handle)
+        try:
+            if sync:
+                mf.append(header)
+            else:
+                mf.write(header)
+            n = 1
+            while True:
+                name = f"table-{table_id}-{seed}" + (f"-{n}" if n > 1 else "") + ".jsonl"
+                try:
+                    os.link(temp, folder / name)
+                    break
+                except FileExistsError:
+                    n += 1
+        except BaseException:
+            handle.close()
+            temp.unlink(missing_ok=True)
+            raise
+        temp.unlink()
+        mf.path = folder / name
         if not sync:
-            mf.write(header)
             mf.new_folder = folder
             return mf
-        mf.append(header)
         _sync_dir(folder)
         return mf
 

@@ -21,7 +21,8 @@ when the match needs it, the player comes back with the token).
 
 While a request is handled, pushes to this connection wait until its reply is written,
 so a client always sees ``joined`` before the ``match_started`` its join caused, and an
-``ack`` before the ``update`` its action caused.
+``ack`` before the ``update`` its action caused. The reply to a join that started a match
+also waits until the match log (header, seats and their keys) is on disk.
 
 Output to a real TCP connection is sent once per reactor turn (:class:`OutputFlush`):
 what a turn wrote to a connection (an ``ack``, the updates of several actions, a ping)
@@ -407,8 +408,8 @@ class ServerProtocol(LineReceiver):
             seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
             check_fields(msg)
             reply = self._dispatch(msg)
-            if msg["type"] == "action":
-                self._gate()
+            if msg["type"] in ("action", "join"):
+                self._gate()  # a join that started a match: its joined waits for the log
             if reply is not None:
                 self._write(encode(reply[0], **({"re": seq} if seq is not None else {}), **reply[1]))
         except ProtocolError as e:

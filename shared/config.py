@@ -18,6 +18,8 @@ DEFAULTS: dict[str, Any] = {
         "max_connections": 1200,
         "testing": False,
         "reconnect_grace_s": 120,
+        "drop_grace_s": 5.0,
+        "restart_grace_s": 20.0,
         "data_dir": "",
         "hello_timeout_s": 10.0,
         "max_unauthenticated_per_address": 16,
@@ -68,11 +70,19 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+#: (section, key) -> (lowest, highest) value accepted, for keys whose type is not enough.
+RANGES: dict[tuple[str, str], tuple[float, float]] = {
+    ("server", "drop_grace_s"): (0.0, 600.0),
+    ("server", "restart_grace_s"): (0.0, 3600.0),
+}
+
+
 def merge(loaded: Mapping[str, Any] | None, base: Mapping[str, Any] = DEFAULTS) -> dict[str, Any]:
     """``base`` updated section by section with ``loaded`` (from YAML, may be None).
 
-    Raises ``ValueError`` naming the key when a section is not a mapping or a value's type
-    differs from the default's (ints are accepted where floats are expected).
+    Raises ``ValueError`` naming the key when a section is not a mapping, a value's type
+    differs from the default's (ints are accepted where floats are expected) or a value
+    is outside its :data:`RANGES`.
     """
     out = copy.deepcopy(dict(base))
     for section, values in (loaded or {}).items():
@@ -90,5 +100,8 @@ def merge(loaded: Mapping[str, Any] | None, base: Mapping[str, Any] = DEFAULTS) 
                 ok = False
             if not ok:
                 raise ValueError(f"config: {section}.{key} must be a {type(default).__name__}")
+            bounds = RANGES.get((section, key))
+            if bounds is not None and not bounds[0] <= value <= bounds[1]:
+                raise ValueError(f"config: {section}.{key} must be between {bounds[0]} and {bounds[1]}")
             out[section][key] = value
     return out

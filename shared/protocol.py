@@ -10,6 +10,7 @@ monotonic clock, ``tc``/``t_press``/``t_shown`` on the client's own monotonic cl
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 import msgspec
@@ -173,8 +174,9 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "hello": {"name": (str, True), "features": (list, False)},
     "pong": {"id": (int, True), "tc": (_NUM, True)},
     "list_tables": {},
-    "create_table": {"game": (str, True), "seats": (int, True), "name": (str, False), "options": (dict, False)},
-    "join": {"table": (int, True), "seat": (int, False), "spectate": (bool, False)},
+    "create_table": {"game": (str, True), "seats": (int, True), "name": (str, False), "options": (dict, False),
+                     "key": (str, False)},
+    "join": {"table": (int, True), "seat": (int, False), "spectate": (bool, False), "key": (str, False)},
     "leave": {"table": (int, True)},
     "add_bot": {"table": (int, True), "seat": (int, False)},
     "remove_bot": {"table": (int, True), "seat": (int, True)},
@@ -203,14 +205,18 @@ FEATURES = frozenset({"delta", "steps"})
 EMOTES = ("clap", "laugh", "shock", "well_played")
 EMOTE_LIMIT = 3
 EMOTE_WINDOW_S = 5.0
+#: A client's own key naming its ``create_table`` or ``join`` (docs/PROTOCOL.md "Lobby",
+#: "Asking again"): 16 to 64 characters of ``A-Z a-z 0-9 _ -``, random and secret like a
+#: token; asking again with the same key gets the same table or seat.
+KEY_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def check_fields(msg: Mapping[str, Any]) -> None:
     """Validate a client request against :data:`CLIENT_MESSAGES`.
 
     Raises :class:`ProtocolError` ``unknown_type`` or ``bad_message``: an unknown field,
-    a missing or mistyped one, a string over 200 characters, a time beyond ±1e15 ms;
-    ``seq`` must be an integer when present; booleans are not accepted where numbers are
+    a missing or mistyped one, a string over 200 characters, a time beyond ±1e15 ms, a
+    ``key`` that is not :data:`KEY_RE`; ``seq`` must be an integer when present; booleans are not accepted where numbers are
     expected.
     """
     schema = CLIENT_MESSAGES.get(msg["type"])
@@ -240,3 +246,6 @@ def check_fields(msg: Mapping[str, Any]) -> None:
         if kind is _NUM and not -MAX_TIME_MS <= value <= MAX_TIME_MS:
             raise ProtocolError("bad_message", f"{msg['type']}: field {name!r} is not a time "
                                                f"in ms (|x| <= 1e15)")
+        if name == "key" and KEY_RE.fullmatch(value) is None:
+            raise ProtocolError("bad_message", f"{msg['type']}: 'key' must be 16 to 64 characters "
+                                               f"of A-Z, a-z, 0-9, '_' and '-'")

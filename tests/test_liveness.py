@@ -239,8 +239,9 @@ def test_a_silent_seated_connection_is_declared_away_and_a_stand_in_plays():
     assert 4.0 <= detected <= 5.1, detected  # pings (the heartbeat) come once a second
     seat = table.seats[0]
     assert seat.away and seat.token is not None and seat.conn is None  # held for her
-    # the match waited for her first look: a stand-in plays it
-    for _ in range(100):
+    # the match waited for her first look: a stand-in plays it once the drop grace is over
+    assert table.summary()["seats"][0]["stand_in_at"] == round((clock.seconds() + 5.0) * 1000, 3)
+    for _ in range(200):
         clock.advance(0.05)
         if any(e["seat"] == 0 for e in table.log):
             break

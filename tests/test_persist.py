@@ -198,15 +198,22 @@ def test_a_restored_match_is_the_match_that_crashed_and_ends_the_same(tmp_path):
         assert [events_for(e, seat) for e in after.history] == [events_for(e, seat) for e in before.history]
     assert OMERTA.zones(after.state) == OMERTA.zones(before.state)
     assert after.window.id == before.window.id and after.window_shown == 5000_000.0
+    # the restored table waits for its players (server.restart_grace_s, 20 s): no stand-in yet
     assert [s.summary() for s in after.seats] == [
-        {"seat": i, "name": f"p{i}", "bot": after.seats[i].driver is not None, "connected": False,
-         "away": True} for i in range(3)]
+        {"seat": i, "name": f"p{i}", "bot": False, "connected": False, "away": True,
+         "stand_in_at": 5020_000.0} for i in range(3)]
     assert [s.token for s in after.seats] == [p.token for p in players]
     assert second.create_table(FakeConn(), "omerta", 3, None, {}).id == before.id + 1
-    # the players come back, one at once, the others after the stand-ins played a while
+    # the players come back, one at once (told the table waits), the others after the
+    # wait is over and the stand-ins played a while
     players[0].come_back(second)
+    assert players[0].of("table_paused")[-1]["until"] == 5020_000.0
+    assert not players[0].of("match_started")[1:]  # nothing to play before the others are back
+    run(second, after, limit_s=19.9)
+    assert len(after.log) == len(before.log) and all(s.driver is None for s in after.seats)
+    run(second, after, limit_s=0.2)
     resumed = players[0].of("match_started")[-1]
-    assert resumed["resumed"] and resumed["window_shown"] == 5000_000.0  # claims count from the restore
+    assert resumed["resumed"] and resumed["window_shown"] == pytest.approx(5020_000.0)  # claims count from then
     back_at = len(after.log)
     run(second, after, limit_s=1.5)
     assert {e["seat"] for e in after.log[back_at:]} >= {1, 2}, "the stand-ins should have played"

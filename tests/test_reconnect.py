@@ -17,10 +17,10 @@ from tests.test_protocol import DECK, Client
 GRACE = 120
 
 
-def make_lobby(tmp_path=None, grace=GRACE):
+def make_lobby(tmp_path=None, grace=GRACE, drop_grace=5.0):
     clock = task.Clock()
     clock.advance(1000)
-    config = merge({"server": {"name": "Test", "reconnect_grace_s": grace}})
+    config = merge({"server": {"name": "Test", "reconnect_grace_s": grace, "drop_grace_s": drop_grace}})
     return Lobby(config, clock, testing=True, data_dir=tmp_path)
 
 
@@ -48,8 +48,10 @@ def test_a_dropped_seat_is_held_played_by_a_bot_once_missed_and_given_back_with_
     held = table.seats[0]
     # held for ann; the match does not wait for her yet (the bots still look at their cards)
     assert held.away and held.token == token and held.conn is None and held.driver is None
+    dropped = lobby.clock.seconds()
     assert table.summary()["seats"][0] == {"seat": 0, "name": "ann", "bot": False,
-                                           "connected": False, "away": True}
+                                           "connected": False, "away": True,
+                                           "stand_in_at": (dropped + 5.0) * 1000}
     dropped_at = len(table.log)
     for _ in range(400):
         lobby.clock.advance(0.05)
@@ -57,6 +59,8 @@ def test_a_dropped_seat_is_held_played_by_a_bot_once_missed_and_given_back_with_
             break
     else:
         pytest.fail("a bot should have played the held seat once the match waited for it")
+    # not before the drop grace (server.drop_grace_s) was over: a blip lets no bot play her card
+    assert lobby.clock.seconds() >= dropped + 5.0
     assert held.stand_in == "takeover" and table.summary()["seats"][0]["bot"]
     assert table.status == "playing"
 
@@ -123,7 +127,7 @@ def test_bad_tokens_are_refused_and_after_the_grace_a_bot_plays_until_the_token_
 
 
 def test_never_takeover_waits_for_the_player_and_passes_windows_for_her():
-    lobby = make_lobby()
+    lobby = make_lobby(drop_grace=0.0)
     ann = Client(lobby, "ann")
     tid = ann.request("create_table", game="omerta", seats=3, options={
         "deck": DECK, "first_player": 2, "seed": 1, "bot_takeover": "never"})["table"]["id"]

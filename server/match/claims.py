@@ -71,6 +71,16 @@ class ClaimDesk:
         if (old is None) != (w is None):
             self._window_pings(w is not None)
 
+    def restart_window(self, now: float) -> None:
+        """The open window (if any) counts as shown ``now`` (server ms) and gets its
+        whole time again: a restored match goes on after waiting for its players."""
+        w = self.window
+        if w is None:
+            return
+        self.cancel_timeout()
+        self.window_shown = now
+        self.timeout_call = self.table.clock.callLater(w.timeout_ms / 1000.0, self._on_timeout, w.id)
+
     def _window_pings(self, open_: bool) -> None:
         """Clock sync pings the seated connections faster while a window is open
         (``ping_interval_window_ms``): their claims are judged by their RTT."""

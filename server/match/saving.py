@@ -53,6 +53,11 @@ class Saving:
         self.retry_delay = RETRY_FIRST_S
         self.commit_waiting: list[tuple[int, Callable[[], None]]] = []
         self.releasing = False  # running what a commit released: never deferred again
+        #: the header of a log that could not be created yet (the table waits for the disk)
+        self.header_waiting: dict[str, Any] | None = None
+        #: why the table waits for something other than the disk (:meth:`hold`), or None
+        self.holding: str | None = None
+        self.holding_until: float | None = None
 
     @property
     def closed(self) -> bool:
@@ -64,14 +69,26 @@ class Saving:
 
     @property
     def paused(self) -> bool:
-        """True while records wait for the disk."""
-        return bool(self.unsaved)
+        """True while records wait for the disk, the log waits to be created, or the
+        table waits for its players (:meth:`hold`)."""
+        return bool(self.unsaved) or self.header_waiting is not None or self.holding is not None
+
+    def pause_fields(self) -> dict[str, Any]:
+        """The fields of ``table_paused`` after ``table``: ``message`` (why) and, while
+        the table waits for its players, ``until`` (server ms when it goes on without
+        them)."""
+        out: dict[str, Any] = {"message": self.pause_reason}
+        if self.holding is not None and self.holding_until is not None:
+            out["until"] = round(self.holding_until, 3)
+        return out
 
     # -- writing ----------------------------------------------------------------------
     def open_log(self, header_fields: dict[str, Any]) -> None:
         """Create the match log of the match that starts (no-op without ``data_dir``);
         ``header_fields`` are added to its header (the host's, :mod:`server.match.host`).
-        A log that cannot be created is logged: the match goes on without one."""
+        A log that cannot be created (a full disk) pauses the table before anything of
+        the match is sent; creating it is retried with backoff, and the match starts when
+        it works (no match is ever played without its log)."""
         t = self.table
         if self.data_dir is None:
             return
@@ -82,12 +99,22 @@ class Saving:
         header.update(header_fields)
         if self.port is not None:
             header["port"] = self.port
-        try:  # synced by the first group commit, not here: a slow disk stalls no other table
-            self.matchfile = MatchFile.create(self.data_dir, t.id, t.seed, header, sync=False)
+        try:
+            self._create(header)
         except OSError as e:
             log.error("table {id}: cannot write the match log in {dir}: {e}", id=t.id,
                       dir=str(self.data_dir), e=e)
-            return
+            self.header_waiting = header
+            if self.retry_call is None:
+                self._pause(e)
+
+    def _create(self, header: dict[str, Any]) -> None:
+        """Create the log with ``header`` (it appears whole, never empty:
+        :meth:`server.persist.MatchFile.create`); synced by the first group commit, not
+        here: a slow disk stalls no other table. Raises ``OSError``."""
+        assert self.data_dir is not None
+        t = self.table
+        self.matchfile = MatchFile.create(self.data_dir, t.id, t.seed, header, sync=False)
         group_commit(t.clock).add(self)
 
     def write(self, record: dict[str, Any]) -> bool:
@@ -111,7 +138,10 @@ class Saving:
     def commit_then(self, call: Callable[[], None]) -> None:
         """Run ``call`` (it tells somebody the outcome of a written record) once every
         record written so far is on disk (:class:`server.persist.GroupCommit`), in
-        order; at once when nothing waits for the disk."""
+        order; at once when nothing waits for the disk; after the pause while paused."""
+        if self.paused and not self.releasing:
+            self.held_out.append(call)
+            return
         mf = self.matchfile
         if self.commit_waiting or (mf is not None and mf.dirty):
             self.commit_waiting.append((mf.written if mf is not None else 0, call))
@@ -178,16 +208,20 @@ class Saving:
         reason = os.strerror(error.errno) if error.errno else str(error)
         self.pause_reason = f"the server cannot save this match: {reason.lower()}"
         log.error("table {id}: {r}; the table pauses and retries", id=t.id, r=self.pause_reason)
-        t.delivery.to_everyone("table_paused", table=t.id, message=self.pause_reason)
+        t.delivery.to_everyone("table_paused", table=t.id, **self.pause_fields())
         self.retry_delay = RETRY_FIRST_S
         self.retry_call = t.clock.callLater(self.retry_delay, self._retry_write)
 
     def _retry_write(self) -> None:
         t = self.table
         self.retry_call = None
-        if t.closed or self.matchfile is None:
+        if t.closed or (self.matchfile is None and self.header_waiting is None):
             return
         try:
+            if self.header_waiting is not None:
+                self._create(self.header_waiting)
+                self.header_waiting = None
+            assert self.matchfile is not None
             self.matchfile.repair()
             while self.unsaved:
                 self.matchfile.append(self.unsaved[0])
@@ -198,14 +232,43 @@ class Saving:
             self.retry_call = t.clock.callLater(self.retry_delay, self._retry_write)
             return
         log.info("table {id}: the match log is written again; the table resumes", id=t.id)
+        self._resume()
+
+    def _resume(self) -> None:
+        """Nothing pauses the table any more: everybody is told ``table_resumed``, what
+        was held back goes out (once its records are on disk), then the time-outs and
+        decisions that came due meanwhile."""
+        t = self.table
+        if self.paused or t.closed:
+            return
         t.delivery.to_everyone("table_resumed", table=t.id)
         held, self.held_out = self.held_out, []
         for release in held:
-            release()
+            self.commit_then(release)
         waiting, self.after_resume = self.after_resume, []
         for call in waiting:  # time-outs and decisions that came due meanwhile
             if not self.paused and not t.closed:
                 call()
+
+    # -- waiting for the players ------------------------------------------------------
+    def hold(self, reason: str, until_ms: float | None = None) -> None:
+        """Pause the table for ``reason`` (a sentence for people; ``until_ms``: server
+        ms when it goes on anyway) as a full disk does: ``table_paused`` to everybody,
+        actions refused, time-outs and decisions put off; :meth:`unhold` ends it."""
+        t = self.table
+        self.holding, self.holding_until = reason, until_ms
+        if not self.unsaved and self.header_waiting is None:
+            self.pause_reason = reason
+        t.delivery.to_everyone("table_paused", table=t.id, **self.pause_fields())
+
+    def unhold(self, first: Callable[[], None] = lambda: None) -> None:
+        """The pause of :meth:`hold` ends: ``first()`` runs (the table no longer counts
+        as held by it), then the table resumes unless the disk holds it."""
+        if self.holding is None:
+            return
+        self.holding, self.holding_until = None, None
+        first()
+        self._resume()
 
     # -- the end ----------------------------------------------------------------------
     def close(self, status: str, t_ms: float) -> None:

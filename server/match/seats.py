@@ -19,10 +19,11 @@ good (the token expires).
 """
 from __future__ import annotations
 
+import hmac
 import secrets
 import time
 import weakref
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from twisted.logger import Logger
 
@@ -67,6 +68,10 @@ class SeatRoster:
     def __init__(self, table: MatchTable):
         self.table = table
         self.resuming: dict[int, Any] = {}
+        #: after a restart, while the table waits for its players: what starts the match
+        #: again (:meth:`gather`); None otherwise
+        self.gathering: Callable[[], None] | None = None
+        self.gather_call: Any = None
 
     def _alive(self) -> bool:
         """The table is still there (a call put off to a later reactor turn may find it
@@ -79,16 +84,30 @@ class SeatRoster:
     def _grace_s(self) -> float:
         return float(self.table.config["server"]["reconnect_grace_s"])
 
+    def _drop_wait_s(self) -> float:
+        return float(self.table.config["server"].get("drop_grace_s", 0.0))
+
     # -- joining and leaving ------------------------------------------------------------
-    def join(self, conn: Any, seat: int | None = None, spectate: bool = False) -> dict[str, Any]:
+    def join(self, conn: Any, seat: int | None = None, spectate: bool = False,
+             key: str | None = None) -> dict[str, Any]:
         """Seat ``conn`` (first free seat when ``seat`` is None) or add it as a spectator.
 
         Returns the ``joined`` reply fields ``{table, seat, token}``; starts the match
-        when the last seat is filled (table option ``start: "auto"``). Raises
-        :class:`ProtocolError` ``already_seated``, ``already_started``, ``match_over``,
-        ``table_locked``, ``no_such_seat``, ``seat_taken``, ``table_full``.
+        when the last seat is filled (table option ``start: "auto"``). ``key`` (a
+        player's own secret, :data:`shared.protocol.KEY_RE`): a join asked again with the
+        key of a seat of this table gets that seat back with its token (the ``joined``
+        of the first one was lost: docs/PROTOCOL.md "Asking again"); otherwise the seat
+        taken keeps the key. Raises :class:`ProtocolError` ``already_seated``,
+        ``already_started``, ``match_over``, ``table_locked``, ``no_such_seat``,
+        ``seat_taken``, ``table_full``.
         """
         t = self.table
+        if key is not None and not spectate:
+            mine = self.seat_with_key(key)
+            if mine is not None:
+                if mine.conn is conn:  # the same request twice on one connection
+                    return {"table": t.id, "seat": mine.index, "token": mine.token}
+                return self.reconnect(conn, mine.index, None if t.status == "waiting" else 0)
         if t.seat_of(conn) is not None or conn in t.spectators:
             raise ProtocolError("already_seated", "you are already at this table")
         if spectate:
@@ -104,9 +123,19 @@ class SeatRoster:
         target = self._pick_seat(seat)
         target.conn, target.name = conn, conn.name
         target.token = secrets.token_urlsafe(16)
+        target.key = key
         t.host.sat(target)
         t.seats_changed()
         return {"table": t.id, "seat": target.index, "token": target.token}
+
+    def seat_with_key(self, key: str) -> Seat | None:
+        """The seat whose player named his join with ``key`` (compared in constant
+        time), or None."""
+        wanted = key.encode()
+        for s in self.table.seats:
+            if s.key is not None and hmac.compare_digest(s.key.encode(), wanted):
+                return s
+        return None
 
     def _pick_seat(self, seat: int | None) -> Seat:
         seats = self.table.seats
@@ -188,14 +217,18 @@ class SeatRoster:
         return any(s.away or (s.left and s.grace_call is not None) for s in self.table.seats)
 
     # -- held seats -------------------------------------------------------------------
-    def hold(self, seat: Seat) -> None:
-        """``seat``'s player lost his connection: the seat is his for the grace period."""
+    def hold(self, seat: Seat, wait_s: float | None = None) -> None:
+        """``seat``'s player lost his connection: the seat is his for the grace period,
+        and no stand-in plays it for ``wait_s`` s (default ``server.drop_grace_s``: a
+        Wi-Fi blip must not let a bot play the player's card; the summary's
+        ``stand_in_at`` says until when)."""
         t = self.table
         grace = self._grace_s()
         seat.away = True
         if seat.grace_call is not None and seat.grace_call.active():
             seat.grace_call.cancel()
         seat.grace_call = t.clock.callLater(grace, self._grace_over, seat.index)
+        self._wait_for_player(seat, self._drop_wait_s() if wait_s is None else wait_s)
         log.info("table {id}: seat {seat} ({name}) held for {grace:.0f} s", id=t.id,
                  seat=seat.index, name=seat.name, grace=grace)
         if t.status == "playing" and t.bot_takeover == "after_miss":
@@ -203,10 +236,36 @@ class SeatRoster:
         t.claims.refresh_arbiter()
         t.after_change()
 
+    def _wait_for_player(self, seat: Seat, wait_s: float) -> None:
+        """No stand-in plays the held ``seat`` for ``wait_s`` s (none when 0)."""
+        self._end_wait(seat)
+        if wait_s > 0:
+            t = self.table
+            seat.stand_in_at = round(t.now_ms() + wait_s * 1000.0, 3)
+            seat.stand_in_call = t.clock.callLater(wait_s, self._wait_over, seat.index)
+
+    @staticmethod
+    def _end_wait(seat: Seat) -> None:
+        if seat.stand_in_call is not None and seat.stand_in_call.active():
+            seat.stand_in_call.cancel()
+        seat.stand_in_call, seat.stand_in_at = None, None
+
+    def _wait_over(self, index: int) -> None:
+        """The held seat's player did not come back in moments: a stand-in may play."""
+        if not self._alive():
+            return
+        t = self.table
+        seat = t.seats[index]
+        seat.stand_in_call, seat.stand_in_at = None, None
+        if seat.away and t.status == "playing":
+            t.after_change()
+            t.push_summary()
+
     def _grace_over(self, index: int) -> None:
         t = self.table
         seat = t.seats[index]
         seat.grace_call = None
+        self._end_wait(seat)
         if not seat.away:
             return
         log.info("table {id}: seat {seat}: {name} did not come back", id=t.id, seat=index,
@@ -226,6 +285,7 @@ class SeatRoster:
         if seat.grace_call is not None and seat.grace_call.active():
             seat.grace_call.cancel()
         seat.grace_call = None
+        self._end_wait(seat)
         if keep:
             seat.grace_call = t.clock.callLater(self._grace_s(), self._left_grace_over, seat.index)
         seat.away, seat.conn, seat.left = False, None, True
@@ -235,6 +295,8 @@ class SeatRoster:
         if write:
             t.saving.write(dict(kind="seat", **seat.record()))
         t.claims.refresh_arbiter()
+        if self.gathering is not None and not any(s.away for s in t.seats):
+            self.end_gathering()  # nobody else to wait for
 
     def _left_grace_over(self, index: int) -> None:
         """A left seat no longer keeps the table open (its token still works)."""
@@ -281,6 +343,7 @@ class SeatRoster:
         if seat.grace_call is not None and seat.grace_call.active():
             seat.grace_call.cancel()
         seat.grace_call = None
+        self._end_wait(seat)
         if seat.stand_in in ("takeover", "left"):
             t.stand_ins.stop(seat)
         if was_left and t.status == "playing":
@@ -299,7 +362,46 @@ class SeatRoster:
         self.resume(conn, index, step, rewound, over=t.status == "over")
         t.claims.refresh_arbiter()
         t.push_summary()
+        if self.gathering is not None and not any(s.away for s in t.seats):
+            self.end_gathering()  # every player is back: no need to wait longer
         return {"table": t.id, "seat": index, "token": seat.token}
+
+    # -- after a restart ----------------------------------------------------------------
+    def gather(self, wait_s: float, then: Callable[[], None]) -> None:
+        """A restored match waits for its players: the table is paused (``table_paused``
+        with ``until``, :meth:`server.match.saving.Saving.hold`) until every held seat is
+        back or ``wait_s`` s have passed, whichever comes first; then ``then()`` starts
+        the match's clocks and bots again, and the held seats whose players are still
+        away get their stand-ins (docs/PROTOCOL.md "Reconnection"). Players who come
+        back meanwhile get ``joined`` at once and their resumed ``match_started`` when
+        the table goes on, so a crash changes nobody's turn or race."""
+        t = self.table
+        if not any(s.away for s in t.seats) or wait_s <= 0:
+            then()
+            return
+        self.gathering = then
+        until = t.now_ms() + wait_s * 1000.0
+        for seat in t.seats:
+            if seat.away:
+                seat.stand_in_at = round(until, 3)
+        t.saving.hold(f"the server restarted: waiting up to {wait_s:.0f} s for the players "
+                      "to come back", until)
+        self.gather_call = t.clock.callLater(wait_s, self.end_gathering)
+
+    def end_gathering(self) -> None:
+        """The restored match goes on (see :meth:`gather`)."""
+        then, self.gathering = self.gathering, None
+        if then is None or not self._alive():
+            return
+        if self.gather_call is not None and self.gather_call.active():
+            self.gather_call.cancel()
+        self.gather_call = None
+        t = self.table
+        for seat in t.seats:
+            self._end_wait(seat)
+        t.saving.unhold(then)  # its clocks first: the resumed starts carry their window
+        t.after_change()
+        t.push_summary()
 
     def resume(self, conn: Any, index: int, step: int | None, rewound_from: int | None = None,
                over: bool = False, now: bool = False, told: bool = False) -> None:
@@ -330,7 +432,7 @@ class SeatRoster:
         if saving.outcomes_held or saving.paused:
             resuming[index] = conn
             if saving.paused and not told:
-                conn.push("table_paused", table=t.id, message=saving.pause_reason)
+                conn.push("table_paused", table=t.id, **saving.pause_fields())
             told = told or saving.paused
             done: list[Any] = []
 

@@ -188,7 +188,8 @@ class StandIns:
 
     def refresh(self) -> None:
         """A held seat the match waits for gets its stand-in (``after_miss``) or, in a
-        window, a pass (``never``)."""
+        window, a pass (``never``) -- once the wait for its player is over
+        (``Seat.stand_in_at``; none while a restored table gathers its players)."""
         t = self.table
         if t.status != "playing" or t.closed:
             return
@@ -197,6 +198,8 @@ class StandIns:
         for seat in t.seats:
             if not seat.away or seat.driver is not None or seat.index not in waiting:
                 continue
+            if seat.stand_in_at is not None or t.roster.gathering is not None:
+                continue  # its player may be back in moments (SeatRoster.hold, gather)
             if t.bot_takeover == "after_miss":
                 self.start([seat], "takeover")
                 started = True

@@ -173,8 +173,9 @@ class Table:
         return self.scoreboard.rows() if self.scoreboard is not None else []
 
     # -- seats (the lobby's requests; the host's go to ``host``, ``resync`` to ``delivery``)
-    def join(self, conn: Any, seat: int | None = None, spectate: bool = False) -> dict[str, Any]:
-        return self.roster.join(conn, seat, spectate)
+    def join(self, conn: Any, seat: int | None = None, spectate: bool = False,
+             key: str | None = None) -> dict[str, Any]:
+        return self.roster.join(conn, seat, spectate, key)
 
     def leave(self, conn: Any) -> None:
         self.roster.leave(conn)
@@ -476,9 +477,13 @@ class Table:
         self.spectators.stop()
         for seat in self.seats:
             seat.driver = None
-            if seat.grace_call is not None and seat.grace_call.active():
-                seat.grace_call.cancel()
-            seat.grace_call = None
+            for call in (seat.grace_call, seat.stand_in_call):
+                if call is not None and call.active():
+                    call.cancel()
+            seat.grace_call = seat.stand_in_call = None
+        if self.roster.gather_call is not None and self.roster.gather_call.active():
+            self.roster.gather_call.cancel()
+        self.roster.gathering = self.roster.gather_call = None
         self.saving.close(self.status, self.now_ms() - self.started_at)
 
     # -- restore after a crash --------------------------------------------------------
@@ -515,6 +520,8 @@ class Table:
             entry = info.get(seat.index, {})
             seat.name = entry.get("name")
             seat.token = entry.get("token")
+            key = entry.get("key")
+            seat.key = key if isinstance(key, str) else None
             if entry.get("bot") or not seat.token:
                 seat.bot, seat.token = True, None
                 bots.append(seat)
@@ -532,14 +539,29 @@ class Table:
         self.delivery.send_spectators_start()
         if self.game.is_over(self.state):  # the crash came between the last action and its end
             self._finish()
-        else:
-            self.stand_ins.start(bots, None)
-        self._hold_players()
+            self._hold_players()
+            return
+        grace = float(self.config["server"].get("restart_grace_s", 0.0))
+        if grace > 0:  # no clock runs while the table waits for its players (_go_live)
+            self.claims.cancel_timeout()
+            self.turn_timer.hold()
+        self._hold_players(wait_s=grace)
+        if not self.closed:
+            self.roster.gather(grace, lambda: self._go_live(bots))
 
-    def _hold_players(self) -> None:
-        """Restored: every player's seat is held for him; the table closes when nobody
-        comes back."""
+    def _go_live(self, bots: list[Seat]) -> None:
+        """A restored match goes on (its players are back, or the wait for them is
+        over): the open window and the turn under way get their whole time again from
+        now, and the bot seats' bots (having learnt the match) play."""
+        now = self.now_ms()
+        self.claims.restart_window(now)
+        self.turn_timer.restart(now)
+        self.stand_ins.start(bots, None)
+
+    def _hold_players(self, wait_s: float | None = None) -> None:
+        """Restored: every player's seat is held for him (no stand-in for ``wait_s`` s,
+        default ``server.drop_grace_s``); the table closes when nobody comes back."""
         for seat in self.seats:
             if not seat.bot:
-                self.roster.hold(seat)
+                self.roster.hold(seat, wait_s)
         self.maybe_close()

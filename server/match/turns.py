@@ -57,6 +57,18 @@ class TurnTimer:
             self._call = self.clock.callLater(self.seconds, self._fire)
         return True
 
+    def hold(self) -> None:
+        """The clock of the turn under way stops until :meth:`restart` (a restored match
+        waiting for its players)."""
+        self._cancel()
+
+    def restart(self, now_ms: float) -> None:
+        """The turn under way gets its whole time again from ``now_ms`` (a restored
+        match goes on after waiting for its players)."""
+        key, self.key = self.key, None
+        self._cancel()
+        self.track(key, now_ms)
+
     def _fire(self) -> None:
         self._call = None
         self.expired = True
