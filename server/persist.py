@@ -521,6 +521,20 @@ def _sync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def keep_damaged(path: Path, data: bytes) -> None:
+    """Keep ``data`` (a log about to be cut to its good part) as ``<name>.damaged``
+    beside ``path`` (docs/MATCHLOG.md "Reading a log after a crash"); a copy kept earlier
+    is not overwritten. A failure is logged."""
+    copy = path.with_name(path.name + ".damaged")
+    try:
+        with open(copy, "xb") as f:
+            f.write(data)
+    except FileExistsError:
+        pass
+    except OSError as e:
+        log.error("match log {path}: cannot keep a copy of the damaged file: {e}", path=str(path), e=e)
+
+
 def unfinished(directory: Path, port: int | None = None) -> Iterator[tuple[Path, matchlog.MatchLog]]:
     """Every match log in ``<directory>/matches`` that a server on ``port`` restores (its
     header's ``port`` is ``port``; None: a lobby without a listener, in tests), oldest
@@ -530,8 +544,8 @@ def unfinished(directory: Path, port: int | None = None) -> Iterator[tuple[Path,
 
     Damage is cut off: the log keeps its valid prefix (:func:`shared.matchlog.parse`),
     each warning is logged, a copy of the damaged file is kept beside it as
-    ``<name>.damaged`` when lines other than a torn last one were dropped, and the file is
-    truncated to its good part. Logs without a valid header are logged as errors and
+    ``<name>.damaged`` (:func:`keep_damaged`) when more than an unterminated last line is
+    dropped, and the file is truncated to its good part. Logs without a valid header are logged as errors and
     skipped; closed, abandoned and other ports' logs are skipped silently.
     """
     folder = directory / MATCHES
@@ -555,12 +569,9 @@ def unfinished(directory: Path, port: int | None = None) -> Iterator[tuple[Path,
             continue
         for warning in parsed.warnings:
             log.warn("match log {path}: {w}", path=str(path), w=warning)
-        if parsed.dropped_lines:
-            try:
-                path.with_name(path.name + ".damaged").write_bytes(data)
-            except OSError as e:
-                log.error("match log {path}: cannot keep a copy of the damaged file: {e}",
-                          path=str(path), e=e)
+        torn = len(data) - (data.rfind(b"\n") + 1)  # an unterminated last line: a crash's
+        if parsed.good_bytes < len(data) - torn:  # more than that is cut: keep the whole file
+            keep_damaged(path, data)
         if parsed.good_bytes < len(data):
             try:
                 with open(path, "r+b") as f:

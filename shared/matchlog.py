@@ -22,7 +22,8 @@ A log is a *header* line, then one *record* per line:
 whose checksum does not match, that is not JSON, or that breaks the order of steps is
 *damaged*. :func:`parse` keeps the valid prefix before the first damaged line and says
 in :attr:`MatchLog.warnings` what was dropped; only a log without a valid header is an
-error. Lines without ``crc`` (logs written before checksums) are accepted as they are.
+error. Lines without ``crc`` are accepted only in logs written before checksums (whose
+header has none); in a checksummed log a line without one is damaged.
 """
 from __future__ import annotations
 
@@ -70,9 +71,10 @@ def line(record: dict[str, Any]) -> str:
     return line_bytes(record).decode("utf-8")
 
 
-def check_line(raw: bytes) -> dict[str, Any]:
+def check_line(raw: bytes, checksummed: bool = False) -> dict[str, Any]:
     """The record of one line (without its newline); raises ``ValueError`` when it is not
-    a JSON record or its checksum does not match.
+    a JSON record, its checksum does not match, or it has none although ``checksummed``
+    (the log's header has one: every line of that log must).
 
     The checksum covers the line's bytes as written without its ``crc`` field, so it
     does not depend on how a JSON library formats numbers. A ``crc`` that is not last
@@ -85,6 +87,8 @@ def check_line(raw: bytes) -> dict[str, Any]:
         raise ValueError("not a record")
     crc = rec.pop("crc", None)
     if crc is None:
+        if checksummed:
+            raise ValueError("no checksum in a checksummed log")
         return rec
     tail = _CRC_TAIL.search(raw)
     if tail is not None and tail.group(1).decode() == crc:
@@ -167,9 +171,10 @@ def parse(data: bytes) -> MatchLog:
     records: list[tuple[dict[str, Any], int]] = []
     good = 0
     dropped = 0
+    checksummed = bool(complete) and b'"crc":"' in complete[0]
     for i, raw in enumerate(complete):
         try:
-            rec = check_line(raw)
+            rec = check_line(raw, checksummed and i > 0)
         except ValueError as e:
             dropped = len(complete) - i - 1
             if i == 0:
@@ -189,7 +194,7 @@ def parse(data: bytes) -> MatchLog:
     if head.get("format") != FORMAT or head.get("version") != VERSION:
         raise LogError(f"not a {FORMAT} version {VERSION} file")
     log = MatchLog(head, warnings=warnings, good_bytes=good, dropped_lines=dropped,
-                   header_end=records[0][1], checksummed=b'"crc":"' in complete[0])
+                   header_end=records[0][1], checksummed=checksummed)
     for rec, end in records[1:]:
         kind = rec["kind"]
         if kind == "action":

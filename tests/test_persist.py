@@ -4,6 +4,7 @@ lines, invalid logs, and a restored match that ends exactly as the one that neve
 crashed."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -337,3 +338,39 @@ def test_a_match_everybody_left_is_finished_by_the_stand_ins_not_abandoned(tmp_p
     # the next match of the same table id and seed gets a name of its own
     again, _ = players_table(lobby_at(tmp_path), rounds=1)
     assert again.matchfile.path.name == "table-1-21-2.jsonl"
+
+
+def test_a_line_without_its_checksum_in_a_checksummed_log_is_damage(tmp_path):
+    lobby = lobby_at(tmp_path)
+    table, players = players_table(lobby)
+    run(lobby, table, until=lambda: len(table.log) >= 20)
+    data = table.matchfile.path.read_bytes()
+    lines = data.split(b"\n")
+    lines[10] = re.sub(rb',"crc":"[0-9a-f]{8}"}$', b"}", lines[10])  # the crc field removed
+    parsed = matchlog.parse(b"\n".join(lines))
+    assert parsed.checksummed and len(parsed.actions) == 9
+    assert "no checksum" in parsed.warnings[0]
+    # a log written before checksums (no crc in its header) is still read as it is
+    bare = b"".join(re.sub(rb',"crc":"[0-9a-f]{8}"}$', b"}", ln) + b"\n" for ln in data.split(b"\n")[:-1])
+    assert len(matchlog.parse(bare).actions) == len(matchlog.parse(data).actions)
+
+
+def test_a_legal_looking_line_the_engine_refuses_cuts_the_log_and_keeps_the_damaged_copy(tmp_path, logged):
+    first = lobby_at(tmp_path)
+    table, players = players_table(first)
+    run(first, table, until=lambda: len(table.log) >= 40)
+    for p in players:
+        p.crash()
+    path = table.matchfile.path
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    rec = matchlog.check_line(lines[20])
+    assert rec["kind"] == "action"
+    rec["seat"] = 7  # a checksummed line, but no such seat: the engine refuses it
+    lines[20] = matchlog.line_bytes(rec)[:-1]
+    path.write_bytes(b"\n".join(lines))
+    second = lobby_at(tmp_path, start=2000.0)
+    (after,) = second.restore()
+    assert len(after.log) < 20
+    assert path.with_name(path.name + ".damaged").read_bytes() == b"\n".join(lines)
+    assert any("does not replay" in line for line in logged)

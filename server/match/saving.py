@@ -21,7 +21,7 @@ from twisted.logger import Logger
 
 from shared import matchlog
 from server.match.contracts import MatchTable
-from server.persist import MatchFile, close_file, group_commit
+from server.persist import MatchFile, close_file, group_commit, keep_damaged
 
 log = Logger()
 
@@ -218,11 +218,13 @@ class Saving:
         if t.closed or (self.matchfile is None and self.header_waiting is None):
             return
         try:
-            if self.header_waiting is not None:
+            if self.header_waiting is not None:  # a new file: nothing to repair
                 self._create(self.header_waiting)
                 self.header_waiting = None
+            else:
+                assert self.matchfile is not None
+                self.matchfile.repair()
             assert self.matchfile is not None
-            self.matchfile.repair()
             while self.unsaved:
                 self.matchfile.append(self.unsaved[0])
                 self.unsaved.pop(0)
@@ -307,6 +309,10 @@ class Saving:
                 raise
             mlog.cut(len(t.actions), str(e))
             log.warn("table {id}: {w}", id=t.id, w=mlog.warnings[-1])
+            try:  # the file is cut below: what it held stays readable beside it
+                keep_damaged(path, path.read_bytes())
+            except OSError as err:
+                log.error("table {id}: cannot read {path}: {e}", id=t.id, path=str(path), e=err)
         t.state = state
         t.delivery.released_step = len(t.actions)  # restored: nothing held back
         t.log = [{"seat": r["seat"], "action": r["action"], "t": float(r["t"])} for r in mlog.actions]
