@@ -42,12 +42,21 @@ was killed as the match log appeared, say): the seat is asked back with its toke
 0) and the resumed ``match_started`` starts the bot, with the events it missed. When the
 server dropped the seat because the table was still waiting (``bad_token``), the bot
 sits at the table again with ``join``; when the table is gone, it gives up.
+
+Setup asks again (docs/PROTOCOL.md "Asking again"): each seat has a random key of its
+own, sent with its ``join`` (and the first seat's with ``create_table``); a connection
+that cannot be opened, a hello refused because the connection was lost, or a request
+whose reply was lost with the connection (a server killed as the last ``join`` started
+the match) is tried again after 0.5 s, 1 s, 2 s ... (at most 10 s apart, for at most
+``server.reconnect_grace_s``, or ``--retry-s``), with the same key: the same table, the same seat and
+token. ``add_bot`` asked again first counts the bots already seated.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import random
+import secrets
 import sys
 from typing import Any
 
@@ -125,6 +134,9 @@ class SeatBot:
         self.verbose = False
         self.overs = 0  # match_over messages received (one per match played)
         self.wanted_overs = 1  # ``done`` fires at this one (--matches)
+        #: this seat's own secret naming its join (asked again, the same seat and token)
+        self.key = secrets.token_urlsafe(24)
+        self.setup_s = grace_s  # how long setup keeps asking again (s)
 
     def say(self, text: str) -> None:
         who = f"seat {self.seat}" if self.seat is not None else self.name
@@ -165,10 +177,62 @@ class SeatBot:
                 waiter, self._clock_waiter = self._clock_waiter, None
                 waiter.callback(None)
             return
-        if self.token is None:
-            self.done.errback(HeadlessError("the server closed the connection"))
+        if self.token is None:  # not seated yet: the setup asks again (ask)
+            self.proto = None
             return
         self._lost()
+
+    # -- setup, asked again until it is answered ----------------------------------------
+    @defer.inlineCallbacks
+    def open(self):
+        """Open this seat's connection (hello), trying again with backoff while the
+        server cannot be reached or drops it, for at most ``setup_s`` s. Raises
+        :class:`HeadlessError` when it never works."""
+        host, port = self.address
+        started = self.reactor.seconds()
+        attempt = 0
+        while True:
+            self.link = link = _Link(self)
+            try:
+                self.proto = yield connect(self.reactor, host, port, self.name, listener=link)
+                return self.proto
+            except Exception as e:
+                if isinstance(e, ServerError) and e.code != "disconnected":
+                    raise HeadlessError(f"{host}:{port} refused hello: {e.message}")
+                why = e.message if isinstance(e, ServerError) else str(e)
+                if self.reactor.seconds() - started >= self.setup_s or self.closing:
+                    raise HeadlessError(f"cannot connect to {host}:{port}: {why}")
+                attempt += 1
+                wait = min(MAX_RETRY_S, FIRST_RETRY_S * 2 ** (attempt - 1))
+                self.say(f"cannot connect ({why}); trying again in {wait:.1f} s")
+                yield task.deferLater(self.reactor, wait, lambda: None)
+
+    @defer.inlineCallbacks
+    def ask(self, msg_type: str, **fields: Any):
+        """``msg_type`` request on this seat's connection: when the connection is lost
+        before the reply (or is down), it is opened again and the same request sent
+        again (the key in ``fields`` makes that safe), with backoff, for at most
+        ``setup_s`` s. Returns the reply; raises :class:`ServerError` for a refusal."""
+        started = self.reactor.seconds()
+        attempt = 0
+        while True:
+            if self.proto is None or self.proto.transport is None or not self.proto.transport.connected:
+                yield self.open()
+            try:
+                reply = yield self.proto.request(msg_type, **fields)
+                return reply
+            except ServerError as e:
+                if e.code != "disconnected" or self.closing:
+                    raise
+                self.proto = None
+                if self.reactor.seconds() - started >= self.setup_s:
+                    raise HeadlessError(f"{msg_type}: the connection kept dropping for "
+                                        f"{self.setup_s:.0f} s; giving up")
+                attempt += 1
+                wait = min(MAX_RETRY_S, FIRST_RETRY_S * 2 ** (attempt - 1))
+                self.say(f"{msg_type}: the connection was lost before the reply; asking again "
+                         f"in {wait:.1f} s")
+                yield task.deferLater(self.reactor, wait, lambda: None)
 
     # -- reconnection -----------------------------------------------------------------
     def _lost(self) -> None:
@@ -245,7 +309,7 @@ class SeatBot:
         """The seat was freed with the lost connection because the table still waited
         for players: sit at it again (a new token)."""
         try:
-            joined = yield proto.request("join", table=self.table)
+            joined = yield proto.request("join", table=self.table, key=self.key)
         except ServerError as e:
             if e.code == "disconnected":
                 return  # on_disconnect started over
@@ -380,6 +444,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--bot", choices=("smart", "random"), default="smart", help="kind of bot")
     p.add_argument("--config", help="configuration file (default: config.yaml of the repository)")
     p.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds")
+    p.add_argument("--retry-s", type=float, metavar="S",
+                   help="how long setup keeps trying to connect and asking again (s; default: "
+                        "server.reconnect_grace_s)")
     p.add_argument("--verbose", action="store_true", help="report refused actions on stderr")
     args = p.parse_args(argv)
     if args.create and not args.players:
@@ -409,6 +476,7 @@ def play(reactor: Any, args: argparse.Namespace, on_result: Any = None):
     settings["think_ms"] = args.think_ms
     seed_base = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
     grace = float(config["server"]["reconnect_grace_s"])
+    retry_s = getattr(args, "retry_s", None)
     done: defer.Deferred = defer.Deferred()
     seats: list[SeatBot] = []
 
@@ -417,13 +485,10 @@ def play(reactor: Any, args: argparse.Namespace, on_result: Any = None):
         name = f"{args.name} {i + 1}"
         bot = SeatBot(reactor, settings, args.bot, seed_base, done, (host, port), name, grace)
         bot.verbose = args.verbose
-        try:
-            bot.proto = yield connect(reactor, host, port, name, listener=bot.link)
-        except ServerError as e:
-            raise HeadlessError(f"{host}:{port} refused hello: {e.message}")
-        except Exception as e:
-            raise HeadlessError(f"cannot connect to {host}:{port}: {e}")
+        if retry_s is not None:
+            bot.setup_s = retry_s
         seats.append(bot)
+        yield bot.open()
         return bot
 
     try:
@@ -434,14 +499,19 @@ def play(reactor: Any, args: argparse.Namespace, on_result: Any = None):
                 options["seed"] = args.seed
             if args.rounds is not None:
                 options["rounds"] = args.rounds
-            reply = yield first.proto.request("create_table", game=args.create,
-                                              seats=args.players, options=options)
+            reply = yield first.ask("create_table", game=args.create, seats=args.players,
+                                    options=options, key=first.key)
             table = reply["table"]
-            for _ in range(args.server_bots):
-                yield first.proto.request("add_bot", table=table["id"])
+            while sum(1 for s in table["seats"] if s["bot"]) < args.server_bots:
+                # add_bot has no key: asked again, it first counts the bots seated
+                reply = yield first.ask("list_tables")
+                table = next((t for t in reply["tables"] if t["id"] == table["id"]), table)
+                if sum(1 for s in table["seats"] if s["bot"]) >= args.server_bots:
+                    break
+                table = (yield first.ask("add_bot", table=table["id"]))["table"]
             wanted = args.players - args.server_bots
         else:
-            reply = yield first.proto.request("list_tables")
+            reply = yield first.ask("list_tables")
             table = next((t for t in reply["tables"] if t["id"] == args.join), None)
             if table is None:
                 raise HeadlessError(f"there is no table {args.join}")
@@ -454,7 +524,7 @@ def play(reactor: Any, args: argparse.Namespace, on_result: Any = None):
         for bot in seats:
             bot.table = table["id"]
         for bot in seats:
-            joined = yield bot.proto.request("join", table=table["id"])
+            joined = yield bot.ask("join", table=table["id"], key=bot.key)
             bot.token = joined.get("token")
         result: Any = None
         for n in range(getattr(args, "matches", 1)):

@@ -116,8 +116,9 @@ def test_bots_play_a_match_over_tcp_and_the_seed_fixes_the_result(server_port, f
 
 
 def test_bot_reports_a_server_it_cannot_reach():
-    done = _bot(_free_port(), "--create", "omerta", "--players", "3", timeout=30)
+    done = _bot(_free_port(), "--create", "omerta", "--players", "3", "--retry-s", "1.2", timeout=30)
     assert done.returncode != 0
+    assert b"trying again" in done.stderr  # setup asks again before it gives up
     assert b"cannot connect" in done.stderr and not done.stdout
 
 

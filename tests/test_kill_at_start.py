@@ -1,0 +1,90 @@
+"""A server killed as a match starts loses nothing, in separate processes, for every game:
+``mafia-server`` SIGKILLs itself right after the last seat's ``join`` started the match
+(the match log is written, that seat's ``joined`` never leaves), is started again on the
+same port and data directory, and every ``mafia-bot`` seat comes back -- the ones that
+had their ``joined`` with their token, the last one by asking for its join again with its
+key -- and the match ends with the result of the same seed played without a crash."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from shared import matchlog
+from tests.test_loopback_processes import GENEROUS_CLAIM_BOUNDS, REAL_TIME, ROOT
+from tests.test_loopback_restart import Server, bot, listening_port, result_of
+
+pytestmark = REAL_TIME
+
+#: ``mafia-server`` that SIGKILLs itself as soon as a match has started (its log created),
+#: before the reply to the join that started it is written.
+DIES_AT_THE_START = """
+import os, signal, sys
+from server.match import table
+start = table.Table.start_match
+def start_match(self):
+    start(self)
+    os.kill(os.getpid(), signal.SIGKILL)
+table.Table.start_match = start_match
+from server.main import main
+main(sys.argv[1:])
+"""
+
+GAMES = [("omerta", 3, 7), ("famiglia", 2, 5), ("family_business", 2, 4), ("mafiosi", 3, 2)]
+
+
+class DyingServer(Server):
+    def __init__(self, tmp_path: Path, data: Path, config: Path):
+        self.log = tmp_path / "server-dying.log"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", DIES_AT_THE_START, "--host", "127.0.0.1", "--port", "0",
+             "--no-discovery", "--web-port", "0", "--config", str(config), "--data-dir", str(data)],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=open(self.log, "wb"),
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.port = listening_port(self.proc, 0, self.log)
+
+
+@pytest.mark.parametrize("game, players, seed", GAMES, ids=[g for g, _, _ in GAMES])
+def test_a_server_killed_right_after_the_last_join_gives_every_seat_back(tmp_path, game, players, seed):
+    config = tmp_path / "config.yaml"
+    config.write_text("server:\n  reconnect_grace_s: 40\n" + GENEROUS_CLAIM_BOUNDS
+                      + "bots:\n  think_ms: 0\n  reaction_median_ms: 120\n  reaction_floor_ms: 100\n"
+                      "  reaction_cap_ms: 200\n")
+    args = ("--create", game, "--players", str(players), "--seed", str(seed), "--rounds", "1")
+    reference = Server(tmp_path, 0, tmp_path / "reference", config, 0)
+    try:
+        clean, _ = result_of(bot(reference.port, config, *args), 60)
+    finally:
+        reference.stop()
+
+    data = tmp_path / "data"
+    dying = DyingServer(tmp_path, data, config)
+    bots = bot(dying.port, config, *args)
+    server = None
+    try:
+        assert dying.proc.wait(30) == -signal.SIGKILL  # it died as the match started
+        logs = list((data / "matches").glob("*.jsonl"))
+        assert len(logs) == 1 and not list((data / "matches").glob(".*.tmp"))
+        head = matchlog.parse(logs[0].read_bytes()).header  # whole: header, seats, keys
+        assert all(s.get("key") and s.get("token") for s in head["seats"])
+        time.sleep(0.3)  # the bots notice
+        server = Server(tmp_path, dying.port, data, config, 1)
+        after, err = result_of(bots, 60)
+        assert after == clean, (after, clean, err)
+        assert "asking again" in err  # the last seat's join, asked again with its key
+        restored = (tmp_path / "server-1.log").read_text()
+        assert "restored at step 0" in restored
+        assert "giving up" not in err and "ran out of time" not in restored
+        # every seat came back before anything was played: no stand-in played for anyone
+        assert restored.count("is back at seat") == players
+        assert "stand_ins" not in logs[0].read_text()
+    finally:
+        if bots.poll() is None:
+            bots.kill()
+        if server is not None:
+            server.stop()
