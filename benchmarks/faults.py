@@ -39,8 +39,22 @@ the keys of every section that ran):
   match with neither a result nor a message within 120 s), ``storage_restored_steps``,
   ``readonly_dir_clear``, ``disk_full_paused``, ``disk_full_finished``, ``disk_full_same``.
 
+* ``kills`` also kills the server as a match starts, in all four games (:data:`START_GAMES`;
+  10 per game, 2 with ``--quick``): as its log is written, and right after the last
+  ``join`` (0-20 ms after; that seat's ``joined`` is lost, the bot asks again with its
+  key), and restarts with every client frozen for 6 s (the restored table must wait for
+  them): ``kills_at_start``, ``kills_at_start_same``, ``restart_results_changed`` (a
+  result that came back different).
+* ``drops``: one seat's connection cut through a relay (Mafiosi and Famiglia, no reaction
+  windows), the bot back within about a second: ``drops``, ``drop_results_changed``.
+* ``setup``: the disk full as a table starts (root: a filled tmpfs): the table pauses
+  before the deal and starts when space returns: ``unlogged_tables`` (a result without
+  its log, or a deal sent without one), ``disk_full_at_start_paused``; ``mafia-bot``
+  started before its server: ``setup_retries_ok``.
+
 A section is a function ``(ctx) -> dict`` of JSON keys, listed in :data:`SECTIONS`.
-Every process started is killed on exit (and every tmpfs unmounted).
+Every process started is killed on exit (and every tmpfs unmounted). The run exits 1
+when a section measured nothing (:data:`MEASURED`).
 """
 from __future__ import annotations
 
@@ -427,6 +441,36 @@ main(sys.argv[1:])
 """
 
 
+#: ``mafia-server`` that SIGKILLs itself as a match starts (``MAFIA_DIE``): ``log written``
+#: -- the instant its log exists (created whole), before anything else of the start;
+#: ``after last join`` -- ``MAFIA_DIE_DELAY_MS`` after the last seat's join started the
+#: match (0: before that seat's ``joined`` can leave, which waits for the log's sync).
+DYING_AT_START = """
+import os, signal, sys
+from twisted.internet import reactor
+from server import persist
+from server.match import table
+mode, delay = os.environ["MAFIA_DIE"], float(os.environ.get("MAFIA_DIE_DELAY_MS", "0")) / 1000.0
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+if mode == "log written":
+    create = persist.MatchFile.create.__func__
+    def dying_create(cls, *args, **kwargs):
+        made = create(cls, *args, **kwargs)
+        die()
+        return made
+    persist.MatchFile.create = classmethod(dying_create)
+else:
+    start = table.Table.start_match
+    def start_match(self):
+        start(self)
+        reactor.callLater(delay, die)
+    table.Table.start_match = start_match
+from server.main import main
+main(sys.argv[1:])
+"""
+
+
 def cleanup() -> None:
     for proc in _LIVE:
         if proc.poll() is None:
@@ -463,14 +507,25 @@ class Restartable:
         self.proc: subprocess.Popen | None = None
         self.log = workdir / f"{name}-0.log"
 
-    def start(self, dying: bool = False, timeout: float = 20.0) -> None:
+    def start(self, dying: bool = False, timeout: float = 20.0, die_at: str | None = None,
+              die_delay_ms: float = 0.0) -> None:
+        """Start ``mafia-server``; ``dying``: it kills itself as the log appears
+        (:data:`DYING_AS_THE_LOG_APPEARS`); ``die_at``: as the match starts
+        (:data:`DYING_AT_START`, ``die_delay_ms`` after the last join)."""
         self.starts += 1
         self.log = self.workdir / f"{self.name}-{self.starts}.log"
-        head = [sys.executable, "-c", DYING_AS_THE_LOG_APPEARS] if dying else [sys.executable, "-m", "server.main"]
+        env = ENV
+        if die_at is not None:
+            head = [sys.executable, "-c", DYING_AT_START]
+            env = {**ENV, "MAFIA_DIE": die_at, "MAFIA_DIE_DELAY_MS": str(die_delay_ms)}
+        elif dying:
+            head = [sys.executable, "-c", DYING_AS_THE_LOG_APPEARS]
+        else:
+            head = [sys.executable, "-m", "server.main"]
         self.proc = tracked(subprocess.Popen(
             head + ["--host", "127.0.0.1", "--port", str(self.port), "--no-discovery",
                     "--config", str(self.config), "--data-dir", str(self.data)],
-            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=open(self.log, "wb")))
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=open(self.log, "wb")))
         ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
         line = self.proc.stdout.readline().decode() if ready else ""
         if "listening on" not in line:
@@ -578,22 +633,29 @@ def reference(ctx: dict[str, Any], game: str, players: int, seed: int) -> tuple[
     return refs[key]
 
 
+#: Instants at which the server kills itself as a match starts (DYING_AT_START).
+AT_START = ("log written", "after last join")
+
+
 def one_kill(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, instant: str,
-             at_step: int | None = None) -> dict[str, Any] | None:
+             at_step: int | None = None, delay_ms: float = 0.0, slow_s: float = 0.0) -> dict[str, Any] | None:
     """Play ``seed``, SIGKILL the server at ``instant`` (or when the log holds
     ``at_step`` actions), start it again; the bots must finish with the undisturbed
-    result. None when the instant never came (the match ended first)."""
+    result. None when the instant never came (the match ended first). ``delay_ms``:
+    for ``after last join``, how long after it; ``slow_s``: every client is frozen
+    (SIGSTOP) that long after the restart, so the restored table must wait for them."""
     clean, _ = reference(ctx, game, players, seed)
     server = Restartable(ctx["workdir"], f"kill-{n}", ctx["workdir"] / f"kill-{n}-data")
     watch = LogWatch(server.data / "matches" / f"table-1-{seed}.jsonl", game)
     bots = None
     try:
-        server.start(dying=instant == "log created")
+        server.start(dying=instant == "log created", die_at=instant if instant in AT_START else None,
+                     die_delay_ms=delay_ms)
         bots = server.bots(game, players, seed)
         deadline = time.monotonic() + 60
         hit = False
         while time.monotonic() < deadline and bots.poll() is None and not hit:
-            if instant == "log created":
+            if instant == "log created" or instant in AT_START:
                 hit = server.proc.poll() is not None  # it killed itself as the log appeared
                 if not hit:
                     time.sleep(0.01)
@@ -620,7 +682,12 @@ def one_kill(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, in
                  + (f" ({s['in_window']} pass(es) in it)" if s["in_window"] else "")
                  + (", over on disk" if s["over"] else "") + (", closed" if s["closed"] else ""))
         time.sleep(0.2)  # the bots notice and start trying again
+        if slow_s:
+            os.kill(bots.pid, signal.SIGSTOP)  # every client slow to come back
         server.start()
+        if slow_s:
+            time.sleep(slow_s)
+            os.kill(bots.pid, signal.SIGCONT)
         restored = server.text()
         result, err, frozen = bot_outcome(bots, MATCH_S)
         same = result == clean
@@ -638,7 +705,9 @@ def one_kill(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, in
                    or "no result" in ln or "table is gone" in ln]
         all_seats = result is not None and back == players
         m = re.search(r"restored at step (\d+)", server.text() or restored)
-        say(f"kill {n:2d}: {game} seed {seed}, {instant}{f' (step {at_step})' if at_step else ''}: killed at "
+        detail = (f" (step {at_step})" if at_step else "") + (f" +{delay_ms:.0f} ms" if delay_ms else "") \
+            + (f", clients back after {slow_s:.0f} s" if slow_s else "")
+        say(f"kill {n:2d}: {game} seed {seed}, {instant}{detail}: killed at "
             f"{where}; restored at step {m.group(1) if m else '?'}; "
             f"result {'SAME' if same else ('DIFFERENT ' + str(result['scores']) if result else 'LOST')}; "
             f"{back}/{players} seats back at the server ({back_bots} before mafia-bot exited); "
@@ -653,12 +722,21 @@ def one_kill(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, in
             if watch.path.exists():
                 (keep / watch.path.name).write_bytes(watch.read())
             say(f"         evidence kept in {keep}")
-        return {"same": same, "lost": result is None, "all_seats": all_seats, "frozen": frozen}
+        return {"same": same, "lost": result is None, "all_seats": all_seats, "frozen": frozen,
+                "changed": result is not None and not same}
     finally:
         if bots is not None and bots.poll() is None:
+            try:
+                os.kill(bots.pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
             bots.kill()
             bots.communicate()
         server.stop()
+
+
+#: (game, players, seed) of the kills as a match starts and the slow restarts: all four games.
+START_GAMES = [("omerta", 4, 11), ("famiglia", 2, 5), ("family_business", 3, 4), ("mafiosi", 4, 2)]
 
 
 def kills(ctx: dict[str, Any]) -> dict[str, Any]:
@@ -667,12 +745,24 @@ def kills(ctx: dict[str, Any]) -> dict[str, Any]:
     rng = random.Random(16)
     omerta_seeds = [11, 23, 37, 5]
     named = ["log created", "first action", "window open", "claim pending", "over on disk"]
-    plan: list[tuple[str, int, int, str, int | None]] = []
+    plan: list[tuple[str, int, int, str, int | None, float, float]] = []
+    # kills as the match starts, every game: the log just written, the last join just made
+    per_game = 2 if ctx["quick"] else 10
+    for game, players, seed in START_GAMES:
+        for k in range(per_game):
+            if k % 2 == 0:
+                plan.append((game, players, seed, "log written", None, 0.0, 0.0))
+            else:
+                plan.append((game, players, seed, "after last join", None, (0.0, 0.0, 5.0, 10.0, 20.0)[k // 2], 0.0))
+    # a restart with every client slow to come back: the restored table must wait for them
+    for game, players, seed in (START_GAMES[:1] if ctx["quick"] else START_GAMES):
+        _, steps = reference(ctx, game, players, seed)
+        plan.append((game, players, seed, "random", max(1, steps // 2), 0.0, 6.0))
     for instant in named:
-        plan.append(("omerta", 4, 11, instant, None))
+        plan.append(("omerta", 4, 11, instant, None, 0.0, 0.0))
     if not ctx["quick"]:
-        plan.append(("family_business", 6, 4, "window open", None))
-        plan.append(("family_business", 6, 4, "claim pending", None))
+        plan.append(("family_business", 6, 4, "window open", None, 0.0, 0.0))
+        plan.append(("family_business", 6, 4, "claim pending", None, 0.0, 0.0))
     n_random = 3 if ctx["quick"] else 20
     for i in range(n_random):
         if ctx["quick"]:  # one seed: one undisturbed run to compare with
@@ -681,17 +771,17 @@ def kills(ctx: dict[str, Any]) -> dict[str, Any]:
             game, players, seed = (("family_business", 6, 4) if i % 5 == 4
                                    else ("omerta", 4, omerta_seeds[i % len(omerta_seeds)]))
         _, steps = reference(ctx, game, players, seed)
-        plan.append((game, players, seed, "random", rng.randrange(1, steps)))
-    done = same = lost = all_seats = frozen = 0
+        plan.append((game, players, seed, "random", rng.randrange(1, steps), 0.0, 0.0))
+    done = same = lost = all_seats = frozen = changed = at_start = at_start_same = 0
     started = time.monotonic()
-    budget = 240 if ctx["quick"] else 900
-    for n, (game, players, seed, instant, at) in enumerate(plan, 1):
+    budget = 420 if ctx["quick"] else 1800
+    for n, (game, players, seed, instant, at, delay_ms, slow_s) in enumerate(plan, 1):
         if time.monotonic() - started > budget:
             say(f"kills: time budget ({budget} s) spent; {len(plan) - n + 1} kill(s) not run")
             break
         out = None
         for _ in range(3):  # a short instant (over on disk, not yet closed) may be missed
-            out = one_kill(ctx, n, game, players, seed, instant, at)
+            out = one_kill(ctx, n, game, players, seed, instant, at, delay_ms, slow_s)
             if out is not None:
                 break
         if out is None:
@@ -701,10 +791,16 @@ def kills(ctx: dict[str, Any]) -> dict[str, Any]:
         lost += out["lost"]
         all_seats += out["all_seats"]
         frozen += out["frozen"]
-    say(f"kills: {done} kills, {same} with the undisturbed result, {lost} results lost, "
+        changed += out["changed"]
+        if instant in AT_START:
+            at_start += 1
+            at_start_same += out["same"]
+    say(f"kills: {done} kills ({at_start} as the match starts, {at_start_same} of them the same), "
+        f"{same} with the undisturbed result, {lost} results lost, {changed} results changed, "
         f"{all_seats} with every seat back and the table closed, {frozen} frozen")
     return {"kills": done, "kills_same": same, "results_lost": lost, "kills_all_seats": all_seats,
-            "kills_frozen": frozen}
+            "kills_frozen": frozen, "kills_at_start": at_start, "kills_at_start_same": at_start_same,
+            "restart_results_changed": changed}
 
 
 # -- storage -----------------------------------------------------------------------------
@@ -982,12 +1078,229 @@ def storage(ctx: dict[str, Any]) -> dict[str, Any]:
             "disk_full_finished": full["finished"], "disk_full_same": full["same"]}
 
 
+# -- drops: one seat's connection cut for a moment, then back -------------------------------
+class DropProxy:
+    """A TCP relay between the clients and the server (127.0.0.1): each accepted
+    connection is piped to the server by two threads; :meth:`cut` closes the ``i``-th
+    one (accept order) at once, as a Wi-Fi blip does. The clients come back through it."""
+
+    def __init__(self, port: int):
+        import threading
+
+        self.target = port
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        self.closing = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import threading
+
+        while not self.closing:
+            try:
+                client, _ = self.listener.accept()
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                return
+            for sock in (client, upstream):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.pairs.append((client, upstream))
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a: socket.socket, b: socket.socket) -> None:
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        for sock in (a, b):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self, i: int) -> None:
+        for sock in self.pairs[i]:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.closing = True
+        self.listener.close()
+        for pair in self.pairs:
+            for sock in pair:
+                sock.close()
+
+
+def one_drop(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, seat: int,
+             at_step: int) -> dict[str, Any]:
+    """Play ``seed`` through a relay; when the log holds ``at_step`` actions, cut the
+    connection of seat ``seat`` (mafia-bot opens them in seat order) once; the bot comes
+    back by itself within moments. The result must be the undisturbed one."""
+    clean, _ = reference(ctx, game, players, seed)
+    server = Restartable(ctx["workdir"], f"drop-{n}", ctx["workdir"] / f"drop-{n}-data")
+    watch = LogWatch(server.data / "matches" / f"table-1-{seed}.jsonl", game)
+    proxy = bots = None
+    try:
+        server.start()
+        proxy = DropProxy(server.port)
+        bots = tracked(mafia_bot(proxy.port, "--config", str(server.config), "--create", game, "--players",
+                                 str(players), "--seed", str(seed), "--timeout", str(int(MATCH_S))))
+        deadline = time.monotonic() + 60
+        while watch.actions() < at_step and time.monotonic() < deadline and bots.poll() is None:
+            time.sleep(0.002)
+        proxy.cut(seat)
+        result, err, frozen = bot_outcome(bots, MATCH_S)
+        back = re.search(r"is back at seat (\d+)", server.text())
+        same = result == clean
+        say(f"drop {n:2d}: {game} seed {seed}: seat {seat}'s connection cut at step {at_step}; "
+            f"{'back' if back else 'NOT back'}; result "
+            f"{'SAME' if same else ('DIFFERENT ' + str(result['scores']) if result else 'LOST')}"
+            + ("; FROZEN" if frozen else ""))
+        return {"same": same, "lost": result is None, "changed": result is not None and not same}
+    finally:
+        if bots is not None and bots.poll() is None:
+            bots.kill()
+            bots.communicate()
+        if proxy is not None:
+            proxy.close()
+        server.stop()
+
+
+def drops(ctx: dict[str, Any]) -> dict[str, Any]:
+    """Short drops (the bot is back within about a second, well under 3 s) of one seat
+    in games without reaction windows, where only a stand-in could change the result."""
+    plan = [("mafiosi", 4, 2), ("famiglia", 2, 5)]
+    runs = 2 if ctx["quick"] else 6
+    done = changed = lost = 0
+    n = 0
+    for game, players, seed in plan:
+        _, steps = reference(ctx, game, players, seed)
+        for k in range(runs):
+            n += 1
+            out = one_drop(ctx, n, game, players, seed, seat=k % players,
+                           at_step=max(1, steps * (k + 1) // (runs + 1)))
+            done += 1
+            changed += out["changed"]
+            lost += out["lost"]
+    say(f"drops: {done} short drops of one seat, {changed} results changed, {lost} lost")
+    return {"drops": done, "drop_results_changed": changed, "drop_results_lost": lost}
+
+
+# -- setup: a disk full before the table starts, clients before the server -------------------
+def disk_full_at_start(ctx: dict[str, Any]) -> dict[str, Any]:
+    """The disk is full as a table starts (a 2 MB tmpfs filled after the server started,
+    when root): the table must pause before the deal (``table_paused``), start once space
+    returns, and end with its log holding the result. ``unlogged_tables``: tables whose
+    result exists without its log (or whose deal went out with no log)."""
+    game, players, seed = "mafiosi", 4, 2
+    clean, _ = reference(ctx, game, players, seed)
+    data = ctx["workdir"] / "setup-diskfull-data"
+    if not _mount_tmpfs(data, "size=2m"):
+        say("setup: disk full before a table starts: needs root (a tmpfs); see tests/test_join_key.py")
+        return {"unlogged_tables": None}
+    server = Restartable(ctx["workdir"], "setup-diskfull", data)
+    filler = data / "filler"
+    spectator = bots = None
+    try:
+        server.start()
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            for _ in range(100_000):
+                if os.write(fd, b"\0" * 4096) < 4096:
+                    break
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+        bots = server.bots(game, players, seed)
+        spectator = Conn(server.port, "spectator")
+        deadline = time.monotonic() + 20
+        table = None
+        while table is None and time.monotonic() < deadline:
+            table = next((t for t in spectator.request("list_tables")["tables"] if t["status"] == "playing"), None)
+            time.sleep(0.05)
+        paused = dealt_unlogged = False
+        if table is not None:
+            spectator.request("join", table=table["id"], spectate=True)
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 2.0:
+                for msg in spectator.poll(0.05):
+                    paused = paused or msg.get("type") == "table_paused"
+                    if msg.get("type") == "update" and not list((data / "matches").glob("*.jsonl")):
+                        dealt_unlogged = True
+        logs_while_full = list((data / "matches").glob("*.jsonl")) if (data / "matches").is_dir() else []
+        paused = paused or "the table pauses" in server.text()  # before the spectator came
+        filler.unlink()
+        result, err, frozen = bot_outcome(bots, MATCH_S)
+        logs = list((data / "matches").glob("*.jsonl"))
+        logged = any(b'"kind":"over"' in p.read_bytes() for p in logs)
+        unlogged = int(result is not None and not logged) + int(dealt_unlogged)
+        say(f"setup: disk full as a {game} table starts: "
+            + ("table_paused before the deal" if paused else "NO table_paused")
+            + f", {len(logs_while_full)} log(s) while full; space returned: "
+            + (f"result {'SAME' if result == clean else result['scores']}" if result else f"NO result ({told(err)})")
+            + f", log with the result: {'yes' if logged else 'NO'}" + ("; FROZEN" if frozen else ""))
+        return {"unlogged_tables": unlogged, "disk_full_at_start_paused": paused,
+                "disk_full_at_start_same": result == clean}
+    finally:
+        if spectator is not None:
+            spectator.close()
+        if bots is not None and bots.poll() is None:
+            bots.kill()
+            bots.communicate()
+        server.stop()
+        _umount(data)
+
+
+def clients_first(ctx: dict[str, Any]) -> dict[str, Any]:
+    """``mafia-bot`` started 1.5 s before its server: it must keep trying and play."""
+    game, players, seed = "famiglia", 2, 5
+    clean, _ = reference(ctx, game, players, seed)
+    server = Restartable(ctx["workdir"], "setup-early", ctx["workdir"] / "setup-early-data")
+    bots = server.bots(game, players, seed)
+    try:
+        time.sleep(1.5)
+        server.start()
+        result, err, frozen = bot_outcome(bots, MATCH_S)
+        ok = result == clean
+        say(f"setup: mafia-bot before its server: {'plays, same result' if ok else 'FAILED: ' + told(err)}")
+        return {"setup_retries_ok": ok}
+    finally:
+        if bots.poll() is None:
+            bots.kill()
+            bots.communicate()
+        server.stop()
+
+
+def setup(ctx: dict[str, Any]) -> dict[str, Any]:
+    out = disk_full_at_start(ctx)
+    out.update(clients_first(ctx))
+    return out
+
+
 #: name -> section; each returns the JSON keys it measured.
 SECTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "liveness": liveness,
     "kills": kills,
+    "drops": drops,
+    "setup": setup,
     "storage": storage,
 }
+
+#: Keys that must be above 0 when their section ran: a section that measured nothing fails.
+MEASURED = {"kills": "kills", "drops": "drops", "storage": "storage_cases"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1011,6 +1324,10 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             cleanup()
     print(json.dumps(results), flush=True)
+    empty = [name for name, key in MEASURED.items() if name in (args.only or SECTIONS) and not results.get(key)]
+    if not results or empty:
+        print(f"faults: nothing measured by {', '.join(empty) or 'any section'}", file=sys.stderr)
+        return 1
     return 0
 
 

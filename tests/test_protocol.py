@@ -293,7 +293,11 @@ def test_disconnect_holds_the_seat_and_frees_empty_tables(lobby):
     table, (ann, bob, cy) = three_at_a_table(lobby, {"seed": 8, "bot_think_ms": 0})
     ann.proto.connectionLost(None)
     seats = bob.of("table")[-1]["table"]["seats"]
-    # held for ann; the match waits for her first look, so a bot stands in at once
+    # held for ann; the match waits for her first look: a bot stands in after the drop grace
+    assert seats[0] == {"seat": 0, "name": "ann", "bot": False, "connected": False, "away": True,
+                        "stand_in_at": lobby.clock.seconds() * 1000 + 5000}
+    lobby.clock.advance(5.0)
+    seats = bob.of("table")[-1]["table"]["seats"]
     assert seats[0] == {"seat": 0, "name": "ann", "bot": True, "connected": False, "away": True}
     lone = Client(lobby, "lone")
     t2 = lone.request("create_table", game="omerta", seats=3)["table"]["id"]
