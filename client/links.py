@@ -9,6 +9,7 @@ down.
 """
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from client.i18n import tr
@@ -32,6 +33,11 @@ class Link:
         self.address = address
         self.conn: Any = None
         self.tokens: dict[int, str] = {}
+        #: table -> the key this player's joins there are named with (PROTOCOL.md "Asking again")
+        self.keys: dict[int, str] = {}
+        #: table -> the Deferred of a join whose reply was lost with the connection: the
+        #: Reconnector asks again with the key and fires it
+        self.joining: dict[int, Any] = {}
         self.watching: set[int] = set()
         self.steps: dict[int, int] = {}
         self.reconnect: Any = None
@@ -51,12 +57,38 @@ class Link:
             from client.net import ServerError
 
             return defer.fail(ServerError("disconnected", tr("reconnect.lost")))
+        if msg_type == "join" and not fields.get("spectate") and isinstance(fields.get("table"), int):
+            return self._join(fields)
         d = self.conn.request(msg_type, **fields)
         if msg_type == "join":
             d.addCallback(self._joined, bool(fields.get("spectate")))
         elif msg_type == "leave":
             self.forget(fields.get("table"))
         return d
+
+    def _join(self, fields: dict[str, Any]):
+        """``join`` a seat, named with this table's key: when the connection drops
+        before the reply, the returned Deferred waits while the
+        :class:`~client.reconnect.Reconnector` asks again with the same key (the same
+        seat and token), and fires with that reply."""
+        from twisted.internet import defer
+
+        from client.net import ServerError
+
+        table = fields["table"]
+        key = self.keys.setdefault(table, secrets.token_urlsafe(24))
+        outer: defer.Deferred = defer.Deferred()
+
+        def lost(failure: Any) -> None:
+            if isinstance(failure.value, ServerError) and failure.value.code == "disconnected":
+                self.joining[table] = outer  # asked again once the connection is back
+            else:
+                outer.errback(failure)
+
+        d = self.conn.request("join", **fields, key=key)
+        d.addCallback(self._joined, False)
+        d.addCallbacks(outer.callback, lost)
+        return outer
 
     def _joined(self, reply: dict[str, Any], spectate: bool) -> dict[str, Any]:
         table = reply.get("table")
@@ -290,7 +322,7 @@ class Connections:
         link.conn = None
         tables = app.open_tables()
         lobbies = app.lobby_tables() & set(link.tokens)  # joined, the match not started yet
-        if lobbies or any(t in tables for t in list(link.tokens) + list(link.watching)):
+        if link.joining or lobbies or any(t in tables for t in list(link.tokens) + list(link.watching)):
             link.reconnect = Reconnector(app, link, self.connector)
             if lobbies:
                 app.notify(tr("reconnect.lost"), 130)

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from twisted.internet import defer
+from twisted.python.failure import Failure
 
 from client.i18n import tr
 
@@ -103,7 +104,8 @@ class Reconnector:
         if not self.active:
             return
         tokens, watched = self.wanted()
-        if not tokens and not watched and self.link is not self.app.connections.main_link:
+        joining = getattr(self.link, "joining", {})
+        if not tokens and not watched and not joining and self.link is not self.app.connections.main_link:
             self.cancel()  # nothing of it is on screen any more
             return
         self.connecting = True
@@ -121,6 +123,7 @@ class Reconnector:
         lobbies = self.lobbies()
         asks = [self._ask(conn, table, token, table in lobbies) for table, token in tokens.items()]
         asks += [conn.request("join", table=table, spectate=True) for table in watched]
+        asks += [self._join_again(conn, table) for table in list(getattr(self.link, "joining", {}))]
         d = defer.gatherResults(asks, consumeErrors=True) if asks else defer.succeed([])
         return d.addCallbacks(lambda _r: self._done(), self._refused)
 
@@ -133,10 +136,32 @@ class Reconnector:
             d.addErrback(self._sit_again, conn, table)
         return d
 
+    def _join_again(self, conn: Any, table: int) -> Any:
+        """A join whose reply was lost with the connection: asked again with its key
+        (PROTOCOL.md "Asking again"); the join's own Deferred gets the answer."""
+        waiting = self.link.joining.pop(table)
+        d = conn.request("join", table=table, key=self.link.keys[table])
+        d.addCallback(self._rejoined, table)
+
+        def answer(result: Any) -> Any:
+            if not waiting.called:
+                if isinstance(result, Failure):
+                    if getattr(result.value, "code", "") == "disconnected":
+                        self.link.joining[table] = waiting  # dropped again: the next try asks
+                        return result
+                    waiting.errback(result)
+                    return None
+                waiting.callback(result)
+            return result
+
+        return d.addBoth(answer)
+
     def _sit_again(self, failure: Any, conn: Any, table: int) -> Any:
         if getattr(failure.value, "code", "") != "bad_token":
             return failure
-        return conn.request("join", table=table).addCallback(self._sat, table)
+        keys = getattr(self.link, "keys", {})
+        fields = {"key": keys[table]} if table in keys else {}
+        return conn.request("join", table=table, **fields).addCallback(self._sat, table)
 
     def _sat(self, reply: dict[str, Any], table: int) -> dict[str, Any]:
         """Seated again at a waiting table: the new token, and the lobby shows our seat."""

@@ -228,3 +228,24 @@ def test_an_omerta_table_waits_for_its_connection_too(tmp_path):
     assert app.top is scene and scene.reconnecting is not None
     app.display.render(1 / 60, flip=False)
     pygame.event.clear()
+
+
+def test_a_join_whose_reply_was_lost_is_asked_again_with_its_key(tmp_path):
+    from client.net import ServerError
+
+    back = FakeConn({"join": {"type": "joined", "table": 4, "seat": 2, "token": "tok-2"}})
+    app, clock, server, link = make(tmp_path, [ConnectionRefusedError(), back])
+    link.conn = FakeConn({"join": ServerError("disconnected", "the connection to the server was lost")})
+    first = link.conn
+    got = []
+    link.request("join", table=4).addCallback(got.append)
+    key = first.requests[0][1]["key"]
+    assert len(key) >= 16 and not got  # the reply was lost with the connection
+    link.on_disconnect(None)
+    clock.advance(0.5)  # refused
+    clock.advance(1.0)  # back: the same join, the same key
+    assert back.requests == [("join", {"table": 4, "key": key})]
+    assert got and got[0]["seat"] == 2 and link.tokens == {4: "tok-2"} and not link.joining
+    # a join at another table gets its own key
+    link.request("join", table=5)
+    assert back.requests[-1][1]["key"] != key
