@@ -187,13 +187,44 @@
     S.name = welcome.name;
   }
 
+  // This phone's own key for its join at this room (PROTOCOL.md "Asking again"): a join
+  // whose reply was lost with the connection is asked again with it: the same seat.
+  function joinKey() {
+    let key = localStorage.getItem(roomKey() + ".key");
+    if (!key) {
+      const bytes = new Uint8Array(24);
+      crypto.getRandomValues(bytes);
+      key = btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      localStorage.setItem(roomKey() + ".key", key);
+    }
+    return key;
+  }
+
+  // join, asked again with backoff (0.5 s doubling to 10 s, for at most 60 s) while the
+  // connection cannot be opened or drops before the reply
+  async function joinAsking(tableId, seat) {
+    const key = joinKey();
+    const started = performance.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (!S.ws) await greet();
+        return await request("join", {table: tableId, seat: seat, key: key});
+      } catch (e) {
+        const lost = e && (e.code === "closed" || e.message === "websocket");
+        if (!lost || performance.now() - started > 60000) throw e;
+        S.ws = null;
+        $("#join-message").textContent = t("web.reconnecting");
+        await new Promise((r) => setTimeout(r, Math.min(10000, 500 * Math.pow(2, attempt))));
+      }
+    }
+  }
+
   async function takeSeat(tableId, seat) {
     const box = $("#player-name");
     if (box && box.value.trim()) S.name = box.value.trim();
     $("#join-message").textContent = t("web.connecting");
     try {
-      if (!S.ws) await greet();
-      const joined = await request("join", {table: tableId, seat: seat});
+      const joined = await joinAsking(tableId, seat);
       S.table = joined.table; S.seat = joined.seat; S.token = joined.token; S.retry = 0; S.memory = {};
       localStorage.removeItem(roomKey() + ".memory");
       saveSeat();
