@@ -150,7 +150,7 @@ def test_a_seat_freed_in_the_lobby_is_taken_again(tmp_path):
     link.on_disconnect(None)
     clock.advance(0.5)
     assert [r[0] for r in back.requests] == ["reconnect", "join"]
-    assert back.requests[1] == ("join", {"table": 4})
+    assert back.requests[1] == ("join", {"table": 4, "key": link.keys[4]})  # asked with its key
     assert link.tokens == {4: "tok-new"} and lobby.my_seat == 1
     assert app.top is lobby and not link.reconnect.active and link.conn is back
 

@@ -26,7 +26,14 @@ from tests.test_loopback_processes import server_process
 from tests.test_persist_faults import FlakyDisk
 from tests.test_protocol import Client
 from tests.test_protocol_schema import errors
-from tests.test_reconnect import ann_and_two_bots, make_lobby
+from tests.test_reconnect import ann_and_two_bots
+from tests.test_reconnect import make_lobby as _make_lobby
+
+
+def make_lobby(*args, **kwargs):
+    """A lobby whose held seats get their stand-in at once (``server.drop_grace_s`` 0):
+    these tests time the stand-in's lesson, not the wait before it."""
+    return _make_lobby(*args, drop_grace=0.0, **kwargs)
 
 
 # -- helpers ----------------------------------------------------------------------------
