@@ -357,7 +357,7 @@ class Evening:
         parts = []
         for c in self.clients:
             k = c.ask(op="census", top=1)
-            parts.append(f"{c.name} {k.get('rss_mb')} (art {k.get('art_mb')}, text {k.get('text_mb')})")
+            parts.append(f"{c.name} {k.get('rss_mb')} (art {k.get('art_mb')}, text {k.get('text_mb')}, fonts {k.get('fonts')})")
         return "RSS MB " + ", ".join(parts)
 
     def _over(self, name: str) -> bool:

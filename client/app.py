@@ -131,10 +131,12 @@ class App:
 
     def reset(self, scene: Scene) -> Scene:
         """Clear the stack down to nothing and show ``scene``; what the old screens held
-        goes back to the system (:func:`client.allocator.trim`)."""
+        goes back to the system (:func:`client.allocator.trim`), the card art of the
+        last table with it (the next table deals other cards, or at other sizes)."""
         from client.allocator import trim
 
         shown = self.stack.reset(scene)
+        self.art.clear()
         trim()
         return shown
 

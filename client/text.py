@@ -21,7 +21,12 @@ BOLD = os.path.join(_DATA, "NotoSans-Bold.ttf")
 Colour = tuple[int, int, int]
 
 
-@lru_cache(maxsize=128)
+#: Fonts kept open at once. Each open font holds its own copy of the font's tables
+#: (about 0.5 MB: the whole NotoSans file); a screen uses a few dozen sizes.
+FONTS_KEPT = 48
+
+
+@lru_cache(maxsize=FONTS_KEPT)
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     """The table font at ``size`` px (at least 6)."""
     path = BOLD if bold else REGULAR
@@ -77,9 +82,17 @@ def render(text: str, size: int, colour: Colour = (240, 235, 220), bold: bool = 
 def fit_size(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 8) -> int:
     """The largest size <= ``size`` at which ``text`` is at most ``max_width`` px wide
     (remembered: the fonts never change, and tables ask again every frame)."""
-    size = int(size)
+    top = int(size)
+    width = font(top, bold).size(text)[0]
+    if width <= max_width or top <= min_size:
+        return top
+    # text width grows about in proportion to the size: start from that estimate rather
+    # than opening a font at every size on the way down, then settle on the exact one
+    size = max(min_size, min(top - 1, int(top * max_width / max(1, width))))
     while size > min_size and font(size, bold).size(text)[0] > max_width:
         size -= 1
+    while size + 1 < top and font(size + 1, bold).size(text)[0] <= max_width:
+        size += 1
     return size
 
 

@@ -24,3 +24,28 @@ def test_the_text_cache_is_bounded_in_bytes(monkeypatch):
 def test_the_allocator_settings_apply_or_say_they_cannot():
     assert isinstance(allocator.return_freed_memory(), bool)
     assert isinstance(allocator.trim(), bool)
+
+
+def test_fitting_text_opens_few_fonts():
+    """Each open font holds its own copy of the font file (about 0.5 MB): shrinking a
+    label to fit must not open one at every size on the way down."""
+    pygame.font.init()
+    text.font.cache_clear()
+    text.fit_size.cache_clear()
+    size = text.fit_size("Famiglia · Family Business · Mafiosi · Omerta", 400, 72)
+    assert text.font(size).size("Famiglia · Family Business · Mafiosi · Omerta")[0] <= 400
+    assert text.font(size + 1).size("Famiglia · Family Business · Mafiosi · Omerta")[0] > 400
+    assert text.font.cache_info().currsize <= 6
+    assert text.font.cache_info().maxsize == text.FONTS_KEPT <= 64
+
+
+def test_leaving_a_table_lets_its_card_art_go(tmp_path):
+    from client.scenes.menu import MenuScene
+    from tests.test_client_app import make_app
+
+    app = make_app(tmp_path)
+    app.art.back(80, 120)
+    app.art.face({"id": 3}, 80, 120)
+    assert app.art._cache
+    app.reset(MenuScene(app))
+    assert not app.art._cache

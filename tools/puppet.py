@@ -126,6 +126,7 @@ def census(app: Any, top: int = 15) -> dict[str, Any]:
     return {"objects": len(objs), "types": kinds.most_common(top),
             "art_surfaces": len(art), "art_mb": round(sum(size(v) for v in list(art.values())) / 2**20, 1),
             "text_surfaces": len(text._cache), "text_mb": round(text._cache_bytes / 2**20, 1),
+            "fonts": text.font.cache_info().currsize,
             "rss_mb": rss_mb()}
 
 

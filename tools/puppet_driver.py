@@ -4,6 +4,7 @@ its control port (``benchmarks/evening.py``, ``tests/test_rejoin_processes.py``)
 Not part of the game."""
 from __future__ import annotations
 
+import tools.sandbox  # noqa: F401  (a private data dir)
 import json
 import os
 import signal
