@@ -290,6 +290,11 @@ def test_join_sit_on_a_running_table_takes_the_kept_seat_back(tmp_path):
         join = app.push(JoinScene(app))
         yield until(app, lambda: any(t["id"] == table_id for t in join.tables), timeout=5)
         assert "kept" in join.state
+        # the LAN search ends with nothing found: the kept seat is still what it says, and the
+        # address box names the server whose tables are listed
+        yield until(app, lambda: not join.searching, timeout=5)
+        assert "kept" in join.state and "No server answered" not in join.state
+        assert join.address == "%s:%d" % tuple(app.connections.main_link.address)
         join.selected_table = table_id
         click(join.b_join.rect.center)
         yield until(app, lambda: isinstance(app.top, OmertaTableScene), timeout=5)

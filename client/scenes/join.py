@@ -102,6 +102,8 @@ class JoinScene(Scene):
         self.discover()
         if self.app.connections.main_link is not None and self.app.connections.main_link.conn is not None:
             self.link = self.app.connections.main_link
+            host, port = self.link.address[0], self.link.address[1]
+            self.address = f"{host}:{port}"  # the address box shows the server whose tables are listed
             self.refresh_tables()
 
     def build(self, size: tuple[int, int]) -> None:
@@ -177,15 +179,24 @@ class JoinScene(Scene):
             self.searching = False
             self.servers = servers
             self.set_state(tr(plural_key("join.found", len(servers)), n=str(len(servers))) if servers
-                           else tr("join.none_found"))
+                           else self._nothing_found())
+            self.offer_kept()  # a kept seat matters more than what the search found
             if self.app.top is self:
                 self.rebuild()
 
         def failed(f) -> None:
             self.searching = False
-            self.set_state(tr("join.none_found"))
+            self.set_state(self._nothing_found())
+            self.offer_kept()
 
         net.discover(self.app.reactor, port=port, timeout=1.0).addCallbacks(found, failed)
+
+    def _nothing_found(self) -> str:
+        """No server answered the search: typing an address is the way, unless a server
+        is connected already (its tables are listed)."""
+        if self.link is not None and self.link.conn is not None:
+            return tr("join.connected", address=self.address)
+        return tr("join.none_found")
 
     # -- connecting ---------------------------------------------------------------------
     def connect_typed(self) -> None:
