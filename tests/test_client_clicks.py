@@ -127,3 +127,25 @@ def test_a_table_pushed_between_press_and_release_does_not_swallow_the_click(tmp
     assert not scene.rebuild_due and scene.b_start.alive()  # rebuilt once released
     frames(app)
     assert link.requests == [("start", {"table": 7})]
+
+
+def test_the_picked_table_stays_highlighted_when_the_join_list_is_made_again(tmp_path):
+    """A search that ends or a pushed table summary makes the Join list again: the table
+    the player picked must still look picked (Sit down takes it)."""
+    from client.scenes.join import JoinScene
+    from tests.test_client_app import make_app
+
+    app = make_app(tmp_path)
+    join = app.reset(JoinScene(app))
+    seats = [{"seat": i, "name": f"P{i}", "bot": False, "connected": True} for i in range(3)]
+    join.tables = [{"id": 3, "name": "Marco", "game": "omerta", "status": "waiting", "seats": seats},
+                   {"id": 4, "name": "Friday", "game": "mafiosi", "status": "playing", "seats": seats}]
+    join.selected_table = 4
+    join.rebuild()
+    app.display.render(1 / 60, flip=False)
+    picked = [i["object_id"] for i in join.l_tables.item_list if i["selected"]]
+    assert picked == ["4"]
+    join.tables = join.tables[:1]  # that table closed: nothing is picked any more
+    join.rebuild()
+    assert join.selected_table is None
+    assert not any(i["selected"] for i in join.l_tables.item_list)

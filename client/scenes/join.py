@@ -128,6 +128,7 @@ class JoinScene(Scene):
             pygame.Rect(rx, y, col_w, list_h), [(table_line(t), str(t["id"])) for t in self.tables],
             self.app.manager))
         self._fit_table_rows()
+        self._show_selected_table()
         y += list_h + gap
         button(self, pygame.Rect(lx, y, col_w, rh), "join.search", command=self.discover)
         half = (col_w - gap) // 2
@@ -159,6 +160,18 @@ class JoinScene(Scene):
         rows = [(table_line(t, lambda line: font.size(line)[0] <= room), str(t["id"])) for t in self.tables]
         if [r[0] for r in rows] != [i["text"] for i in self.l_tables.item_list]:
             self.l_tables.set_item_list(rows)
+            self._show_selected_table()
+
+    def _show_selected_table(self) -> None:
+        """The picked table stays highlighted when the list is made again (a search that
+        ends, a table summary): the pick itself (:attr:`selected_table`) never went."""
+        if self.selected_table is not None and not any(t["id"] == self.selected_table for t in self.tables):
+            self.selected_table = None  # that table closed
+        for item in self.l_tables.item_list:
+            if self.selected_table is not None and item["object_id"] == str(self.selected_table):
+                item["selected"] = True
+                if item.get("button_element") is not None:
+                    item["button_element"].select()
 
     def set_state(self, message: str) -> None:
         self.state = message
