@@ -149,3 +149,27 @@ def test_the_picked_table_stays_highlighted_when_the_join_list_is_made_again(tmp
     join.rebuild()
     assert join.selected_table is None
     assert not any(i["selected"] for i in join.l_tables.item_list)
+
+
+def test_a_table_picked_as_the_join_list_is_made_again_is_picked(tmp_path):
+    """The click on a row went to the list of a moment ago (the lists were made again
+    between the click and its event): the pick counts all the same."""
+    import pygame_gui
+
+    from client.scenes.join import JoinScene
+    from tests.test_client_app import make_app
+
+    app = make_app(tmp_path)
+    join = app.reset(JoinScene(app))
+    seats = [{"seat": i, "name": f"P{i}", "bot": False, "connected": True} for i in range(3)]
+    join.tables = [{"id": 4, "name": "Friday", "game": "mafiosi", "status": "playing", "seats": seats}]
+    join.rebuild()
+    old = join.l_tables
+    row = old.item_list[0]
+    row["selected"] = True  # what pygame_gui does on the click, before it posts its event
+    join.rebuild()  # ... and the search ends: new lists
+    assert join.l_tables is not old
+    join.handle_event(pygame.event.Event(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, ui_element=old,
+                                         text=row["text"]), 0.0)
+    assert join.selected_table == 4
+    assert [i["object_id"] for i in join.l_tables.item_list if i["selected"]] == ["4"]

@@ -4,6 +4,7 @@ The evening's scoreboard of the server (``tables.scoreboard``) is shown under th
 servers."""
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable
 
 import pygame
@@ -96,6 +97,8 @@ class JoinScene(Scene):
         self.state = ""  # message under the lists
         self.selected_table: int | None = None
         self.scoreboard: list[dict[str, Any]] | None = None  # the connected server's evening, shown before joining
+        #: the lists this scene made (the current ones and those a rebuild replaced) -> "servers" / "tables"
+        self.old_lists: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
 
     def enter(self) -> None:
         super().enter()
@@ -129,6 +132,8 @@ class JoinScene(Scene):
             self.app.manager))
         self._fit_table_rows()
         self._show_selected_table()
+        self.old_lists[self.l_servers] = "servers"
+        self.old_lists[self.l_tables] = "tables"
         y += list_h + gap
         button(self, pygame.Rect(lx, y, col_w, rh), "join.search", command=self.discover)
         half = (col_w - gap) // 2
@@ -325,16 +330,21 @@ class JoinScene(Scene):
 
     # -- events -------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, t_ms: float) -> None:
+        # A list's event may come from the list this scene had a moment ago: the search
+        # ending or a table summary made the lists again between the click and now. The
+        # click still counts (read from the list it was made on).
+        role = getattr(event, "ui_element", None) in self.old_lists and self.old_lists[event.ui_element]
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
-            if event.ui_element is getattr(self, "l_servers", None):
-                i = int(self.l_servers.get_single_selection(include_object_id=True)[1])
-                srv = self.servers[i]
-                self.connect((srv["host"], int(srv["tcp_port"])))
-            elif event.ui_element is getattr(self, "l_tables", None):
-                sel = self.l_tables.get_single_selection(include_object_id=True)
+            sel = event.ui_element.get_single_selection(include_object_id=True) if role else None
+            if role == "servers" and sel:
+                i = int(sel[1])
+                if i < len(self.servers):
+                    srv = self.servers[i]
+                    self.connect((srv["host"], int(srv["tcp_port"])))
+            elif role == "tables":
                 self.selected_table = int(sel[1]) if sel else None
-        elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION and \
-                event.ui_element is getattr(self, "l_tables", None):
+                self._show_selected_table()
+        elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION and role == "tables":
             self.join(False)
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.app.pop()
