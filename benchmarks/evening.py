@@ -357,7 +357,8 @@ class Evening:
         parts = []
         for c in self.clients:
             k = c.ask(op="census", top=1)
-            parts.append(f"{c.name} {k.get('rss_mb')} (art {k.get('art_mb')}, text {k.get('text_mb')}, fonts {k.get('fonts')})")
+            parts.append(f"{c.name} {k.get('rss_mb')} (art {k.get('art_mb')}, text {k.get('text_mb')}, "
+                         f"fonts {k.get('fonts')})")
         return "RSS MB " + ", ".join(parts)
 
     def _over(self, name: str) -> bool:
