@@ -287,14 +287,14 @@ def test_join_sit_on_a_running_table_takes_the_kept_seat_back(tmp_path):
         yield until(app, lambda: any("bot plays your seat" in m[0] for m in app.top.column.messages), timeout=2)
         key(pygame.K_ESCAPE)
         yield until(app, lambda: isinstance(app.top, MenuScene), timeout=3)
+        app.settings.last_address = "192.168.1.20:7777"  # a friend's server, typed last time
         join = app.push(JoinScene(app))
         yield until(app, lambda: any(t["id"] == table_id for t in join.tables), timeout=5)
         assert "kept" in join.state
-        # the LAN search ends with nothing found: the kept seat is still what it says, and the
-        # address box names the server whose tables are listed
+        assert join.address == "192.168.1.20:7777"  # the box keeps it: Connect goes there again
+        # the LAN search ends with nothing found: the kept seat is still what it says
         yield until(app, lambda: not join.searching, timeout=5)
         assert "kept" in join.state and "No server answered" not in join.state
-        assert join.address == "%s:%d" % tuple(app.connections.main_link.address)
         join.selected_table = table_id
         click(join.b_join.rect.center)
         yield until(app, lambda: isinstance(app.top, OmertaTableScene), timeout=5)

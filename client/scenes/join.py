@@ -105,8 +105,6 @@ class JoinScene(Scene):
         self.discover()
         if self.app.connections.main_link is not None and self.app.connections.main_link.conn is not None:
             self.link = self.app.connections.main_link
-            host, port = self.link.address[0], self.link.address[1]
-            self.address = f"{host}:{port}"  # the address box shows the server whose tables are listed
             self.refresh_tables()
 
     def build(self, size: tuple[int, int]) -> None:
@@ -213,7 +211,7 @@ class JoinScene(Scene):
         """No server answered the search: typing an address is the way, unless a server
         is connected already (its tables are listed)."""
         if self.link is not None and self.link.conn is not None:
-            return tr("join.connected", address=self.address)
+            return tr("join.connected", address="%s:%s" % tuple(self.link.address[:2]))
         return tr("join.none_found")
 
     # -- connecting ---------------------------------------------------------------------
