@@ -215,6 +215,11 @@ def test_round_end_board_explains_an_elimination(tmp_path):
 
     texts = [button_text(b) for b in visible_buttons(app)]
     assert "The final reveal" in texts and "Next round" not in texts  # no round comes after the last
+    board.queue.insert(0, (2, False))  # a round's board waits before the final: that one comes next
+    board.rebuild()
+    texts = [button_text(b) for b in visible_buttons(app)]
+    assert "Next round" in texts and "The final reveal" not in texts
+    board.queue.pop(0)
     board.close()
     app.sample()
     render(app)

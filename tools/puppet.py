@@ -98,6 +98,9 @@ def state(app: Any) -> dict[str, Any]:
         "rejoin": button_text(rejoin) if rejoin is not None and rejoin.alive() else None,
         "notice": str(notice[0]) if notice else None,
         "rss_mb": rss_mb(), "legal": legal,
+        "board": ({"final": bool(getattr(top, "final", False)), "queue": [list(q) for q in top.queue],
+                   "round": getattr(top, "round_no", None)} if isinstance(getattr(top, "queue", None), list)
+                  else None),
     }
 
 
@@ -169,8 +172,17 @@ class AutoPlayer:
 
     def tick(self) -> None:
         self.call = self.app.reactor.callLater(AUTOPLAY_PERIOD_S, self.tick)
-        # the table scene, under any overlay it opened (a round's board that asks to keep a
-        # card, a dialog): a player who knows the game answers what the table asks
+        # a round's results while the match goes on: the player reads them and goes back to
+        # the table (its main button), as he must before the next round's board comes
+        from client.table.results import ResultsOverlay
+
+        board = self.app.top if self.app.scenes else None
+        if (isinstance(board, ResultsOverlay) and not getattr(board, "final", False) and board.result is None
+                and board.t >= self.think_s):
+            board.close()
+            return
+        # the table scene, under any other overlay (a dialog): a player who knows the game
+        # answers what the table asks
         top = next((s for s in reversed(self.app.scenes) if isinstance(getattr(s, "legal", None), dict)), None)
         legal_of = getattr(top, "legal", None)
         feed = getattr(top, "feed", None)

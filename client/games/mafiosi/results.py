@@ -142,7 +142,7 @@ class MafiosiBoard(ResultsOverlay):
             button(self, r2, "maf.board.see_table", command=self.close)
         elif self.must_keep():
             button(self, r, "maf.board.keep", object_id="#primary", command=self.close)
-        elif any(final for _, final in self.queue) or self.table.view.get("phase") == "over":
+        elif (self.queue[0][1] if self.queue else self.table.view.get("phase") == "over"):
             # the match's last round: what comes next is the final reveal, not a round
             button(self, r, "maf.board.to_final", object_id="#primary", command=self.close)
         else:
