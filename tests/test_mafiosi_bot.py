@@ -72,3 +72,31 @@ def test_bot_beats_random_players_at_four():
         if smart in winners:
             wins += 1 / len(winners)
     assert wins / matches >= 2 * 0.25
+
+
+class _AskedTwice:
+    """A bot whose every decision is asked for twice, as after an action lost with the
+    connection: the first answer is thrown away."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    def observe(self, events, view):
+        self.bot.observe(events, view)
+
+    def decide(self, view, legal):
+        self.bot.decide(view, legal)
+        return self.bot.decide(view, legal)
+
+
+def test_asked_twice_the_bot_plays_the_same_match():
+    """A decision asked again in the same situation changes nothing later: an exact tie
+    (cards the bot values the same) breaks the same way whatever was asked before, so a
+    seat that reconnected mid-match plays the match it would have played."""
+    for seed in range(2, 8):
+        plain = [maf.GAME.make_bot(p, random.Random(f"{seed}/{p}"), None, 0.0) for p in range(4)]
+        twice = [maf.GAME.make_bot(p, random.Random(f"{seed}/{p}"), None, 0.0) for p in range(4)]
+        twice[seed % 4] = _AskedTwice(twice[seed % 4])
+        expected = play_match(maf, {"seats": 4}, seed=seed, bots=plain)
+        got = play_match(maf, {"seats": 4}, seed=seed, bots=twice)
+        assert got.log == expected.log, f"seed {seed}"

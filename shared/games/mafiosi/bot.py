@@ -13,7 +13,12 @@
 * **Point card** (§4.5): the card of W(p) with the highest face value.
 
 It remembers the cards taken in this round's tricks (``trick_won`` events). Choices are
-deterministic given the view; its ``rng`` only breaks exact ties.
+deterministic given the view; exact ties are broken by a ``random.Random`` keyed by the
+bot's seed and the situation (round, trick, cards already in it, its hand), not by one
+running stream: asked twice in the same situation -- an action lost with the connection
+and decided again after the reconnection, a cancelled plan -- the bot makes the same
+choice and every later tie breaks as it would have, so a bot match gives the same result
+with or without interruptions.
 """
 from __future__ import annotations
 
@@ -34,7 +39,8 @@ class MafiosiBot:
 
     def __init__(self, seat: int, rng: random.Random, think_ms: float = 0.0):
         self.seat = seat
-        self.rng = rng
+        self._seed = rng.getrandbits(64)
+        self.rng = rng  # the last decision's generator (keyed by its situation)
         self.think_ms = think_ms
         self.gone: set[int] = set()  # cards taken in this round's tricks
 
@@ -128,6 +134,8 @@ class MafiosiBot:
                 hold = -0.5  # a Joker in hand only waits to be dumped
             return p_win * win_value + (1.0 - p_win) * lose_value - hold
 
+        self.rng = random.Random(f"{self._seed}|{view['round']}|{view['trick_no']}|{len(trick)}|"
+                                 f"{sorted(hand)}|{len(legal)}")
         scored = [(ev(a), self.rng.random(), a) for a in legal]
         return max(scored, key=lambda t: (t[0], t[1]))[2]
 
