@@ -40,11 +40,13 @@ the keys of every section that ran):
   ``readonly_dir_clear``, ``disk_full_paused``, ``disk_full_finished``, ``disk_full_same``.
 
 * ``kills`` also kills the server as a match starts, in all four games (:data:`START_GAMES`;
-  10 per game, 2 with ``--quick``): as its log is written, and right after the last
+  10 per game, 3 with ``--quick``): as its log is written, right after the last
   ``join`` (0-20 ms after; that seat's ``joined`` is lost, the bot asks again with its
-  key), and restarts with every client frozen for 6 s (the restored table must wait for
-  them): ``kills_at_start``, ``kills_at_start_same``, ``restart_results_changed`` (a
-  result that came back different).
+  key), and right after the join before it (the table still waits: it comes back from
+  its record, the seated bots reconnect with their tokens), and restarts with every
+  client frozen for 6 s (the restored table must wait for them): ``kills_at_start``,
+  ``kills_at_start_same``, ``restart_results_changed`` (a result that came back
+  different).
 * ``drops``: one seat's connection cut through a relay (Mafiosi and Famiglia, no reaction
   windows), the bot back within about a second: ``drops``, ``drop_results_changed``.
 * ``setup``: the disk full as a table starts (root: a filled tmpfs): the table pauses
@@ -444,7 +446,9 @@ main(sys.argv[1:])
 #: ``mafia-server`` that SIGKILLs itself as a match starts (``MAFIA_DIE``): ``log written``
 #: -- the instant its log exists (created whole), before anything else of the start;
 #: ``after last join`` -- ``MAFIA_DIE_DELAY_MS`` after the last seat's join started the
-#: match (0: before that seat's ``joined`` can leave, which waits for the log's sync).
+#: match (0: before that seat's ``joined`` can leave, which waits for the log's sync);
+#: ``before last join`` -- ``MAFIA_DIE_DELAY_MS`` after the join that leaves one seat
+#: free (the table is still waiting: it must come back from its record on disk).
 DYING_AT_START = """
 import os, signal, sys
 from twisted.internet import reactor
@@ -460,6 +464,16 @@ if mode == "log written":
         die()
         return made
     persist.MatchFile.create = classmethod(dying_create)
+elif mode == "before last join":
+    from server.match import seats
+    join = seats.SeatRoster.join
+    def dying_join(self, *args, **kwargs):
+        out = join(self, *args, **kwargs)
+        t = self.table
+        if t.status == "waiting" and sum(1 for s in t.seats if s.free) == 1:
+            reactor.callLater(delay, die)
+        return out
+    seats.SeatRoster.join = dying_join
 else:
     start = table.Table.start_match
     def start_match(self):
@@ -634,7 +648,7 @@ def reference(ctx: dict[str, Any], game: str, players: int, seed: int) -> tuple[
 
 
 #: Instants at which the server kills itself as a match starts (DYING_AT_START).
-AT_START = ("log written", "after last join")
+AT_START = ("log written", "after last join", "before last join")
 
 
 def one_kill(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, instant: str,
@@ -703,12 +717,13 @@ def one_kill(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, in
             time.sleep(0.05)
         gave_up = [ln for ln in err.splitlines() if "giving up" in ln or "no longer holds" in ln
                    or "no result" in ln or "table is gone" in ln]
-        all_seats = result is not None and back == players
-        m = re.search(r"restored at step (\d+)", server.text() or restored)
+        # killed before the last join: that seat joins the restored waiting table anew
+        all_seats = result is not None and back >= players - (instant == "before last join")
+        m = re.search(r"restored at step (\d+)|(waiting) \w+ table restored", server.text() or restored)
         detail = (f" (step {at_step})" if at_step else "") + (f" +{delay_ms:.0f} ms" if delay_ms else "") \
             + (f", clients back after {slow_s:.0f} s" if slow_s else "")
         say(f"kill {n:2d}: {game} seed {seed}, {instant}{detail}: killed at "
-            f"{where}; restored at step {m.group(1) if m else '?'}; "
+            f"{where}; restored {('at step ' + m.group(1)) if m and m.group(1) else ('waiting' if m else '?')}; "
             f"result {'SAME' if same else ('DIFFERENT ' + str(result['scores']) if result else 'LOST')}; "
             f"{back}/{players} seats back at the server ({back_bots} before mafia-bot exited); "
             f"log closed {'yes' if closed else 'NO (a seat still held)'}"
@@ -747,13 +762,11 @@ def kills(ctx: dict[str, Any]) -> dict[str, Any]:
     named = ["log created", "first action", "window open", "claim pending", "over on disk"]
     plan: list[tuple[str, int, int, str, int | None, float, float]] = []
     # kills as the match starts, every game: the log just written, the last join just made
-    per_game = 2 if ctx["quick"] else 10
+    per_game = 3 if ctx["quick"] else 10
     for game, players, seed in START_GAMES:
         for k in range(per_game):
-            if k % 2 == 0:
-                plan.append((game, players, seed, "log written", None, 0.0, 0.0))
-            else:
-                plan.append((game, players, seed, "after last join", None, (0.0, 0.0, 5.0, 10.0, 20.0)[k // 2], 0.0))
+            delay = (0.0, 0.0, 5.0, 10.0, 20.0)[(k // 3) % 5]
+            plan.append((game, players, seed, AT_START[k % 3], None, delay if k % 3 == 1 else 0.0, 0.0))
     # a restart with every client slow to come back: the restored table must wait for them
     for game, players, seed in (START_GAMES[:1] if ctx["quick"] else START_GAMES):
         _, steps = reference(ctx, game, players, seed)

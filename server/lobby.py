@@ -3,8 +3,9 @@ of the client requests (docs/PROTOCOL.md "Session", "Lobby", "Playing", "Reconne
 
 :class:`Lobby` is plain logic (no sockets); :class:`LobbyFactory` is the Twisted factory
 that holds it and builds one :class:`server.protocol.ServerProtocol` per connection.
-With a data directory, every match is logged there and :meth:`Lobby.restore` brings the
-unfinished ones back when the server starts (docs/MATCHLOG.md).
+With a data directory, every match is logged there, every table waiting for its match
+is kept there, and :meth:`Lobby.restore` brings both back when the server starts
+(docs/MATCHLOG.md).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from twisted.logger import Logger
 from shared import matchlog
 from shared.games import DEFS, GAMES, get_game
 from shared.protocol import VERSION, ProtocolError, encode
-from server import persist
+from server import persist, waiting_tables
 from server.scoreboard import Scoreboard
 from server.match.table import Table
 from server.options import parse_options
@@ -175,6 +176,8 @@ class Lobby:
         self._created_by[tid] = conn
         if digest is not None:
             self._create_keys[digest] = tid
+            table.create_key = digest.hex()
+        table.saving.save_waiting()  # on disk before the reply: a crash keeps the table
         self._at(conn, tid)
         log.info("table {id} created: {game} for {n}", id=tid, game=game.NAME, n=seats)
         return table
@@ -217,9 +220,43 @@ class Lobby:
             restored.append(table)
             for seat in table.seats:
                 self._index_token(seat.token, tid)
+        restored += self._restore_waiting()
         self._table_ids = itertools.count(max(self.tables, default=0) + 1)
         if restored:
-            log.info("restored {n} unfinished match(es) from {dir}", n=len(restored), dir=str(self.data_dir))
+            log.info("restored {n} table(s) from {dir}", n=len(restored), dir=str(self.data_dir))
+        return restored
+
+    def _restore_waiting(self) -> list[Table]:
+        """The tables that waited for their match when the server stopped
+        (:mod:`server.waiting_tables`), with their ids, seats held for their players.
+        A record whose id a restored match already has is stale (the crash came as
+        that match's log was created): it is removed."""
+        assert self.data_dir is not None
+        restored = []
+        for path, record in waiting_tables.load(self.data_dir, self.port):
+            tid = record["table"]
+            if tid in self.tables:
+                log.info("waiting table record {path}: table {id}'s match was restored instead",
+                         path=str(path), id=tid)
+                waiting_tables.remove(self.data_dir, tid)
+                continue
+            try:
+                table = Table.restore_waiting(record, get_game(record["game"]), self.config, self.clock,
+                                              data_dir=self.data_dir, on_empty=self._remove,
+                                              port=self.port)
+            except (KeyError, TypeError, ValueError, IndexError) as e:
+                log.error("waiting table record {path} does not restore: {e!r}", path=str(path), e=e)
+                continue
+            self._adopt(table)
+            self.tables[tid] = table
+            restored.append(table)
+            for seat in table.seats:
+                self._index_token(seat.token, tid)
+            if table.create_key is not None:
+                try:
+                    self._create_keys[bytes.fromhex(table.create_key)] = tid
+                except ValueError:
+                    table.create_key = None
         return restored
 
     def reconnect(self, conn: Any, token: str, step: Any) -> dict[str, Any]:

@@ -136,7 +136,7 @@ class MatchFile:
         if not sync:
             mf.new_folder = folder
             return mf
-        _sync_dir(folder)
+        sync_dir(folder)
         return mf
 
     @classmethod
@@ -223,7 +223,7 @@ class MatchFile:
         fd, upto, size = self.begin_sync()
         os.fsync(fd)
         if self.new_folder is not None:
-            _sync_dir(self.new_folder)
+            sync_dir(self.new_folder)
             self.new_folder = None
         self.end_sync(upto, size, (time.perf_counter() - start) * 1000.0)
         return records
@@ -393,7 +393,7 @@ def _fsync_all(fds: list[int], folders: Iterable[Path] = (),
         return _fsync_files(fds, devs)
     finally:
         for folder in folders:
-            _sync_dir(folder)
+            sync_dir(folder)
 
 
 def _fsync_files(fds: list[int], devs: list[int | None] | None = None) -> list[tuple[OSError | None, float]]:
@@ -490,11 +490,16 @@ def close_file(mf: MatchFile, clock: Any, abandon: bool = False) -> None:
     waiting for the disk: on the writer thread, after the batches submitted before it,
     when ``clock`` schedules on a real reactor; at once on a test clock. The caller
     stops using ``mf``."""
-    job = mf.abandon if abandon else mf.close
+    on_writer(clock, mf.abandon if abandon else mf.close)
+
+
+def on_writer(clock: Any, job: Callable[..., None], *args: Any) -> None:
+    """Run ``job(*args)`` on the writer thread, after the jobs submitted before it, when
+    ``clock`` schedules on a real reactor; at once on a test clock."""
     if group_commit(clock).threads is None:
-        job()
+        job(*args)
     else:
-        _WRITER.submit(job)
+        _WRITER.submit(job, *args)
 
 
 def group_commit(clock: Any) -> GroupCommit:
@@ -508,7 +513,9 @@ def group_commit(clock: Any) -> GroupCommit:
     return per_clock(_commits, clock, make)
 
 
-def _sync_dir(folder: Path) -> None:
+def sync_dir(folder: Path) -> None:
+    """``fsync`` the folder ``folder`` (its entries: a new or renamed file); errors are
+    ignored (not every system can)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:  # pragma: no cover - e.g. Windows

@@ -77,6 +77,7 @@ class MatchTable(Protocol):
     players_at_start: dict[int, str]
     scoreboard: Any
     replaced_by: Any
+    create_key: str | None
     # the collaborators
     roster: Any
     stand_ins: Any

@@ -146,6 +146,11 @@ class HostControls:
         if free:
             raise ProtocolError("seats_free", f"{free} seat{'s are' if free > 1 else ' is'} still "
                                               "free: add bots or wait for players")
+        away = sum(1 for s in t.seats if s.away)
+        if away:
+            raise ProtocolError("seats_free", f"{away} player{'s' if away > 1 else ''} of this table "
+                                              "may still come back after the server restarted: "
+                                              "wait a few seconds")
         t.start_match()
 
     def set_options(self, conn: Any, options: dict[str, Any], testing: bool) -> Any:
@@ -317,10 +322,13 @@ class HostControls:
         closed (a finished match's log gets its ``closed`` record)."""
         t = self.table
         new = t.new_table(engine, settings, options)
+        new.create_key = t.create_key
+        t.replaced_by = new  # before the close: the new table keeps the id's waiting record
         new.host.conn, new.host.token, new.host.locked = self.conn, self.token, self.locked
         new.host.emote_times = self.emote_times
         for old, seat in zip(t.seats, new.seats):
             seat.conn, seat.name, seat.bot, seat.token = old.conn, old.name, old.bot, old.token
+            seat.key = old.key
             seat.away, seat.left = old.away, old.left
         feed, t.spectators = t.spectators, SpectatorFeed(t.clock, 0)
         feed.delay_ms = float(settings.get("spectator_delay_s", 0)) * 1000.0

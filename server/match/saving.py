@@ -10,6 +10,11 @@ error) the records wait in memory, the table **pauses** -- every seat and specta
 told ``table_paused`` with the reason, nothing that depends on an unsaved record reaches
 anybody, no action is taken -- and the write is retried with backoff (0.5 s doubling to
 8 s) until it works; then the table resumes by itself (``table_resumed``).
+
+Before its match starts, the table is kept on disk as a *waiting table*
+(:mod:`server.waiting_tables`): rewritten at every change of its seats, host or
+options, removed once the match log exists (which then holds everything) or when the
+table closes.
 """
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from typing import Any, Callable
 from twisted.logger import Logger
 
 from shared import matchlog
+from server import waiting_tables
 from server.match.contracts import MatchTable
 from server.persist import MatchFile, close_file, group_commit, keep_damaged
 
@@ -116,6 +122,7 @@ class Saving:
         t = self.table
         self.matchfile = MatchFile.create(self.data_dir, t.id, t.seed, header, sync=False)
         group_commit(t.clock).add(self)
+        waiting_tables.remove(self.data_dir, t.id)  # the log holds the table from now on
 
     def write(self, record: dict[str, Any]) -> bool:
         """Write ``record`` to the match log; True when it is written. It is on disk at
@@ -272,6 +279,30 @@ class Saving:
         first()
         self._resume()
 
+    # -- a waiting table ---------------------------------------------------------------
+    def save_waiting(self) -> None:
+        """Keep the waiting table on disk as it is now (:mod:`server.waiting_tables`;
+        docs/MATCHLOG.md "Waiting tables"), before anybody hears of the change: a server
+        killed now restores it. No-op without ``data_dir`` or once the match started. A
+        failure is logged (the match's start pauses on the log if the disk stays full)."""
+        t = self.table
+        if self.data_dir is None or t.status != "waiting" or t.closed:
+            return
+        try:
+            waiting_tables.save(self.data_dir, t.id, self.waiting_record(), t.clock)
+        except OSError as e:
+            log.warn("table {id}: cannot keep the waiting table on disk: {e}", id=t.id, e=e)
+
+    def waiting_record(self) -> dict[str, Any]:
+        """The waiting table's record (:mod:`server.waiting_tables`): its game, engine
+        config, settings (seed included), options, host, lock, match number, the
+        ``create_table`` key's digest and its taken seats (tokens and keys)."""
+        t = self.table
+        return {"kind": "waiting", "version": 1, "table": t.id, "game": t.game.NAME, "name": t.name,
+                "config": t.engine_config, "settings": t.settings, **t.host.log_fields(),
+                "locked": t.host.locked, "port": self.port, "create_key": t.create_key,
+                "seats": [s.record() for s in t.seats if not s.free]}
+
     # -- the end ----------------------------------------------------------------------
     def close(self, status: str, t_ms: float) -> None:
         """The table closes: stop retrying; an unfinished match's log is marked
@@ -280,6 +311,8 @@ class Saving:
         thread (a slow disk). ``t_ms``: ms since the match started."""
         if self.retry_call is not None and self.retry_call.active():
             self.retry_call.cancel()
+        if self.data_dir is not None and self.matchfile is None and self.table.replaced_by is None:
+            waiting_tables.remove(self.data_dir, self.table.id)  # (a successor keeps the id's record)
         if self.matchfile is None:
             return
         clock = self.table.clock

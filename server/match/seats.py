@@ -273,6 +273,9 @@ class SeatRoster:
         seat.away = False
         if t.status == "playing":
             self.seat_left(seat)
+        elif t.status == "waiting":  # a restored waiting table: the seat is free again
+            t.host.stood_up(seat)
+            t.seats[index] = Seat(index)
         if not t.maybe_close():
             t.push_summary()
 
@@ -352,8 +355,8 @@ class SeatRoster:
         if t.status == "playing" and old is not conn:
             conn.set_playing(True)
         log.info("table {id}: {name} is back at seat {seat}", id=t.id, name=seat.name, seat=index)
-        if t.status == "waiting":  # the same player from another connection
-            t.push_summary()
+        if t.status == "waiting":  # another connection of the player (after a restart, say)
+            t.seats_changed()  # the last held seat back: the match may start
             return {"table": t.id, "seat": index, "token": seat.token}
         rewound = step if step is not None and step > len(t.log) else None
         if rewound is not None:
@@ -367,6 +370,23 @@ class SeatRoster:
         return {"table": t.id, "seat": index, "token": seat.token}
 
     # -- after a restart ----------------------------------------------------------------
+    def hold_restored(self, wait_s: float) -> None:
+        """A waiting table restored after a restart: each player's seat is held (``away``)
+        for ``wait_s`` s, for its player's ``reconnect`` or ``join`` asked again with his
+        key; then it is free again. The match cannot start while a seat is held. After
+        ``wait_s`` s a table nobody came back to closes."""
+        t = self.table
+        for seat in t.seats:
+            if seat.token is not None and not seat.bot:
+                seat.away = True
+                seat.grace_call = t.clock.callLater(wait_s, self._grace_over, seat.index)
+        self.gather_call = t.clock.callLater(wait_s, self._restored_wait_over)
+
+    def _restored_wait_over(self) -> None:
+        self.gather_call = None
+        if self._alive():
+            self.table.maybe_close()
+
     def gather(self, wait_s: float, then: Callable[[], None]) -> None:
         """A restored match waits for its players: the table is paused (``table_paused``
         with ``until``, :meth:`server.match.saving.Saving.hold`) until every held seat is

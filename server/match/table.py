@@ -67,7 +67,8 @@ class Table:
     table's match number this evening; ``scoreboard``: the lobby's
     :class:`server.scoreboard.Scoreboard` (None: none); ``on_replace(old, new)``: the
     lobby puts ``new`` in the place of ``old`` (a rematch, new options);
-    ``replaced_by``: that new table, once there is one.
+    ``replaced_by``: that new table, once there is one; ``create_key``: the sha256 hex
+    digest of the key its ``create_table`` was named with (None: none).
     """
 
     def __init__(self, table_id: int, game: Any, name: str, engine_config: dict[str, Any],
@@ -106,6 +107,8 @@ class Table:
         self.scoreboard: Any = None
         self.on_replace: Callable[[Any, Any], None] = lambda old, new: None
         self.replaced_by: Table | None = None
+        #: sha256 hex digest of the ``create_table`` key, kept with a waiting table on disk
+        self.create_key: str | None = None
         self.turn_timer = TurnTimer(clock, settings.get("turn_timer_s", 0), self._turn_expired)
         # the collaborators hold the table weakly: a closed table (a whole match history,
         # thousands of objects) is freed at once by reference counting, not by the
@@ -164,7 +167,11 @@ class Table:
         return None
 
     def push_summary(self) -> None:
-        """The table's summary to everybody at it; the lobby hears of the change."""
+        """The table's summary to everybody at it; the lobby hears of the change. A
+        waiting table is kept on disk first (:meth:`server.match.saving.Saving.save_waiting`),
+        so whoever hears of a seat taken finds it there after a crash."""
+        if self.status == "waiting":
+            self.saving.save_waiting()
         self.delivery.to_everyone("table", table=self.summary())
         self.on_change(self)
 
@@ -213,11 +220,11 @@ class Table:
 
     # -- the match's start -------------------------------------------------------------
     def seats_changed(self) -> None:
-        """Start the match when every seat is filled (its summary goes out with status
-        playing) unless the table waits for its host's ``start``, else push the new
-        summary."""
+        """Start the match when every seat is filled and no seat waits for its player
+        to come back after a restart (its summary goes out with status playing) unless
+        the table waits for its host's ``start``, else push the new summary."""
         if (self.status == "waiting" and self.settings.get("start", "auto") == "auto"
-                and all(not s.free for s in self.seats)):
+                and all(not s.free and not s.away for s in self.seats)):
             self.start_match()
         else:
             self.push_summary()
@@ -505,6 +512,46 @@ class Table:
                     config, clock, on_empty=on_empty, on_change=on_change, data_dir=data_dir,
                     port=port)
         table._restore(path, mlog)
+        return table
+
+    @classmethod
+    def restore_waiting(cls, record: dict[str, Any], game: Any, config: dict[str, Any], clock: Clock,
+                        data_dir: Path | None = None,
+                        on_empty: Callable[["Table"], None] = lambda t: None,
+                        port: int | None = None) -> "Table":
+        """The waiting table of a record (:mod:`server.waiting_tables`, already checked
+        for its fields): its options, seed, host, lock and bots as they were, each
+        player's seat held for ``server.restart_grace_s`` s for a ``reconnect`` with its
+        token or a ``join`` asked again with its key (then freed); the table closes when
+        nobody came back by then. Raises ``KeyError`` / ``TypeError`` / ``ValueError``
+        for a malformed record."""
+        settings = {**default_settings(config), **record["settings"]}
+        settings["seed"] = int(settings["seed"])
+        table = cls(record["table"], game, record["name"], dict(record["config"]), settings, config,
+                    clock, on_empty=on_empty, data_dir=data_dir, port=port,
+                    options=dict(record.get("options") or {}))
+        no = record.get("match_no")
+        table.match_no = no if isinstance(no, int) and no > 0 else 1
+        key = record.get("create_key")
+        table.create_key = key if isinstance(key, str) else None
+        table.host.locked = bool(record.get("locked"))
+        for rec in record["seats"]:
+            index = int(rec["seat"])
+            if not 0 <= index < len(table.seats):
+                raise ValueError(f"seat {index} of a table of {len(table.seats)}")
+            seat = table.seats[index]
+            seat.name = str(rec.get("name") or "")
+            if rec.get("bot"):
+                seat.bot = True
+            elif isinstance(rec.get("token"), str):
+                seat.token = rec["token"]
+                seat.key = rec["key"] if isinstance(rec.get("key"), str) else None
+        host = record.get("host")
+        if isinstance(host, int) and 0 <= host < len(table.seats) and table.seats[host].token:
+            table.host.token = table.seats[host].token
+        log.info("table {id}: waiting {game} table restored ({n} players' seats held)", id=table.id,
+                 game=game.NAME, n=sum(1 for s in table.seats if s.token))
+        table.roster.hold_restored(float(config["server"].get("restart_grace_s", 0.0)))
         return table
 
     def _restore(self, path: Path, mlog: matchlog.MatchLog) -> None:
