@@ -194,3 +194,36 @@ def test_a_match_log_appears_whole_or_not_at_all(tmp_path, monkeypatch):
         persist.MatchFile.create(tmp_path, 2, 1, header)
     monkeypatch.setattr(persist.os, "link", os.link)
     assert sorted(p.name for p in (tmp_path / "matches").iterdir()) == ["table-1-1.jsonl"]
+
+
+def test_a_spectator_who_comes_while_the_table_is_paused_is_told_at_once(tmp_path, monkeypatch):
+    first = lobby_at(tmp_path)
+    clients, tid = full_table(first)
+    second = lobby_at(tmp_path, start=5000.0)
+    second.restore()  # waits for its players: paused until 5020 s
+    watcher = Client(second, "watcher")
+    assert watcher.request("join", table=tid, spectate=True)["type"] == "joined"
+    started, paused = watcher.of("match_started"), watcher.of("table_paused")
+    assert started and paused and paused[-1]["until"] == 5020_000.0
+    assert "restarted" in paused[-1]["message"]
+    watcher.proto.connectionLost(None)  # and again from a new connection
+    again = Client(second, "watcher")
+    again.request("join", table=tid, spectate=True)
+    assert again.of("table_paused")[-1]["until"] == 5020_000.0
+    # a table paused by its disk says why, without an end
+    from server import persist
+
+    def create(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(persist.MatchFile, "create", create)
+    third = lobby_at(tmp_path / "other")
+    _, tid3 = full_table(third)
+    late = Client(third, "late")
+    late.request("join", table=tid3, spectate=True)
+    (told,) = late.of("table_paused")
+    assert "no space left" in told["message"] and "until" not in told
+    quiet = Client(second, "quiet")  # a table that is not paused says nothing
+    second.clock.advance(21)
+    quiet.request("join", table=tid, spectate=True)
+    assert not quiet.of("table_paused")

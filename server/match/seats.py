@@ -97,7 +97,9 @@ class SeatRoster:
         player's own secret, :data:`shared.protocol.KEY_RE`): a join asked again with the
         key of a seat of this table gets that seat back with its token (the ``joined``
         of the first one was lost: docs/PROTOCOL.md "Asking again"); otherwise the seat
-        taken keeps the key. Raises :class:`ProtocolError` ``already_seated``,
+        taken keeps the key. A spectator who comes while the table is paused gets
+        ``table_paused`` (reason, ``until``) at once, after its ``match_started``.
+        Raises :class:`ProtocolError` ``already_seated``,
         ``already_started``, ``match_over``, ``table_locked``, ``no_such_seat``,
         ``seat_taken``, ``table_full``.
         """
@@ -112,6 +114,8 @@ class SeatRoster:
             raise ProtocolError("already_seated", "you are already at this table")
         if spectate:
             t.spectators.add(conn, t.delivery.spectator_start)
+            if t.saving.paused:  # the others were told when it paused: this one now
+                conn.push("table_paused", table=t.id, **t.saving.pause_fields())
             t.push_summary()
             return {"table": t.id, "seat": None, "token": None}
         if t.status == "playing":
