@@ -34,3 +34,51 @@ def test_a_rewound_match_is_said_never_silent(tmp_path):
                       "view": omerta.view(state, 0), "legal": [], "t_server": 0.0, "step": 7,
                       "resumed": True, "missed": [], "rewound_from": 9}, link)
     assert any("lost the last 2 move" in t for t in _lines(scene))
+
+
+def test_a_held_seat_counts_down_to_its_stand_in_on_its_plate(tmp_path, monkeypatch):
+    from client.table import pause
+
+    now = [100_000.0]
+    monkeypatch.setattr(pause, "now_ms", lambda: now[0])
+    app = make_app(tmp_path)
+    state, events = snap_window_state()
+    scene, link = open_table(app, state, 0, events)
+    link.conn.to_client_ms = lambda server_ms: server_ms - 40_000.0  # the clock sync's offset
+    seats = [{"seat": p, "name": f"P{p}", "bot": False, "connected": p != 2, "away": p == 2}
+             for p in range(4)]
+    seats[2]["stand_in_at"] = 143_500.0  # server ms: 103.5 s on this client's clock
+    app.tables[9] = {"id": 9, "name": "t", "seats": seats}
+    assert scene.seat_status(2) == "away — a bot plays in 4 s"
+    now[0] = 102_600.0
+    assert scene.seat_status(2) == "away — a bot plays in 1 s"
+    now[0] = 103_600.0  # the time is up: no count, the server says what happens next
+    assert scene.seat_status(2) == "away — reconnecting"
+    del seats[2]["stand_in_at"]
+    seats[2]["bot"] = True
+    assert scene.seat_status(2) == "away — a bot plays meanwhile"
+    assert scene.roster.seat_away(1) == ""
+
+
+def test_a_restarted_servers_wait_for_the_players_is_counted_down(tmp_path, monkeypatch):
+    from client.table import pause
+
+    now = [100_000.0]
+    monkeypatch.setattr(pause, "now_ms", lambda: now[0])
+    app = make_app(tmp_path)
+    state, events = snap_window_state()
+    scene, link = open_table(app, state, 0, events)
+    link.conn.to_client_ms = lambda server_ms: server_ms - 40_000.0
+    scene.on_message({"type": "table_paused", "table": 9, "until": 154_000.0,
+                      "message": "the server restarted: waiting up to 20 s for the players"}, link)
+    scene.update(0.016)
+    assert app.display.notice[0] == ("The server restarted and waits for the players to come "
+                                     "back: the match goes on in 14 s.")
+    now[0] = 105_000.0
+    scene.update(0.016)
+    assert app.display.notice[0].endswith("goes on in 9 s.")
+    scene.on_message({"type": "table_resumed", "table": 9}, link)
+    assert app.display.notice[0] == "The match goes on."
+    now[0] = 106_000.0
+    scene.update(0.016)
+    assert app.display.notice[0] == "The match goes on."  # the count stopped with the pause

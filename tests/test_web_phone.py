@@ -246,3 +246,36 @@ def test_family_business_match_from_two_phones_with_a_counter(server, host, phon
     wait_for(phones[1], "return document.querySelector('.fbcard') !== null")
     play_out(phones, random.Random(6), prefer=("hit", "massacre", "contract"))
     assert check_visibility(server, "family_business", table["id"], phones, [0, 1], {1: before}) > 10
+
+
+COUNTDOWN = "const b = document.querySelector('#countdown'); return !b.hidden && b.textContent"
+
+
+def test_phones_count_down_to_a_held_seats_stand_in_and_to_a_restarted_servers_wait(server, host, phones):
+    import re
+
+    table = host.create("mafiosi", 3, {"seed": 2, "bot_think_ms": 0}, bots=[])
+    url = server.url(room_code(table["id"]))
+    join_seat(phones[0], url, "Lena", 0)
+    join_seat(phones[1], url, "Marc", 1)
+    other = Host(server.port, "Zoe")
+    other.request("join", table=table["id"], seat=2)
+    for phone in phones:
+        wait_for(phone, "return window.__mafia.playing && window.__mafia.offset !== null")
+    other.close()  # Zoe's Wi-Fi blip: her seat is held, no stand-in for server.drop_grace_s (5 s)
+    en, fr = (wait_for(phone, COUNTDOWN) for phone in phones)
+    assert re.fullmatch(r"Zoe is away — a bot plays in [345] s", en), en
+    assert re.fullmatch("Zoe est absent — un bot joue dans [345]\u00a0s", fr), fr
+    later = wait_for(phones[0], "const b = document.querySelector('#countdown'); "
+                                f"return !b.hidden && b.textContent !== {json.dumps(en)} && b.textContent")
+    assert re.fullmatch(r"Zoe is away — a bot plays in [234] s", later), later  # it counts
+    wait_for(phones[0], "return document.querySelector('#countdown').hidden", timeout=10)  # a bot plays
+    # a restarted server's wait for its players, as its table_paused says it
+    push = ("const S = window.__mafia; S.ws.onmessage({data: JSON.stringify({type: 'table_paused', "
+            "table: S.table, message: 'the server restarted', until: performance.now() + S.offset + %d})})")
+    phones[0].execute_script(push % 12_500)
+    assert wait_for(phones[0], COUNTDOWN) == ("The server restarted and waits for the players: "
+                                              "the match goes on in 13 s.")
+    phones[0].execute_script("const S = window.__mafia; S.ws.onmessage({data: JSON.stringify("
+                             "{type: 'table_resumed', table: S.table})})")
+    wait_for(phones[0], "return document.querySelector('#countdown').hidden")

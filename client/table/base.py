@@ -16,6 +16,7 @@ The parts of a table are collaborators the scene holds, each in its own module:
 
 * :attr:`~TableScene.roster` -- names, bots, away seats, spectators (:mod:`.roster`);
 * :attr:`~TableScene.timer` -- the turn timer on this client's clock (:mod:`.timer`);
+  :attr:`~TableScene.pause` -- the end of a pause of the server's, counted down (:mod:`.pause`);
 * :attr:`~TableScene.column` -- the message column and the match's history (:mod:`.messages`,
   :mod:`.history`); :attr:`~TableScene.history` -- scrolling it, and the full history
   view on M (:mod:`.history_view`);
@@ -54,6 +55,7 @@ from client.table.history_view import HistoryView
 from client.table.keys import TableKeys
 from client.table.messages import DIM, MSG_MS, MessageColumn
 from client.table.motion import CardMotion
+from client.table.pause import PauseClock
 from client.table.roster import SeatRoster
 from client.table.timer import TurnTimer
 from client.table.tips import CardTip
@@ -94,6 +96,7 @@ class TableScene(Scene):
         self.legal: dict[int | None, list[dict[str, Any]]] = {}  # local seat -> its legal actions
         self.roster = SeatRoster(self, str(started.get("name") or ""))  # a replay's table name
         self.timer = TurnTimer()
+        self.pause = PauseClock()
         self.column = MessageColumn(lambda: self.t, self.moment_label)
         self.column.say(tr("history.hint"), DIM, HINT_MS)  # where the history is, once
         self.history = HistoryView(self)
@@ -473,3 +476,4 @@ class TableScene(Scene):
         self.motion.step(self.card_rects(), dt_ms)
         self.anim.prune(self.t)
         self.history.update()
+        self.pause.tick(lambda line, seconds: self.app.notify(line, seconds, error=False))

@@ -63,15 +63,21 @@ class TableFeed:
 
     def _pause_notice(self, kind: str, msg: dict[str, Any]) -> None:
         """The server cannot save the match (a full disk): say why and that it goes on by
-        itself; or it can again."""
+        itself; a restarted server waits for the players (``until``): the notice counts
+        down to it (:class:`client.table.pause.PauseClock`); or it goes on again."""
         sc = self.scene
         if kind == "table_paused":
+            sc.pause.paused(msg, [sc.display, *sc.links.values()])
+            if sc.pause.until is not None:
+                sc.column.say(sc.pause.line(), (255, 170, 140), 20_000)
+                return  # the notice follows from the next frame, counting down
             text = tr("table.paused", reason=str(msg.get("message", "")))
             sc.column.say(text, (255, 170, 140), 120_000)
             sc.app.notify(text, 120.0)
         else:
-            sc.app.notify(tr("table.resumed"), 5.0, error=False)
-            sc.column.say(tr("table.resumed"), (180, 220, 160))
+            said = tr("table.resumed_restart") if sc.pause.resumed() else tr("table.resumed")
+            sc.app.notify(said, 5.0, error=False)
+            sc.column.say(said, (180, 220, 160))
 
     def _resume(self, msg: dict[str, Any], link: Any, seat: int | None) -> None:
         """A ``match_started`` for a connection already at this table: it came back

@@ -4,13 +4,16 @@ table's plates and top bar show.
 Names come from the app's latest ``table`` message for this table (``App.tables``),
 else from ``match_started.seats`` (PROTOCOL.md "Reconnection, spectators and the turn
 timer"), else "Seat n". A seat can be *away* (its player lost the connection and the
-server holds the seat, ``away: true``) or played by a bot.
+server holds the seat, ``away: true``) or played by a bot. While nobody plays an away
+seat and the server said when a stand-in may (``stand_in_at``, server ms), its plate
+counts the seconds down ("away — a bot plays in 4 s").
 """
 from __future__ import annotations
 
 from typing import Any, Protocol
 
 from client.i18n import plural_key, tr
+from client.table.pause import seconds_left, to_client_ms
 
 
 class RosterOwner(Protocol):
@@ -18,6 +21,7 @@ class RosterOwner(Protocol):
 
     app: Any  # ``tables``: table id -> the latest ``Table`` dict
     table_id: Any
+    display: Any  # the connection whose messages this screen shows (its clock sync)
     links: dict[int, Any]  # local seat -> its connection
     public: bool  # this screen shows the table through a spectator connection
     replay: bool
@@ -30,14 +34,15 @@ class SeatRoster:
     def __init__(self, owner: RosterOwner, fallback_name: str = ""):
         self.owner = owner
         self.fallback_name = fallback_name
-        #: seat -> ``{seat, name, bot, connected, away}`` from ``match_started.seats``.
+        #: seat -> ``{seat, name, bot, connected, away, stand_in_at}`` from ``match_started.seats``.
         self.seat_info: dict[int, dict[str, Any]] = {}
 
     def note_seats(self, msg: dict[str, Any]) -> None:
         """Remember ``msg["seats"]`` (``match_started``; a replay's header)."""
         for s in msg.get("seats") or []:
             if isinstance(s, dict) and isinstance(s.get("seat"), int):
-                self.seat_info[s["seat"]] = {k: s.get(k) for k in ("seat", "name", "bot", "connected", "away")}
+                self.seat_info[s["seat"]] = {k: s.get(k) for k in ("seat", "name", "bot", "connected", "away",
+                                                                   "stand_in_at")}
 
     def table_entry(self) -> dict[str, Any]:
         """The latest ``Table`` of this table the app was told about ({} if none)."""
@@ -68,12 +73,26 @@ class SeatRoster:
         return name
 
     def seat_away(self, p: int) -> str:
-        """The plate's note for a held seat: "away — reconnecting" (or that a bot plays
-        it meanwhile), else ""."""
+        """The plate's note for a held seat: "away — a bot plays in 4 s" while the server
+        keeps stand-ins off it (``stand_in_at``), "away — reconnecting", or that a bot
+        plays it meanwhile; else ""."""
         e = self.seat_entry(p)
         if not e.get("away"):
             return ""
-        return tr("table.away_bot") if e.get("bot") else tr("table.away")
+        if e.get("bot"):
+            return tr("table.away_bot")
+        left = self.stand_in_left(p)
+        return tr("table.away_countdown", n=str(left)) if left else tr("table.away")
+
+    def stand_in_left(self, p: int) -> int | None:
+        """Whole seconds (rounded up) before a stand-in may play the away seat ``p``;
+        None when the server set no such wait or this client has no clock sync yet."""
+        at = self.seat_entry(p).get("stand_in_at")
+        if not isinstance(at, (int, float)) or isinstance(at, bool):
+            return None
+        owner = self.owner
+        local = to_client_ms(float(at), [getattr(owner, "display", None), *owner.links.values()])
+        return None if local is None else seconds_left(local)
 
     @property
     def spectators(self) -> int:

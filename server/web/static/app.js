@@ -9,6 +9,11 @@
  * are all performance.now() ms. t_shown is the timestamp of the animation frame after
  * the one that first drew the window's card (the frame that was presented); t_press is
  * the pointerdown/touchstart event's timeStamp (same clock).
+ *
+ * Countdowns (#countdown, above the screen): a seat held for its player who lost the
+ * connection, while no stand-in may play it (`stand_in_at`, server ms), and a restarted
+ * server's wait for its players (`table_paused` with `until`), counted in seconds on
+ * this phone's clock through the server's `clock.offset_ms`.
  */
 "use strict";
 (function () {
@@ -22,7 +27,7 @@
     summary: null, seat: null, token: null, name: "", game: null, view: null, legal: [],
     step: 0, seats: [], status: "", result: null, notice: "", busy: false, memory: {},
     drawnCard: null, windowId: null, tShown: null, shownFor: null, prevLegal: 0,
-    retry: 0, closing: false, playing: false,
+    retry: 0, closing: false, playing: false, offset: null, pause: null,
   };
   W.__mafia = S;  // for tests and the fairness benchmark
 
@@ -284,11 +289,25 @@
       return;
     }
     switch (msg.type) {
+      case "clock":
+        if (typeof msg.offset_ms === "number") S.offset = msg.offset_ms;
+        break;
+      case "table_paused":
+        if (msg.table !== S.table) break;
+        S.pause = {until: typeof msg.until === "number" ? msg.until : null, message: msg.message || ""};
+        tick();
+        break;
+      case "table_resumed":
+        if (msg.table !== S.table) break;
+        S.pause = null;
+        tick();
+        break;
       case "table":
         if (msg.table.id === S.table || S.table === null) {
           S.summary = msg.table;
           S.seats = msg.table.seats;
           if (!S.playing) renderWaiting(); else render();
+          tick();
         }
         break;
       case "match_started":
@@ -373,6 +392,38 @@
     }
     try { localStorage.setItem(roomKey() + ".memory", JSON.stringify(S.memory)); } catch (e) { /* full */ }
   }
+
+  // ------------------------------------------------------------------ countdowns
+  // Whole seconds (rounded up) until a server time, on this phone's clock; null before
+  // the first clock sync.
+  function secondsTo(serverMs) {
+    if (S.offset === null) return null;
+    return Math.max(0, Math.ceil((serverMs - S.offset - performance.now()) / 1000));
+  }
+
+  function countdownLines() {
+    const lines = [];
+    if (S.pause) {
+      const n = S.pause.until !== null ? secondsTo(S.pause.until) : null;
+      lines.push(n !== null ? t("web.paused_restart", {n: n}) : t("web.paused", {reason: S.pause.message}));
+    }
+    for (const s of S.seats || []) {
+      if (!s || !s.away || s.bot || typeof s.stand_in_at !== "number" || s.seat === S.seat) continue;
+      const n = secondsTo(s.stand_in_at);
+      if (n) lines.push(t("web.away_countdown", {name: s.name || t("web.seat", {n: s.seat + 1}), n: n}));
+    }
+    return lines;
+  }
+
+  function tick() {
+    const box = $("#countdown");
+    if (!box) return;
+    const lines = S.token ? countdownLines() : [];
+    const text = lines.join("\n");
+    if (box.textContent !== text) box.textContent = text;
+    box.hidden = !lines.length;
+  }
+  setInterval(tick, 250);
 
   // ------------------------------------------------------------------ names
   function seatName(p) {
