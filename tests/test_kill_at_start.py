@@ -3,7 +3,12 @@
 (the match log is written, that seat's ``joined`` never leaves), is started again on the
 same port and data directory, and every ``mafia-bot`` seat comes back -- the ones that
 had their ``joined`` with their token, the last one by asking for its join again with its
-key -- and the match ends with the result of the same seed played without a crash."""
+key -- and the match ends with the result of the same seed played without a crash.
+
+Once more with a real ``mafia-table`` client (``SDL_VIDEODRIVER=dummy``, driven by
+:mod:`tools.puppet`) in the seat whose join starts the match: its ``joined`` is lost in
+the kill, the client asks again with its key, is back in its seat, and the match (its
+seat played by the puppet's autoplay) ends as it did without a crash."""
 from __future__ import annotations
 
 import os
@@ -12,12 +17,16 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 from shared import matchlog
 from tests.test_loopback_processes import GENEROUS_CLAIM_BOUNDS, REAL_TIME, ROOT
 from tests.test_loopback_restart import Server, bot, listening_port, result_of
+from tools.puppet_driver import Puppet, on_table, wait
+from tools.rejoin_check import tables as list_tables
+from tools.rejoin_games import Observer
 
 pytestmark = REAL_TIME
 
@@ -38,6 +47,14 @@ main(sys.argv[1:])
 GAMES = [("omerta", 3, 7), ("famiglia", 2, 5), ("family_business", 2, 4), ("mafiosi", 3, 2)]
 
 
+def config_file(tmp_path: Path) -> Path:
+    config = tmp_path / "config.yaml"
+    config.write_text("server:\n  reconnect_grace_s: 40\n" + GENEROUS_CLAIM_BOUNDS
+                      + "bots:\n  think_ms: 0\n  reaction_median_ms: 120\n  reaction_floor_ms: 100\n"
+                      "  reaction_cap_ms: 200\n")
+    return config
+
+
 class DyingServer(Server):
     def __init__(self, tmp_path: Path, data: Path, config: Path):
         self.log = tmp_path / "server-dying.log"
@@ -51,10 +68,7 @@ class DyingServer(Server):
 
 @pytest.mark.parametrize("game, players, seed", GAMES, ids=[g for g, _, _ in GAMES])
 def test_a_server_killed_right_after_the_last_join_gives_every_seat_back(tmp_path, game, players, seed):
-    config = tmp_path / "config.yaml"
-    config.write_text("server:\n  reconnect_grace_s: 40\n" + GENEROUS_CLAIM_BOUNDS
-                      + "bots:\n  think_ms: 0\n  reaction_median_ms: 120\n  reaction_floor_ms: 100\n"
-                      "  reaction_cap_ms: 200\n")
+    config = config_file(tmp_path)
     args = ("--create", game, "--players", str(players), "--seed", str(seed), "--rounds", "1")
     reference = Server(tmp_path, 0, tmp_path / "reference", config, 0)
     try:
@@ -84,6 +98,81 @@ def test_a_server_killed_right_after_the_last_join_gives_every_seat_back(tmp_pat
         assert restored.count("is back at seat") == players
         assert "stand_ins" not in logs[0].read_text()
     finally:
+        if bots.poll() is None:
+            bots.kill()
+        if server is not None:
+            server.stop()
+
+
+#: The game of the pygame client's run: two seats, turns only (the puppet's think time
+#: cannot change it), a short match.
+CLIENT_GAME, CLIENT_SEED = "famiglia", 5
+
+
+def _sit_down_last(port: int, config: Path, work: Path, table_name: str,
+                   sat: Callable[[Puppet], bool]) -> tuple[Observer, subprocess.Popen, Puppet]:
+    """A Famiglia table opened by an observer connection; ``mafia-bot`` takes seat 0, then
+    Lena's ``mafia-table`` sits down through *Join a table* (its join starts the match),
+    clicking again until ``sat(guest)`` says the join went out."""
+    observer = Observer(port)
+    tid = observer.request("create_table", game=CLIENT_GAME, seats=2, name=table_name,
+                           options={"seed": CLIENT_SEED, "bot_think_ms": 0})["table"]["id"]
+    bots = bot(port, config, "--join", str(tid), "--players", "1", "--seed", str(CLIENT_SEED))
+    assert wait(lambda: any(t["id"] == tid and t["seats"][0]["name"] for t in list_tables(port)), 20)
+    guest = Puppet("Lena", work, ["--connect", f"127.0.0.1:{port}"],
+                   {"server": {"discovery_port": 0}, "web": {"enabled": False}})
+    guest.start()
+    assert wait(lambda: guest.state().get("scene") == "MenuScene", 30), guest.state()
+    guest.ask(op="click", text="Join a table")
+    assert wait(lambda: any(table_name in b["text"] for b in guest.state().get("buttons", [])), 15), guest.state()
+    guest.ask(op="autoplay", on=True, seed=CLIENT_SEED, think_s=0.0)
+    for _ in range(3):  # the list may be rebuilt under the first click (a table summary came)
+        guest.ask(op="click", contains=table_name)
+        time.sleep(0.5)
+        guest.ask(op="click", text="Sit down")
+        if wait(lambda: sat(guest), 8, 0.1):
+            break
+    assert sat(guest), guest.state()
+    return observer, bots, guest
+
+
+def _shows_result(guest: Puppet) -> bool:
+    """The client got its seat's ``match_over``: the results board is up."""
+    st = guest.state()
+    return bool(st.get("over")) or str(st.get("scene", "")).endswith("ResultsScene")
+
+
+def test_a_pygame_client_whose_join_started_the_match_is_back_in_its_seat(tmp_path):
+    config = config_file(tmp_path)
+    reference = Server(tmp_path, 0, tmp_path / "reference", config, 0)
+    observer, bots, guest = _sit_down_last(reference.port, config, tmp_path / "ref", "Kill at start",
+                                           lambda g: on_table(g.state()))
+    try:
+        clean, _ = result_of(bots, 90)
+        assert wait(lambda: _shows_result(guest), 15), guest.state()
+    finally:
+        guest.stop()
+        observer.close()
+        reference.stop()
+
+    data = tmp_path / "data"
+    dying = DyingServer(tmp_path, data, config)
+    observer, bots, guest = _sit_down_last(dying.port, config, tmp_path / "kill", "Kill at start",
+                                           lambda g: dying.proc.poll() is not None)
+    server = None
+    try:
+        assert dying.proc.wait(30) == -signal.SIGKILL  # it died as Lena's join started the match
+        assert not on_table(guest.state())  # her joined was lost with the server
+        server = Server(tmp_path, dying.port, data, config, 1)
+        after, err = result_of(bots, 90)
+        assert after == clean, (after, clean, err)
+        assert wait(lambda: _shows_result(guest), 15), guest.state()  # her seat, to the end
+        restored = (tmp_path / "server-1.log").read_text()
+        assert "restored at step 0" in restored and "Lena is back at seat 1" in restored
+        assert "stand_ins" not in next((data / "matches").glob("*.jsonl")).read_text()
+    finally:
+        guest.stop()
+        observer.close()
         if bots.poll() is None:
             bots.kill()
         if server is not None:
