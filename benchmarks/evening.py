@@ -62,6 +62,7 @@ from typing import Any, Callable  # noqa: E402
 from shared import matchlog  # noqa: E402
 from tools.puppet_driver import Puppet, free_port, on_table, wait  # noqa: E402
 from tools.rejoin_check import tables as list_tables  # noqa: E402
+from tools.relay import CutRelay  # noqa: E402
 
 GAMES = ["omerta", "famiglia", "family_business", "mafiosi"]
 TITLES = {"omerta": "Omerta", "famiglia": "Famiglia", "family_business": "Family Business", "mafiosi": "Mafiosi"}
@@ -73,69 +74,6 @@ CLICK_WAIT_S = 5.0
 #: How long the scripted players think before each move (s): the quick run plays briskly,
 #: the full run at a friend's pace.
 THINK_S = {True: 0.25, False: 0.8}
-
-
-# -- a relay whose link can be cut --------------------------------------------------------
-
-class CutRelay:
-    """Relays 127.0.0.1:``port`` to ``target``; :meth:`cut` drops every relayed connection
-    and refuses new ones for a while (a Wi-Fi that goes away)."""
-
-    def __init__(self, target: int):
-        self.target = target
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.blocked_until = 0.0
-        self.pairs: list[tuple[socket.socket, socket.socket]] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                inbound, _ = self.sock.accept()
-            except OSError:
-                return
-            if time.monotonic() < self.blocked_until:
-                inbound.close()
-                continue
-            try:
-                outbound = socket.create_connection(("127.0.0.1", self.target), timeout=5)
-            except OSError:
-                inbound.close()
-                continue
-            outbound.settimeout(None)
-            with self.lock:
-                self.pairs.append((inbound, outbound))
-            for a, b in ((inbound, outbound), (outbound, inbound)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pump(a: socket.socket, b: socket.socket) -> None:
-        try:
-            while True:
-                data = a.recv(65536)
-                if not data:
-                    break
-                b.sendall(data)
-        except OSError:
-            pass
-        for s in (a, b):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def cut(self, seconds: float) -> None:
-        self.blocked_until = time.monotonic() + seconds
-        with self.lock:
-            pairs, self.pairs = self.pairs, []
-        for a, b in pairs:
-            for s in (a, b):
-                try:  # shutdown, not close: it wakes the pump blocked in recv() and ends the TCP stream
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
 
 # -- the run ------------------------------------------------------------------------------

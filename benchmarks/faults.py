@@ -78,6 +78,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
+from tools.relay import CutRelay  # noqa: E402
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
@@ -1092,70 +1093,6 @@ def storage(ctx: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- drops: one seat's connection cut for a moment, then back -------------------------------
-class DropProxy:
-    """A TCP relay between the clients and the server (127.0.0.1): each accepted
-    connection is piped to the server by two threads; :meth:`cut` closes the ``i``-th
-    one (accept order) at once, as a Wi-Fi blip does. The clients come back through it."""
-
-    def __init__(self, port: int):
-        import threading
-
-        self.target = port
-        self.listener = socket.socket()
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
-        self.port = self.listener.getsockname()[1]
-        self.pairs: list[tuple[socket.socket, socket.socket]] = []
-        self.closing = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        import threading
-
-        while not self.closing:
-            try:
-                client, _ = self.listener.accept()
-                upstream = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                return
-            for sock in (client, upstream):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self.pairs.append((client, upstream))
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pipe(a: socket.socket, b: socket.socket) -> None:
-        try:
-            while True:
-                data = a.recv(65536)
-                if not data:
-                    break
-                b.sendall(data)
-        except OSError:
-            pass
-        for sock in (a, b):
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def cut(self, i: int) -> None:
-        for sock in self.pairs[i]:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def close(self) -> None:
-        self.closing = True
-        self.listener.close()
-        for pair in self.pairs:
-            for sock in pair:
-                sock.close()
-
-
 def one_drop(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, seat: int,
              at_step: int) -> dict[str, Any]:
     """Play ``seed`` through a relay; when the log holds ``at_step`` actions, cut the
@@ -1167,13 +1104,13 @@ def one_drop(ctx: dict[str, Any], n: int, game: str, players: int, seed: int, se
     proxy = bots = None
     try:
         server.start()
-        proxy = DropProxy(server.port)
+        proxy = CutRelay(server.port)
         bots = tracked(mafia_bot(proxy.port, "--config", str(server.config), "--create", game, "--players",
                                  str(players), "--seed", str(seed), "--timeout", str(int(MATCH_S))))
         deadline = time.monotonic() + 60
         while watch.actions() < at_step and time.monotonic() < deadline and bots.poll() is None:
             time.sleep(0.002)
-        proxy.cut(seat)
+        proxy.cut_one(seat)
         result, err, frozen = bot_outcome(bots, MATCH_S)
         back = re.search(r"is back at seat (\d+)", server.text())
         same = result == clean

@@ -1,6 +1,8 @@
-"""A TCP relay that adds latency, for tests and ``benchmarks/fairness.py`` (not used by
-the server itself): it makes a loopback client look like a player far away, or on a
-jittery Wi-Fi.
+"""TCP relays for tests and benchmarks (not used by the server itself).
+
+:class:`DelayRelay` adds latency (``benchmarks/fairness.py``): it makes a loopback client
+look like a player far away, or on a jittery Wi-Fi. :class:`CutRelay` cuts connections
+(``benchmarks/evening.py``, ``benchmarks/faults.py``): a Wi-Fi that goes away.
 
 Each accepted connection is relayed to ``target``; every chunk is delivered after
 ``up_ms()`` (client -> server) or ``down_ms()`` (server -> client) milliseconds, never
@@ -9,6 +11,8 @@ reorder bytes).
 """
 from __future__ import annotations
 
+import socket
+import threading
 import time
 from collections import deque
 from typing import Any, Callable
@@ -122,3 +126,86 @@ class DelayRelay(protocol.ServerFactory):
         self.port = port
         self.up_ms = up_ms
         self.down_ms = down_ms
+
+
+class CutRelay:
+    """Relays ``127.0.0.1:port`` to ``127.0.0.1:target`` with two threads per connection
+    (no reactor needed). :meth:`cut` drops every relayed connection and refuses new ones
+    for ``seconds``; :meth:`cut_one` drops the ``i``-th connection (accept order) alone.
+    The clients reconnect through it."""
+
+    def __init__(self, target: int):
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.blocked_until = 0.0  # time.monotonic() s
+        self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        self.lock = threading.Lock()
+        self.closing = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closing:
+            try:
+                inbound, _ = self.listener.accept()
+            except OSError:
+                return
+            if time.monotonic() < self.blocked_until:
+                inbound.close()
+                continue
+            try:
+                outbound = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+            except OSError:
+                inbound.close()
+                continue
+            outbound.settimeout(None)
+            for sock in (inbound, outbound):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self.lock:
+                self.pairs.append((inbound, outbound))
+            for a, b in ((inbound, outbound), (outbound, inbound)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(a: socket.socket, b: socket.socket) -> None:
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        _shut((a, b))
+
+    def cut(self, seconds: float = 0.0) -> None:
+        """Drop every relayed connection; refuse new ones for ``seconds``."""
+        self.blocked_until = time.monotonic() + seconds
+        with self.lock:
+            pairs = list(self.pairs)
+        for pair in pairs:
+            _shut(pair)
+
+    def cut_one(self, i: int) -> None:
+        """Drop the ``i``-th relayed connection (accept order); IndexError if none."""
+        with self.lock:
+            pair = self.pairs[i]
+        _shut(pair)
+
+    def close(self) -> None:
+        self.closing = True
+        self.listener.close()
+        with self.lock:
+            pairs = list(self.pairs)
+        for pair in pairs:
+            for sock in pair:
+                sock.close()
+
+
+def _shut(socks: tuple[socket.socket, ...]) -> None:
+    # shutdown, not close: it wakes the pump blocked in recv() and ends the TCP stream
+    for sock in socks:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
