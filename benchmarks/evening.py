@@ -34,7 +34,8 @@ Last line, one JSON object: ``seats_lost`` (seats not back within 30 s of a faul
 ``matches_abandoned`` (``.abandoned`` logs or unfinished matches), ``results_miscredited``
 (scoreboard rows that disagree with the finished logs, or a stand-in's win credited to
 the person), ``rss_mb_per_hour`` (per client: slope of its RSS over the run after the
-first match, MB/h), ``rss_mb`` (first and last sample per client), ``matches_finished``,
+first match, MB/h; ``rss_mb_per_hour_after_every_game``: after each game was played once,
+so without a game's first cards, fonts and texts), ``rss_mb`` (first and last sample per client), ``matches_finished``,
 ``clicks``, ``faults``, ``cpu_s``. It exits 1 when nothing was measured (no match
 finished, no click) or when a figure misses the issue's bar; the memory bar (under
 30 MB/h per client) holds for the full run only, since a quick run's four matches each
@@ -105,6 +106,7 @@ class Evening:
         self.faults: list[str] = []
         self.expected_stand_ins: dict[str, set[str]] = {}  # table name -> who a stand-in finished for
         self.first_match_done_at: float | None = None
+        self.every_game_done_at: float | None = None  # each game played once: its cards, fonts, texts met
         self.t0 = time.monotonic()
 
     # -- clicks with their effect ---------------------------------------------------------
@@ -286,6 +288,8 @@ class Evening:
             p.ask(op="autoplay", on=False)
         if self.first_match_done_at is None:
             self.first_match_done_at = time.monotonic()
+        if n == len(GAMES):
+            self.every_game_done_at = time.monotonic()
         for p in (self.host, self.lena, self.marco):
             self.leave_results(p)
         print(f"  everyone back at the menu after {time.monotonic() - began:.0f} s; {self.memory()}", flush=True)
@@ -379,11 +383,12 @@ class Evening:
                 print(f"  scoreboard row {r} != logs {want}", flush=True)
         return bad + len(expected)
 
-    def rss_slopes(self) -> dict[str, float | None]:
-        """MB per hour per client: least-squares slope of its RSS samples taken after the
-        first match and 20 s after its process started (None: under a minute of them)."""
+    def rss_slopes(self, start: float | None = None) -> dict[str, float | None]:
+        """MB per hour per client: least-squares slope of its RSS samples taken after
+        ``start`` (monotonic s; default: the end of the first match) and 20 s after its
+        process started (None: under a minute of them)."""
         out: dict[str, float | None] = {}
-        start = self.first_match_done_at or 0.0
+        start = self.first_match_done_at or 0.0 if start is None else start
         for c in self.clients:
             pts = [(t, m) for t, m in c.rss if t >= start and t >= c.started_at + 20]
             if len(pts) < 3 or pts[-1][0] - pts[0][0] < 60:
@@ -478,6 +483,8 @@ class Evening:
             "matches_abandoned": figs["abandoned"],
             "results_miscredited": figs["miscredited"],
             "rss_mb_per_hour": self.rss_slopes(),
+            "rss_mb_per_hour_after_every_game": (self.rss_slopes(self.every_game_done_at)
+                                                 if self.every_game_done_at is not None else None),
             "rss_mb": {c.name: [c.rss[0][1], c.rss[-1][1]] if c.rss else None for c in self.clients},
             "matches_finished": len(figs["finished"]),
             "matches_played": n,
