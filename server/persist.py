@@ -493,6 +493,16 @@ def close_file(mf: MatchFile, clock: Any, abandon: bool = False) -> None:
     on_writer(clock, mf.abandon if abandon else mf.close)
 
 
+def files_by_table(folder: Path, name: "re.Pattern[str]") -> list[tuple[int, Path]]:
+    """``(table id, path)`` of the files of ``folder`` whose name matches ``name`` (its
+    first group: the table id), by table id then name; [] when ``folder`` does not exist."""
+    if not folder.is_dir():
+        return []
+    found = [(int(m.group(1)), path.name, path) for path in folder.iterdir()
+             if (m := name.match(path.name)) is not None]
+    return [(tid, path) for tid, _, path in sorted(found)]
+
+
 def on_writer(clock: Any, job: Callable[..., None], *args: Any) -> None:
     """Run ``job(*args)`` on the writer thread, after the jobs submitted before it, when
     ``clock`` schedules on a real reactor; at once on a test clock."""
@@ -555,15 +565,7 @@ def unfinished(directory: Path, port: int | None = None) -> Iterator[tuple[Path,
     dropped, and the file is truncated to its good part. Logs without a valid header are logged as errors and
     skipped; closed, abandoned and other ports' logs are skipped silently.
     """
-    folder = directory / MATCHES
-    if not folder.is_dir():
-        return
-    found = []
-    for path in folder.iterdir():
-        m = _NAME.match(path.name)
-        if m is not None:
-            found.append((int(m.group(1)), path.name, path))
-    for _, _, path in sorted(found):
+    for _, path in files_by_table(directory / MATCHES, _NAME):
         try:
             data = path.read_bytes()
             parsed = matchlog.parse(data)

@@ -93,15 +93,7 @@ def load(directory: Path, port: int | None) -> Iterator[tuple[Path, dict[str, An
     record's ``port``; None: a lobby without a listener, in tests), by table id. A
     record that does not read or lacks a field is logged and skipped; other ports'
     records are skipped silently."""
-    folder = directory / WAITING
-    if not folder.is_dir():
-        return
-    found = []
-    for path in folder.iterdir():
-        m = _NAME.match(path.name)
-        if m is not None:
-            found.append((int(m.group(1)), path))
-    for tid, path in sorted(found):
+    for tid, path in persist.files_by_table(directory / WAITING, _NAME):
         try:
             record = json.loads(path.read_bytes())
         except (OSError, ValueError) as e:
