@@ -21,19 +21,57 @@ BOLD = os.path.join(_DATA, "NotoSans-Bold.ttf")
 Colour = tuple[int, int, int]
 
 
-#: Fonts kept open at once. Each open font holds its own copy of the font's tables
-#: (about 0.5 MB: the whole NotoSans file); a screen uses a few dozen sizes.
-FONTS_KEPT = 48
+class SizedFont:
+    """One pixel size of a shared font face: the ``pygame.font.Font`` calls the table
+    makes (:meth:`render`, :meth:`size`, :meth:`get_linesize`), each drawn at ``px``.
+
+    Every open ``pygame.font.Font`` holds its own copy of the face's tables (about 0.5 MB
+    for NotoSans), and a screen uses a few dozen sizes: one face per file, resized
+    (``point_size``) before each call, keeps a single copy. The glyphs are the same
+    pixels as a font opened at that size."""
+
+    __slots__ = ("face", "px")
+
+    def __init__(self, face: pygame.font.Font, px: int):
+        self.face = face
+        self.px = px
+
+    def _sized(self) -> pygame.font.Font:
+        if self.face.point_size != self.px:  # a resize drops the face's glyph cache: only when it changes
+            self.face.point_size = self.px
+        return self.face
+
+    def render(self, text: str, antialias: bool, color: object, bgcolor: object = None) -> pygame.Surface:
+        return self._sized().render(text, antialias, color, bgcolor)  # type: ignore[arg-type]
+
+    def size(self, text: str) -> tuple[int, int]:
+        return self._sized().size(text)
+
+    def get_linesize(self) -> int:
+        return self._sized().get_linesize()
 
 
-@lru_cache(maxsize=FONTS_KEPT)
-def font(size: int, bold: bool = False) -> pygame.font.Font:
-    """The table font at ``size`` px (at least 6)."""
-    path = BOLD if bold else REGULAR
-    try:
-        return pygame.font.Font(path, max(6, int(size)))
-    except (OSError, FileNotFoundError):  # pragma: no cover - pygame_gui always ships it
-        return pygame.font.Font(None, max(6, int(size * 1.3)))
+#: bold -> (the face, its px per requested px): pygame's default font draws smaller.
+_faces: dict[bool, tuple[pygame.font.Font, float]] = {}
+
+
+def _face(bold: bool) -> tuple[pygame.font.Font, float]:
+    got = _faces.get(bold)
+    if got is None:
+        try:
+            got = (pygame.font.Font(BOLD if bold else REGULAR, 16), 1.0)
+        except (OSError, FileNotFoundError):  # pragma: no cover - pygame_gui always ships it
+            got = (pygame.font.Font(None, 16), 1.3)
+        _faces[bold] = got
+    return got
+
+
+@lru_cache(maxsize=512)
+def font(size: int, bold: bool = False) -> SizedFont:
+    """The table font at ``size`` px (at least 6), bold or regular. Cheap: a size of the
+    one shared face (:class:`SizedFont`)."""
+    face, scale = _face(bold)
+    return SizedFont(face, max(6, int(size * scale)) if scale != 1.0 else max(6, int(size)))
 
 
 _cache: "OrderedDict[tuple, pygame.Surface]" = OrderedDict()
