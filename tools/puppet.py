@@ -25,10 +25,13 @@ with one JSON line:
   Options dialog sends (``set_options``), so a benchmark can ask for short matches.
 * ``{"op": "autoplay", "on": bool, "seed": n, "think_s": s}``: while on, whenever the
   table asks this player to act, :class:`AutoPlayer` answers ``think_s`` seconds later
-  through the table scene, as its buttons do. This stands for a player who knows what
+  through the table scene, as its buttons do; with ``"claims": false`` it passes every
+  reaction window at once. This stands for a player who knows what
   to do; the clicks a benchmark counts are the scripted ones above.
 * ``{"op": "census", "top": n}``: the most numerous object types and the pygame
   surfaces alive (:func:`census`), to find what a long evening piles up.
+* ``{"op": "tracemalloc", "action": "start" | "mark" | "diff", "top": n}``: Python
+  allocations traced, marked, and the call sites that grew since the mark.
 * ``{"op": "quit"}``: the window is closed as by its close button (``pygame.QUIT``).
 """
 from __future__ import annotations
@@ -129,8 +132,16 @@ def census(app: Any, top: int = 15) -> dict[str, Any]:
     return {"objects": len(objs), "types": kinds.most_common(top),
             "art_surfaces": len(art), "art_mb": round(sum(size(v) for v in list(art.values())) / 2**20, 1),
             "text_surfaces": len(text._cache), "text_mb": round(text._cache_bytes / 2**20, 1),
-            "fonts": text.font.cache_info().currsize,
+            "fonts": len(text._faces), "gui_fonts": _gui_fonts(app),
             "rss_mb": rss_mb()}
+
+
+def _gui_fonts(app: Any) -> int | None:
+    """How many fonts pygame_gui's theme holds open (each its own copy of the file)."""
+    try:
+        return len(app.manager.get_theme().get_font_dictionary().loaded_fonts)
+    except AttributeError:
+        return None
 
 
 def post_click(pos: tuple[int, int]) -> None:
@@ -156,6 +167,9 @@ class AutoPlayer:
         self.app = app
         self.seed = seed
         self.think_s = think_s
+        #: False: a player who never races -- he passes every reaction window at once, so
+        #: his seat's play does not hang on his reaction times (a result that the seed alone fixes)
+        self.claims = True
         self.call: Any = None
         self.bots: dict[tuple[Any, int], Any] = {}  # (table, seat) -> bot
         self.seen: dict[int, tuple[int, float]] = {}  # seat -> (id of the view, reactor s it appeared)
@@ -205,13 +219,20 @@ class AutoPlayer:
                 continue
             # the same view 2 s after an answer: it was refused (the bot misread the view): any legal one
             action = random.Random(f"{self.seed}/{waited}").choice(legal) if again \
-                else self.choose(top, seat, view, legal)
+                else self.passing(view, seat, legal) or self.choose(top, seat, view, legal)
             if action is None:
                 continue
             self.sent[seat] = key
             self.seen[seat] = (key, now) if again else self.seen[seat]
             feed.send_now(seat, link, action, quiet=True)
             return
+
+    def passing(self, view: dict[str, Any], seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The pass of an open reaction window ``seat`` may answer, when this player never claims."""
+        window = view.get("window")
+        if self.claims or not isinstance(window, dict) or seat not in window.get("pending", ()):
+            return None
+        return next((a for a in legal if a.get("type") == window.get("pass_type")), None)
 
     def choose(self, top: Any, seat: int, view: dict[str, Any], legal: list[dict[str, Any]]) -> Any:
         from shared.bots import make_bot
@@ -299,6 +320,7 @@ class Control(LineReceiver):
             if cmd.get("on", True):
                 self.autoplayer.seed = int(cmd.get("seed", 0))
                 self.autoplayer.think_s = float(cmd.get("think_s", self.autoplayer.think_s))
+                self.autoplayer.claims = bool(cmd.get("claims", True))
                 self.autoplayer.start()
             else:
                 self.autoplayer.stop()
@@ -311,10 +333,35 @@ class Control(LineReceiver):
             before = rss_mb()
             ctypes.CDLL("libc.so.6").malloc_trim(0)
             return {"ok": True, "before_mb": before, "after_mb": rss_mb()}
+        if op == "tracemalloc":
+            return {"ok": True, **self._tracemalloc(str(cmd.get("action", "start")), int(cmd.get("top", 25)))}
         if op == "quit":
             pygame.event.post(pygame.event.Event(pygame.QUIT))
             return {"ok": True}
         return {"ok": False, "error": f"unknown op {op!r}"}
+
+    _snapshot: Any = None
+
+    def _tracemalloc(self, action: str, top: int) -> dict[str, Any]:
+        """``start`` tracing (10 frames); ``mark`` the allocations alive now; ``diff``: the
+        ``top`` call sites whose live bytes grew most since the mark (KB)."""
+        import gc
+        import tracemalloc
+
+        if action == "start":
+            tracemalloc.start(10)
+            return {}
+        gc.collect()
+        snap = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>")])
+        if action == "mark" or Control._snapshot is None:
+            Control._snapshot = snap
+            return {"traced_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 1)}
+        stats = snap.compare_to(Control._snapshot, "traceback")[:top]
+        return {"traced_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 1),
+                "grew": [{"kb": round(st.size_diff / 1024, 1), "count": st.count_diff,
+                          "where": [f"{f.filename.rsplit('site-packages/', 1)[-1]}:{f.lineno}"
+                                    for f in list(st.traceback)[-8:]]} for st in stats]}
 
     def _pick(self, menu: Any, text: str) -> None:
         for b in visible_buttons(self.app):
