@@ -5,10 +5,11 @@ same port and data directory, and every ``mafia-bot`` seat comes back -- the one
 had their ``joined`` with their token, the last one by asking for its join again with its
 key -- and the match ends with the result of the same seed played without a crash.
 
-Once more with a real ``mafia-table`` client (``SDL_VIDEODRIVER=dummy``, driven by
-:mod:`tools.puppet`) in the seat whose join starts the match: its ``joined`` is lost in
-the kill, the client asks again with its key, is back in its seat, and the match (its
-seat played by the puppet's autoplay) ends as it did without a crash."""
+In every game, a real ``mafia-table`` client (``SDL_VIDEODRIVER=dummy``, driven by
+:mod:`tools.puppet`) sits in the seat whose join starts the match, bots in the others:
+its ``joined`` is lost in the kill, the client asks again with its key, is back in its
+seat, and the match (its seat played by the puppet's autoplay) ends as it did without a
+crash. Once with bots in every seat (Omerta), where a bot asks again."""
 from __future__ import annotations
 
 import os
@@ -66,8 +67,9 @@ class DyingServer(Server):
         self.port = listening_port(self.proc, 0, self.log)
 
 
-@pytest.mark.parametrize("game, players, seed", GAMES, ids=[g for g, _, _ in GAMES])
-def test_a_server_killed_right_after_the_last_join_gives_every_seat_back(tmp_path, game, players, seed):
+def test_a_server_killed_right_after_the_last_join_gives_every_seat_back(tmp_path):
+    """Every seat a ``mafia-bot``: the one whose join started the match asks again."""
+    game, players, seed = GAMES[0]
     config = config_file(tmp_path)
     args = ("--create", game, "--players", str(players), "--seed", str(seed), "--rounds", "1")
     reference = Server(tmp_path, 0, tmp_path / "reference", config, 0)
@@ -104,30 +106,29 @@ def test_a_server_killed_right_after_the_last_join_gives_every_seat_back(tmp_pat
             server.stop()
 
 
-#: The game of the pygame client's run: two seats, turns only (the puppet's think time
-#: cannot change it), a short match.
-CLIENT_GAME, CLIENT_SEED = "famiglia", 5
-
-
-def _sit_down_last(port: int, config: Path, work: Path, table_name: str,
+def _sit_down_last(port: int, config: Path, work: Path, game: str, players: int, seed: int,
                    sat: Callable[[Puppet], bool]) -> tuple[Observer, subprocess.Popen, Puppet]:
-    """A Famiglia table opened by an observer connection; ``mafia-bot`` takes seat 0, then
-    Lena's ``mafia-table`` sits down through *Join a table* (its join starts the match),
-    clicking again until ``sat(guest)`` says the join went out."""
+    """A table of ``game`` opened by an observer connection; ``mafia-bot`` takes every seat
+    but the last, then Lena's ``mafia-table`` sits down through *Join a table* (her join
+    starts the match), clicking again until ``sat(guest)`` says the join went out. She
+    plays her seat with the game's bot and passes every reaction window at once, so the
+    seed alone fixes the result, whatever her reaction times."""
+    name = "Kill at start"
     observer = Observer(port)
-    tid = observer.request("create_table", game=CLIENT_GAME, seats=2, name=table_name,
-                           options={"seed": CLIENT_SEED, "bot_think_ms": 0})["table"]["id"]
-    bots = bot(port, config, "--join", str(tid), "--players", "1", "--seed", str(CLIENT_SEED))
-    assert wait(lambda: any(t["id"] == tid and t["seats"][0]["name"] for t in list_tables(port)), 20)
+    tid = observer.request("create_table", game=game, seats=players, name=name,
+                           options={"seed": seed, "bot_think_ms": 0, "rounds": 1})["table"]["id"]
+    bots = bot(port, config, "--join", str(tid), "--players", str(players - 1), "--seed", str(seed))
+    assert wait(lambda: any(t["id"] == tid and all(s["name"] for s in t["seats"][:-1])
+                            for t in list_tables(port)), 20)
     guest = Puppet("Lena", work, ["--connect", f"127.0.0.1:{port}"],
                    {"server": {"discovery_port": 0}, "web": {"enabled": False}})
     guest.start()
     assert wait(lambda: guest.state().get("scene") == "MenuScene", 30), guest.state()
     guest.ask(op="click", text="Join a table")
-    assert wait(lambda: any(table_name in b["text"] for b in guest.state().get("buttons", [])), 15), guest.state()
-    guest.ask(op="autoplay", on=True, seed=CLIENT_SEED, think_s=0.0)
+    assert wait(lambda: any(name in b["text"] for b in guest.state().get("buttons", [])), 15), guest.state()
+    guest.ask(op="autoplay", on=True, seed=seed, think_s=0.0, claims=False)
     for _ in range(3):  # the list may be rebuilt under the first click (a table summary came)
-        guest.ask(op="click", contains=table_name)
+        guest.ask(op="click", contains=name)
         time.sleep(0.5)
         guest.ask(op="click", text="Sit down")
         if wait(lambda: sat(guest), 8, 0.1):
@@ -137,15 +138,18 @@ def _sit_down_last(port: int, config: Path, work: Path, table_name: str,
 
 
 def _shows_result(guest: Puppet) -> bool:
-    """The client got its seat's ``match_over``: the results board is up."""
+    """The client got its seat's ``match_over``: the results board is up (Mafiosi's last
+    round board first, whose button leads to the final reveal)."""
     st = guest.state()
-    return bool(st.get("over")) or str(st.get("scene", "")).endswith("ResultsScene")
+    return (bool(st.get("over")) or str(st.get("scene", "")).endswith("ResultsScene")
+            or any(b["text"] == "The final reveal" for b in st.get("buttons", [])))
 
 
-def test_a_pygame_client_whose_join_started_the_match_is_back_in_its_seat(tmp_path):
+@pytest.mark.parametrize("game, players, seed", GAMES, ids=[g for g, _, _ in GAMES])
+def test_a_pygame_client_whose_join_started_the_match_is_back_in_its_seat(tmp_path, game, players, seed):
     config = config_file(tmp_path)
     reference = Server(tmp_path, 0, tmp_path / "reference", config, 0)
-    observer, bots, guest = _sit_down_last(reference.port, config, tmp_path / "ref", "Kill at start",
+    observer, bots, guest = _sit_down_last(reference.port, config, tmp_path / "ref", game, players, seed,
                                            lambda g: on_table(g.state()))
     try:
         clean, _ = result_of(bots, 90)
@@ -157,19 +161,26 @@ def test_a_pygame_client_whose_join_started_the_match_is_back_in_its_seat(tmp_pa
 
     data = tmp_path / "data"
     dying = DyingServer(tmp_path, data, config)
-    observer, bots, guest = _sit_down_last(dying.port, config, tmp_path / "kill", "Kill at start",
+    observer, bots, guest = _sit_down_last(dying.port, config, tmp_path / "kill", game, players, seed,
                                            lambda g: dying.proc.poll() is not None)
     server = None
     try:
         assert dying.proc.wait(30) == -signal.SIGKILL  # it died as Lena's join started the match
         assert not on_table(guest.state())  # her joined was lost with the server
+        logs = list((data / "matches").glob("*.jsonl"))
+        assert len(logs) == 1 and not list((data / "matches").glob(".*.tmp"))
+        head = matchlog.parse(logs[0].read_bytes()).header  # whole: header, seats, keys
+        assert all(s.get("key") and s.get("token") for s in head["seats"])
         server = Server(tmp_path, dying.port, data, config, 1)
         after, err = result_of(bots, 90)
         assert after == clean, (after, clean, err)
         assert wait(lambda: _shows_result(guest), 15), guest.state()  # her seat, to the end
         restored = (tmp_path / "server-1.log").read_text()
-        assert "restored at step 0" in restored and "Lena is back at seat 1" in restored
-        assert "stand_ins" not in next((data / "matches").glob("*.jsonl")).read_text()
+        assert "restored at step 0" in restored and f"Lena is back at seat {players - 1}" in restored
+        # every seat came back before anything was played: no stand-in played for anyone
+        assert restored.count("is back at seat") == players
+        assert "stand_ins" not in logs[0].read_text()
+        assert "giving up" not in err and "ran out of time" not in restored
     finally:
         guest.stop()
         observer.close()
