@@ -82,3 +82,26 @@ def test_a_restarted_servers_wait_for_the_players_is_counted_down(tmp_path, monk
     now[0] = 106_000.0
     scene.update(0.016)
     assert app.display.notice[0] == "The match goes on."  # the count stopped with the pause
+
+
+def test_the_wait_of_a_restarted_server_is_counted_on_its_own_clock(tmp_path, monkeypatch):
+    """Back on a restarted server, the clock sync still held may be the former process's:
+    the count comes from the server's own wait (``until - t_server``), and the history
+    says the fact without a count that would stay frozen there."""
+    from client.table import pause
+
+    now = [100_000.0]
+    monkeypatch.setattr(pause, "now_ms", lambda: now[0])
+    app = make_app(tmp_path)
+    state, events = snap_window_state()
+    scene, link = open_table(app, state, 0, events)
+    link.conn.to_client_ms = lambda server_ms: server_ms - 9_000_000.0  # the former server's
+    scene.on_message({"type": "table_paused", "table": 9, "until": 21_000.0, "t_server": 1_500.0,
+                      "message": "the server restarted: waiting up to 20 s for the players"}, link)
+    scene.update(0.016)
+    assert app.display.notice[0].endswith("goes on in 20 s.")
+    now[0] = 104_000.0
+    scene.update(0.016)
+    assert app.display.notice[0].endswith("goes on in 16 s.")
+    assert "The server restarted and waits for the players to come back." in _lines(scene)
+    assert not any("goes on in" in t for t in _lines(scene))

@@ -208,7 +208,8 @@ def test_a_restored_match_is_the_match_that_crashed_and_ends_the_same(tmp_path):
     # the players come back, one at once (told the table waits), the others after the
     # wait is over and the stand-ins played a while
     players[0].come_back(second)
-    assert players[0].of("table_paused")[-1]["until"] == 5020_000.0
+    told = players[0].of("table_paused")[-1]
+    assert told["until"] == 5020_000.0 and told["until"] - told["t_server"] == 20_000.0  # the wait, on its clock
     assert not players[0].of("match_started")[1:]  # nothing to play before the others are back
     run(second, after, limit_s=19.9)
     assert len(after.log) == len(before.log) and all(s.driver is None for s in after.seats)

@@ -69,8 +69,9 @@ class TableFeed:
         if kind == "table_paused":
             sc.pause.paused(msg, [sc.display, *sc.links.values()])
             if sc.pause.until is not None:
-                sc.column.say(sc.pause.line(), (255, 170, 140), 20_000)
-                return  # the notice follows from the next frame, counting down
+                # the history keeps the fact; the count runs in the notice, from the next frame
+                sc.column.say(tr("table.paused_restart_said"), (255, 170, 140), 20_000)
+                return
             text = tr("table.paused", reason=str(msg.get("message", "")))
             sc.column.say(text, (255, 170, 140), 120_000)
             sc.app.notify(text, 120.0)

@@ -36,20 +36,21 @@ class PauseClock:
         self._shown: int | None = None  # the seconds the notice says now
 
     def paused(self, msg: dict[str, Any], links: list[Any]) -> None:
-        """``table_paused``: keep its ``until`` (server ms) on this client's clock; without
-        clock sync yet, counted from now with the server's own wait (a fraction of a
-        second off at most)."""
+        """``table_paused``: keep its ``until`` (server ms) on this client's clock: the
+        server's own wait (``until - t_server``) counted from now, a few ms off at most
+        and right even when the server restarted under a clock sync made with its former
+        process; through the clock sync when ``t_server`` is missing."""
         until = msg.get("until")
         self._shown = None
         if not isinstance(until, (int, float)) or isinstance(until, bool):
             self.until, self.waiting = None, False
             return
         self.waiting = True
-        local = to_client_ms(float(until), links)
-        if local is None:
-            t_server = msg.get("t_server")
-            local = now_ms() + (float(until) - float(t_server) if isinstance(t_server, (int, float)) else 0.0)
-        self.until = local
+        t_server = msg.get("t_server")
+        if isinstance(t_server, (int, float)) and not isinstance(t_server, bool):
+            self.until = now_ms() + float(until) - float(t_server)
+        else:
+            self.until = to_client_ms(float(until), links) or now_ms()
 
     def resumed(self) -> bool:
         """``table_resumed``: the pause is over. True when it was the wait for the players."""

@@ -82,10 +82,12 @@ class Saving:
     def pause_fields(self) -> dict[str, Any]:
         """The fields of ``table_paused`` after ``table``: ``message`` (why) and, while
         the table waits for its players, ``until`` (server ms when it goes on without
-        them)."""
+        them) with ``t_server`` (server ms now): a client that reconnected to a restarted
+        server has no clock sync with it yet and counts down ``until - t_server``."""
         out: dict[str, Any] = {"message": self.pause_reason}
         if self.holding is not None and self.holding_until is not None:
             out["until"] = round(self.holding_until, 3)
+            out["t_server"] = round(self.table.now_ms(), 3)
         return out
 
     # -- writing ----------------------------------------------------------------------

@@ -71,6 +71,7 @@
       const ws = new WebSocket(wsUrl());
       S.ws = ws;
       S.waiting = {};
+      S.offset = null;  // the server may have restarted: its clock is another one
       ws.onopen = () => resolve(ws);
       ws.onerror = () => reject(new Error("websocket"));
       ws.onmessage = (ev) => {
@@ -294,7 +295,10 @@
         break;
       case "table_paused":
         if (msg.table !== S.table) break;
-        S.pause = {until: typeof msg.until === "number" ? msg.until : null, message: msg.message || ""};
+        // until - t_server: a phone back on a restarted server has no clock sync with it yet
+        S.pause = {until: typeof msg.until === "number" ? msg.until : null, message: msg.message || "",
+                   local: typeof msg.until === "number" && typeof msg.t_server === "number"
+                     ? performance.now() + msg.until - msg.t_server : null};
         tick();
         break;
       case "table_resumed":
@@ -404,7 +408,8 @@
   function countdownLines() {
     const lines = [];
     if (S.pause) {
-      const n = S.pause.until !== null ? secondsTo(S.pause.until) : null;
+      const n = S.pause.local !== null ? Math.max(0, Math.ceil((S.pause.local - performance.now()) / 1000))
+        : S.pause.until !== null ? secondsTo(S.pause.until) : null;
       lines.push(n !== null ? t("web.paused_restart", {n: n}) : t("web.paused", {reason: S.pause.message}));
     }
     for (const s of S.seats || []) {
