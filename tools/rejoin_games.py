@@ -71,11 +71,11 @@ class Observer:
     """A plain protocol connection that opens the table and adds its bots (it stays
     connected: the table is its creator's until the match starts)."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, name: str = "Observer"):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.file = self.sock.makefile("rwb")
         self.seq = 0
-        self.request("hello", name="Observer")
+        self.request("hello", name=name)
 
     def request(self, kind: str, **fields: Any) -> dict[str, Any]:
         self.seq += 1
@@ -92,6 +92,8 @@ class Observer:
                 return msg
 
     def close(self) -> None:
+        """Drop the connection (its file too: a socket with an open file is not closed)."""
+        self.file.close()
         self.sock.close()
 
 
