@@ -131,12 +131,16 @@ class App:
 
     def reset(self, scene: Scene) -> Scene:
         """Clear the stack down to nothing and show ``scene``; what the old screens held
-        goes back to the system (:func:`client.allocator.trim`), the card art of the
-        last table with it (the next table deals other cards, or at other sizes)."""
+        goes back to the system (:func:`client.allocator.trim`), the card art and the
+        drawing caches of the last table with it (:mod:`client.table.kept`: the next
+        table deals other cards, or at other sizes)."""
         from client.allocator import trim
+
+        from client.table import kept
 
         shown = self.stack.reset(scene)
         self.art.clear()
+        kept.release()
         trim()
         return shown
 

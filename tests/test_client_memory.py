@@ -64,3 +64,27 @@ def test_leaving_a_table_lets_its_card_art_go(tmp_path):
     assert app.art._cache
     app.reset(MenuScene(app))
     assert not app.art._cache
+
+
+def test_leaving_a_table_lets_its_drawing_caches_go(tmp_path):
+    """Each game's base frame and layers are whole-window surfaces kept between frames
+    at module level: once the table is left they must go, not stay for the evening."""
+    from client.games.omerta import draw as omerta_draw
+    from client.scenes.menu import MenuScene
+    from client.table import draw
+    from shared.games import omerta
+    from tests.test_client_app import make_app
+    from tests.test_client_partial_redraw import _spectator_table  # a TV's table: drawn over its base frame
+
+    app = make_app(tmp_path)
+    scene, _link = _spectator_table(app, omerta.new_match({"seats": 3, "first_player": 0}, 2))
+    for _ in range(3):
+        app.display.render(1 / 60)
+    assert omerta_draw._base.surf is not None and omerta_draw._chrome["surf"] is not None
+    assert draw.panel.cache_info().currsize > 0
+    app.reset(MenuScene(app))
+    del scene
+    assert omerta_draw._base.surf is None and omerta_draw._base.key is None
+    assert omerta_draw._chrome == {"key": None, "surf": None}
+    assert omerta_draw._layer["surf"] is None and omerta_draw._layer["baked"] == {}
+    assert draw.panel.cache_info().currsize == 0

@@ -13,7 +13,8 @@
   ``claim_result`` lines, the photo finish of :mod:`.race`) and couch seats (a key
   binding per local seat, the hand-over screen);
 * :mod:`.handover` -- the couch hand-over screen; :mod:`.results` -- the results
-  overlay; :mod:`.draw` -- painting helpers; :mod:`.layout` -- card sizes and grids.
+  overlay; :mod:`.draw` -- painting helpers; :mod:`.layout` -- card sizes and grids;
+  :mod:`.kept` -- the drawing caches let go when a table is left.
 
 Nothing here names a game or imports the app, the screens or the registry.
 """

@@ -25,6 +25,7 @@ from typing import Any
 
 import pygame
 
+from client.table import kept
 from client import text
 from client.i18n import tr
 from client.input import now_ms
@@ -152,7 +153,7 @@ def window_bar(surf: pygame.Surface, b: pygame.Rect, frac: float | None,
     pygame.draw.rect(surf, low if frac < 0.3 else colour, bar, border_radius=bar.h // 2)
 
 
-@lru_cache(maxsize=4)
+@kept.lru_cache(maxsize=4)
 def _veil(w: int, h: int) -> pygame.Surface:
     v = pygame.Surface((w, h), pygame.SRCALPHA)
     v.fill((0, 0, 0, 150))
@@ -184,7 +185,7 @@ def draw_reconnecting(surf: pygame.Surface, attempt: Any, now_s: float) -> None:
         y += img.get_height()
 
 
-@lru_cache(maxsize=64)
+@kept.lru_cache(maxsize=64)
 def panel(w: int, h: int, radius: int, alpha: int = 70) -> pygame.Surface:
     """A translucent dark rounded panel (w, h px)."""
     s = pygame.Surface((w, h), pygame.SRCALPHA)
@@ -192,7 +193,7 @@ def panel(w: int, h: int, radius: int, alpha: int = 70) -> pygame.Surface:
     return s
 
 
-@lru_cache(maxsize=64)
+@kept.lru_cache(maxsize=64)
 def plate(w: int, h: int, active: bool) -> pygame.Surface:
     """A seat's name plate (w, h px); ``active`` = its turn (red with a gold rim)."""
     s = pygame.Surface((w, h), pygame.SRCALPHA)
@@ -336,6 +337,11 @@ class BaseFrame:
         #: How many times the surface was (re)painted and reused (tests, benchmarks).
         self.painted = 0
         self.reused = 0
+        kept.frame(self)
+
+    def release(self) -> None:
+        """Let the painting go (the table was left): the next frame paints it again."""
+        self.key, self.surf = None, None
 
     def fresh(self, key: Any, t_ms: float, size: tuple[int, int]) -> bool:
         """Whether the cached painting is the one :meth:`draw` would blit now for

@@ -28,6 +28,7 @@ from typing import Any
 import pygame
 
 from client import felt, text
+from client.table import kept
 from client.table import draw as table_draw
 from client.cards import card_key
 from client.games.famiglia.cards import FAMILY_LETTERS, family_colour, family_name
@@ -86,7 +87,7 @@ class Frame(table_draw.Frame):
 #: What :class:`Frame` derives from the view and layout alone, kept while they stay the
 #: same objects: ``faces`` (place -> card), ``groups`` (place -> :func:`_group`),
 #: ``keys`` (place -> ``card_key``), ``order`` (the card places in drawing order).
-_places_cache: dict[str, Any] = {"key": None}
+_places_cache: dict[str, Any] = kept.state({"key": None})
 
 
 def _places(sc: Any) -> dict[str, Any]:
@@ -231,7 +232,7 @@ def _banner(surf: pygame.Surface, sc: Any) -> None:
 
 # -- the static layer ------------------------------------------------------------------
 
-_chrome: dict[str, Any] = {"key": None, "surf": None}
+_chrome: dict[str, Any] = kept.state({"key": None, "surf": None})
 
 
 def _chrome_key(sc: Any) -> tuple:
@@ -354,7 +355,7 @@ def _notice(surf: pygame.Surface, sc: Any) -> None:
     pill(surf, msg, r.center, size, fg=fg)
 
 
-_layer: dict[str, Any] = {"chrome": None, "surf": None, "baked": {}, "t": 0.0, "version": 0}
+_layer: dict[str, Any] = kept.state({"chrome": None, "surf": None, "baked": {}, "t": 0.0, "version": 0})
 #: New resting cards wait at most this long (ms) before the layer is rebuilt with them:
 #: during a refill the layer is not rebuilt for every card that lands.
 BAKE_DELAY_MS = 300.0

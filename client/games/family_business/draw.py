@@ -19,7 +19,7 @@ regions of those top items, this frame's and the last one's, over the cached bas
 """
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 import pygame
@@ -29,6 +29,7 @@ from client.games.family_business.cards import draw_emblem, emblem_badge, gang_c
 from client.games.family_business.layout import pile_label_size
 from client.games.family_business.narrate import ordinal
 from client.i18n import tr
+from client.table import kept
 from client.table import draw as kit
 from client.table.draw import (draw_hint, BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge,
                                discard_pile, draw_messages, draw_reconnecting, fade, label_under, panel, pill,
@@ -362,7 +363,7 @@ def _icon_count(art: Any, kind: str, n: int, d: int, fs: int, gang: int) -> pyga
     return _icon_count_img(kind, n, d, fs, text.cache_epoch())
 
 
-@lru_cache(maxsize=128)
+@kept.lru_cache(maxsize=128)
 def _icon_count_img(kind: str, n: int, d: int, fs: int, _epoch: int) -> pygame.Surface:
     num = text.render(str(n), fs, CREAM, bold=True)
     w = d + max(2, d // 6) + num.get_width()
@@ -551,7 +552,7 @@ def _wall(surf: pygame.Surface, f: Frame) -> None:
         surf.blit(img, img.get_rect(midbottom=(rect.centerx, rect.top - 1)))
 
 
-@lru_cache(maxsize=8)
+@kept.lru_cache(maxsize=8)
 def _bricks(w: int, h: int) -> pygame.Surface:
     """The wall's translucent brick pattern (w, h px), drawn once per size."""
     wall_bg = pygame.Surface((w, h), pygame.SRCALPHA)

@@ -34,6 +34,7 @@ from client.games.mafiosi.controls import duty_line
 from client.games.mafiosi.fx import Still
 from client.games.mafiosi.narrate import clan_name
 from client.i18n import tr
+from client.table import kept
 from client.table import draw as table_draw
 from client.table.draw import (BaseFrame, CREAM, DIM, GOLD, TURN, Same, TopItems, banner, count_badge, draw_hint,
                                draw_messages, draw_reconnecting, fade, label_under, panel, pill,
@@ -207,7 +208,7 @@ def _banner(surf: pygame.Surface, sc: Any) -> None:
 
 # -- the static layer ------------------------------------------------------------------
 
-_chrome: dict[str, Any] = {"key": None, "surf": None}
+_chrome: dict[str, Any] = kept.state({"key": None, "surf": None})
 
 
 def _chrome_key(sc: Any) -> tuple:
@@ -421,7 +422,7 @@ def _other_hands(surf: pygame.Surface, f: Frame) -> None:
                 surf.blit(img, (rect.x - m, rect.y - m))
 
 
-_veils: dict[tuple[int, int], pygame.Surface] = {}
+_veils: dict[tuple[int, int], pygame.Surface] = kept.state({})  # type: ignore[assignment]
 
 
 def _veil(w: int, h: int) -> pygame.Surface:

@@ -13,12 +13,13 @@ indexed once per frame (``Animator.index``) rather than searched per card.
 """
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 import pygame
 
 from client import felt, text
+from client.table import kept
 from client.table import draw as table_draw
 from client.games.omerta.cards import token
 from client.i18n import tr
@@ -195,8 +196,8 @@ GLOW_STEPS = 12
 
 # -- the static layer ------------------------------------------------------------------
 
-_chrome: dict[str, Any] = {"key": None, "surf": None}
-_layer: dict[str, Any] = {"key": None, "surf": None, "baked": {}, "t": 0.0, "version": 0}
+_chrome: dict[str, Any] = kept.state({"key": None, "surf": None})
+_layer: dict[str, Any] = kept.state({"key": None, "surf": None, "baked": {}, "t": 0.0, "version": 0})
 #: New resting cards wait at most this long (ms) before being painted into the layer:
 #: during a deal the layer is not rebuilt for every card that lands.
 BAKE_DELAY_MS = 300.0
@@ -407,7 +408,7 @@ def _number(surf: pygame.Surface, n: int, centre: tuple[int, int], radius: int) 
     surf.blit(img, img.get_rect(center=centre))
 
 
-@lru_cache(maxsize=64)
+@kept.lru_cache(maxsize=64)
 def _number_badge(n: int, radius: int) -> pygame.Surface:
     s = pygame.Surface((2 * radius + 2, 2 * radius + 2), pygame.SRCALPHA)
     c = (radius + 1, radius + 1)
