@@ -68,12 +68,36 @@ def one_match(h: Puppet, game: str, n: int) -> None:
     raise SystemExit(f"memory_probe: {game} did not end; state {h.state()}")
 
 
+def leaks(path: Path, top: int = 25) -> None:
+    """What was allocated while recording and is still allocated, by call site (MB)."""
+    from collections import defaultdict
+
+    import memray
+
+    by: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    total = 0
+    for rec in memray.FileReader(str(path)).get_leaked_allocation_records(merge_threads=True):
+        total += rec.size
+        try:
+            frames = list(rec.hybrid_stack_trace(max_stacks=14))
+        except Exception:  # noqa: BLE001
+            frames = list(rec.stack_trace(max_stacks=14))
+        key = " <- ".join(f"{f[0]}@{str(f[1]).rsplit('/', 1)[-1]}:{f[2]}" for f in frames[:14])
+        by[key][0] += rec.size / 2**20
+        by[key][1] += 1
+    print(f"still allocated: {total / 2**20:.1f} MB")
+    for key, (mb, n) in sorted(by.items(), key=lambda kv: -kv[1][0])[:top]:
+        print(f"{mb:7.2f} MB {n:6d}  {key}")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(prog="tools.memory_probe")
     p.add_argument("--cycles", type=int, default=4)
     p.add_argument("--games", default=",".join(TITLES))
     p.add_argument("--trace", action="store_true", help="tracemalloc diff of the last cycles")
     p.add_argument("--size", default="1280x720")
+    p.add_argument("--memray", metavar="FILE", help="record (memray) from the end of the first match to the "
+                                                    "end of the first cycle, then print what stayed allocated")
     args = p.parse_args()
     games = args.games.split(",")
     work = Path(tempfile.mkdtemp(prefix="memprobe-"))
@@ -96,6 +120,11 @@ def main() -> int:
                        "gui_fonts": k.get("gui_fonts"), "objects": k["objects"]}
                 rows.append(row)
                 print(json.dumps(row), flush=True)
+                if args.memray and n == 1:
+                    h.ask(op="memray", action="start", path=str(Path(args.memray).resolve()))
+                if args.memray and n == len(games):
+                    h.ask(op="memray", action="stop")
+                    leaks(Path(args.memray))
             if args.trace and cycle == 1:  # what the first use of each game allocates is not traced
                 h.ask(op="tracemalloc", action="start")
             if args.trace and cycle == 2:

@@ -32,6 +32,8 @@ with one JSON line:
   surfaces alive (:func:`census`), to find what a long evening piles up.
 * ``{"op": "tracemalloc", "action": "start" | "mark" | "diff", "top": n}``: Python
   allocations traced, marked, and the call sites that grew since the mark.
+* ``{"op": "memray", "action": "start", "path": P}`` / ``{"op": "memray", "action": "stop"}``:
+  every allocation (native ones too) between the two recorded in ``P`` (memray).
 * ``{"op": "quit"}``: the window is closed as by its close button (``pygame.QUIT``).
 """
 from __future__ import annotations
@@ -335,12 +337,23 @@ class Control(LineReceiver):
             return {"ok": True, "before_mb": before, "after_mb": rss_mb()}
         if op == "tracemalloc":
             return {"ok": True, **self._tracemalloc(str(cmd.get("action", "start")), int(cmd.get("top", 25)))}
+        if op == "memray":  # native allocations too: what surfaces and fonts hold
+            import memray
+
+            if cmd.get("action") == "start":
+                Control._tracker = memray.Tracker(str(cmd["path"]), native_traces=True)
+                Control._tracker.__enter__()
+            elif Control._tracker is not None:
+                Control._tracker.__exit__(None, None, None)
+                Control._tracker = None
+            return {"ok": True}
         if op == "quit":
             pygame.event.post(pygame.event.Event(pygame.QUIT))
             return {"ok": True}
         return {"ok": False, "error": f"unknown op {op!r}"}
 
     _snapshot: Any = None
+    _tracker: Any = None
 
     def _tracemalloc(self, action: str, top: int) -> dict[str, Any]:
         """``start`` tracing (10 frames); ``mark`` the allocations alive now; ``diff``: the
