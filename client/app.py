@@ -132,15 +132,17 @@ class App:
     def reset(self, scene: Scene) -> Scene:
         """Clear the stack down to nothing and show ``scene``; what the old screens held
         goes back to the system (:func:`client.allocator.trim`), the card art and the
-        drawing caches of the last table with it (:mod:`client.table.kept`: the next
-        table deals other cards, or at other sizes)."""
+        drawing caches and rendered texts of the last table with it
+        (:mod:`client.table.kept`: the next table deals other cards, or at other sizes)."""
         from client.allocator import trim
 
+        from client import text
         from client.table import kept
 
         shown = self.stack.reset(scene)
         self.art.clear()
         kept.release()
+        text.clear()  # a table's narration, hundreds of lines: the next screen renders its own
         trim()
         return shown
 

@@ -170,7 +170,8 @@ def cache_epoch() -> int:
 
 
 def clear() -> None:
-    """Forget every rendered text (after a language change)."""
+    """Forget every rendered text (after a language change, or when the screens are
+    cleared down to a new one: :meth:`client.app.App.reset`)."""
     global _cache_bytes
     _cache.clear()
     _cache_bytes = 0

@@ -88,3 +88,4 @@ def test_leaving_a_table_lets_its_drawing_caches_go(tmp_path):
     assert omerta_draw._chrome == {"key": None, "surf": None}
     assert omerta_draw._layer["surf"] is None and omerta_draw._layer["baked"] == {}
     assert draw.panel.cache_info().currsize == 0
+    assert text._cache_bytes == 0  # the table's narration too
