@@ -173,3 +173,34 @@ def test_a_table_picked_as_the_join_list_is_made_again_is_picked(tmp_path):
                                          text=row["text"]), 0.0)
     assert join.selected_table == 4
     assert [i["object_id"] for i in join.l_tables.item_list if i["selected"]] == ["4"]
+
+
+def test_a_pick_survives_its_list_refilled_before_the_event_and_a_second_click(tmp_path):
+    """A table summary refilled the same list between the click and its event (its
+    selection cleared): the row's text still says which table was picked. A second
+    click on the picked row (pygame_gui drops the selection) keeps it picked."""
+    import pygame_gui
+
+    from client.scenes.join import JoinScene
+    from tests.test_client_app import make_app
+
+    app = make_app(tmp_path)
+    join = app.reset(JoinScene(app))
+    seats = [{"seat": i, "name": f"P{i}", "bot": False, "connected": True} for i in range(3)]
+    join.tables = [{"id": 3, "name": "Marco", "game": "omerta", "status": "waiting", "seats": seats},
+                   {"id": 4, "name": "Friday", "game": "mafiosi", "status": "playing", "seats": seats}]
+    join.rebuild()
+    lst = join.l_tables
+    row = lst.item_list[1]
+    lst.set_item_list([(i["text"], i["object_id"]) for i in lst.item_list])  # refilled: nothing selected
+    assert lst.get_single_selection() is None
+    join.handle_event(pygame.event.Event(pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, ui_element=lst,
+                                         text=row["text"]), 0.0)
+    assert join.selected_table == 4
+    assert [i["object_id"] for i in join.l_tables.item_list if i["selected"]] == ["4"]
+    for i in join.l_tables.item_list:
+        i["selected"] = False  # what pygame_gui does on a click on the selected row
+    join.handle_event(pygame.event.Event(pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION, ui_element=lst,
+                                         text=row["text"]), 0.0)
+    assert join.selected_table == 4
+    assert [i["object_id"] for i in join.l_tables.item_list if i["selected"]] == ["4"]

@@ -99,6 +99,9 @@ class JoinScene(Scene):
         self.scoreboard: list[dict[str, Any]] | None = None  # the connected server's evening, shown before joining
         #: the lists this scene made (the current ones and those a rebuild replaced) -> "servers" / "tables"
         self.old_lists: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
+        #: the text of every row the table list has shown -> its table id: a pick read
+        #: from its event's text when the list was made again before the event came
+        self.row_tables: dict[str, int] = {}
 
     def enter(self) -> None:
         super().enter()
@@ -125,9 +128,10 @@ class JoinScene(Scene):
         from client.scenes.lobby import scoreboard_panel
 
         scoreboard_panel(self, pygame.Rect(lx, y + servers_h + gap, col_w, list_h - servers_h - gap), self.scoreboard)
+        rows = [(table_line(t), str(t["id"])) for t in self.tables]
+        self.row_tables.update((text, int(tid)) for text, tid in rows)
         self.l_tables = self.add(pygame_gui.elements.UISelectionList(
-            pygame.Rect(rx, y, col_w, list_h), [(table_line(t), str(t["id"])) for t in self.tables],
-            self.app.manager))
+            pygame.Rect(rx, y, col_w, list_h), rows, self.app.manager))
         self._fit_table_rows()
         self._show_selected_table()
         self.old_lists[self.l_servers] = "servers"
@@ -161,6 +165,7 @@ class JoinScene(Scene):
             return
         room = _room(row)
         rows = [(table_line(t, lambda line: font.size(line)[0] <= room), str(t["id"])) for t in self.tables]
+        self.row_tables.update((text, int(tid)) for text, tid in rows)
         if [r[0] for r in rows] != [i["text"] for i in self.l_tables.item_list]:
             self.l_tables.set_item_list(rows)
             self._show_selected_table()
@@ -340,8 +345,14 @@ class JoinScene(Scene):
                     srv = self.servers[i]
                     self.connect((srv["host"], int(srv["tcp_port"])))
             elif role == "tables":
-                self.selected_table = int(sel[1]) if sel else None
+                # the list may have been made again since the click (its selection gone
+                # with it): the row's text says which table was picked
+                picked = int(sel[1]) if sel else self.row_tables.get(str(getattr(event, "text", "")))
+                if picked is not None:
+                    self.selected_table = picked
                 self._show_selected_table()
+        elif event.type == pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION and role == "tables":
+            self._show_selected_table()  # a second click on the picked table keeps it picked
         elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION and role == "tables":
             self.join(False)
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
