@@ -65,7 +65,7 @@ import json
 import os
 import re
 import resource
-import select
+import selectors
 import signal
 import socket
 import subprocess
@@ -80,6 +80,14 @@ sys.path.insert(0, str(ROOT))
 import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
 from tools.relay import CutRelay  # noqa: E402
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def readable(fileobj: Any, timeout: float) -> bool:
+    """``fileobj`` has something to read within ``timeout`` s (epoll: select() fails on
+    descriptors past 1024, and the flood holds a thousand sockets)."""
+    with selectors.DefaultSelector() as sel:
+        sel.register(fileobj, selectors.EVENT_READ)
+        return bool(sel.select(max(0.0, timeout)))
 
 
 def say(text: str) -> None:
@@ -149,8 +157,7 @@ class Conn:
     def poll(self, timeout: float) -> list[dict[str, Any]]:
         """Messages that arrive within ``timeout`` s (pings answered, not returned)."""
         out: list[dict[str, Any]] = []
-        ready, _, _ = select.select([self.sock], [], [], max(0.0, timeout))
-        if not ready:
+        if not readable(self.sock, timeout):
             return out
         data = self.sock.recv(1 << 20)
         if not data:
@@ -229,7 +236,11 @@ def flood_from(ctx: dict[str, Any], sources: list[str], name: str) -> dict[str, 
                 s.setblocking(False)
                 s.connect_ex(("127.0.0.1", server.port))
                 pending.append(s)
-            _, writable, _ = select.select([], pending, [], 1.0)
+            # epoll, not select(): a thousand sockets take file descriptors past select's 1024
+            with selectors.DefaultSelector() as sel:
+                for s in pending:
+                    sel.register(s, selectors.EVENT_WRITE)
+                writable = [key.fileobj for key, _ in sel.select(1.0)]
             for s in writable:
                 pending.remove(s)
                 if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0:
@@ -541,8 +552,7 @@ class Restartable:
             head + ["--host", "127.0.0.1", "--port", str(self.port), "--no-discovery",
                     "--config", str(self.config), "--data-dir", str(self.data)],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=open(self.log, "wb")))
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        line = self.proc.stdout.readline().decode() if ready else ""
+        line = self.proc.stdout.readline().decode() if readable(self.proc.stdout, timeout) else ""
         if "listening on" not in line:
             self.proc.kill()
             raise RuntimeError(f"mafia-server did not start: {line!r} {self.log.read_text()[-2000:]}")
