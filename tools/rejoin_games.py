@@ -126,7 +126,7 @@ def kill_and_rejoin(game: str, port: int, work: Path, seed: int = 7) -> float:
         guest.start()
         assert wait(lambda: guest.state().get("scene") == "MenuScene", 30), guest.state()
         guest.ask(op="click", text="Join a table")
-        assert wait(lambda: _present(guest, table_name), 15, 0.1), guest.state()
+        assert wait(lambda: _present(guest, table_name), 30, 0.1), guest.state()  # a busy machine: slow to list
         for _ in range(3):  # the list may be rebuilt under the first click (a table summary came)
             guest.ask(op="click", contains=table_name)
             time.sleep(0.5)
