@@ -204,3 +204,24 @@ def test_a_pick_survives_its_list_refilled_before_the_event_and_a_second_click(t
                                          text=row["text"]), 0.0)
     assert join.selected_table == 4
     assert [i["object_id"] for i in join.l_tables.item_list if i["selected"]] == ["4"]
+
+
+def test_a_table_name_typed_as_the_host_screen_is_made_again_counts(tmp_path):
+    """Choosing the game rebuilds the Host screen; on a slow frame loop the rebuild can
+    come between the typing and its event, which then comes from the replaced entry:
+    the name typed still counts."""
+    import pygame_gui
+
+    from client.scenes.host import HostScene
+    from tests.test_client_app import make_app
+
+    app = make_app(tmp_path)
+    host = app.reset(HostScene(app))
+    old = host.e_name
+    host.rebuild()  # the game was chosen meanwhile
+    assert host.e_name is not old
+    host.handle_event(pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_CHANGED, ui_element=old,
+                                         text="Night 002"), 0.0)
+    assert host.name == "Night 002"
+    host.rebuild()
+    assert host.e_name.get_text() == "Night 002"

@@ -7,6 +7,7 @@ so friends still arriving are not replaced by bots.
 The lobby's "Options…" dialog is :class:`client.scenes.options.OptionsScene`."""
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import pygame
@@ -26,6 +27,8 @@ class HostScene(Scene):
         self.seats = games.seat_range(self.game)[2]
         self.name = tr("host.default_name", name=app.settings.player_name())
         self.busy = False
+        #: every name entry this screen has built (a rebuild makes a new one)
+        self.name_entries: "weakref.WeakSet[Any]" = weakref.WeakSet()
 
     def build(self, size: tuple[int, int]) -> None:
         s = self.app.ui_scale
@@ -48,6 +51,7 @@ class HostScene(Scene):
         label(self, pygame.Rect(x0, y, x1 - x0, rh), "host.name")
         self.e_name = entry(self, pygame.Rect(x1, y, fw, rh), self.name)
         self.e_name.set_text_length_limit(40)
+        self.name_entries.add(self.e_name)
         y += rh + 2 * gap
         bw = (box.w - int(72 * s)) // 2
         button(self, pygame.Rect(box.x + int(24 * s), y, bw, int(48 * s)), "common.back", command=self.app.pop)
@@ -60,7 +64,9 @@ class HostScene(Scene):
                 self.seats = int(event.text)
             elif event.ui_element is getattr(self, "dd_game", None):
                 self.set_game(getattr(event, "selected_option_id", self.game))
-        elif event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and event.ui_element is getattr(self, "e_name", None):
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and event.ui_element in self.name_entries:
+            # also from the entry of a moment ago: choosing the game rebuilt the screen
+            # between the typing and its event, and the name typed still counts
             self.name = event.text
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.app.pop()
