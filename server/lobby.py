@@ -306,8 +306,7 @@ class Lobby:
     # -- requests -------------------------------------------------------------------
     def handle(self, conn: Any, msg: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         """Run one validated request (not ``hello``/``pong``) of a greeted connection.
-        Returns ``(reply_type, reply_fields)``, or None for ``emote`` (its success is the
-        pushed ``emote``); raises :class:`ProtocolError`."""
+        Returns ``(reply_type, reply_fields)``; raises :class:`ProtocolError`."""
         kind = msg["type"]
         if kind == "list_tables":
             return "tables", {"tables": self.summaries(), "scoreboard": self.scoreboard.rows()}
@@ -358,9 +357,8 @@ class Lobby:
         if kind == "rematch":
             table = table.host.ask_rematch(conn) or table
             return "table", {"table": table.summary()}
-        if kind == "emote":
-            table.host.emote(conn, msg["emote"])
-            return None  # no reply: the pushed emote (the sender gets it too) is the success
+        if kind == "emote":  # the sender's copy of the pushed emote is its reply
+            return "emote", table.host.emote(conn, msg["emote"])
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}")  # pragma: no cover
 
 

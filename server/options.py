@@ -98,7 +98,7 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
             for target in option.targets():
                 engine[target] = value
         elif any(d.option(key) for d in DEFS.values()):
-            continue  # another game's option (a client with one form for all games): ignored
+            _other_games_option(key, options[key], seats, integer)  # checked, then ignored
         else:
             raise ProtocolError("bad_option", f"unknown table option {key!r} for {definition.title}")
     try:
@@ -117,6 +117,25 @@ def public_options(game: Any, options: dict[str, Any], settings: dict[str, Any])
     if not settings.get("fixed_deal"):
         hidden.add("seed")
     return {k: v for k, v in options.items() if k not in hidden}
+
+
+def _other_games_option(key: str, value: Any, seats: int, integer: Any) -> None:
+    """Check ``key``, an option of other games only (a client may keep one form for all
+    games): as one of the games that declare it would, so that a value no game accepts
+    (``snap_timeout_ms: 1e308``) is ``bad_option`` at any table. Raises
+    :class:`ProtocolError` ``bad_option`` with the first declaring game's reason."""
+    first: ProtocolError | None = None
+    for d in DEFS.values():
+        option = d.option(key)
+        if option is None:
+            continue
+        try:
+            _game_option(option, value, d.max_seats, integer)
+            return
+        except ProtocolError as e:
+            first = first or e
+    if first is not None:
+        raise first
 
 
 def _game_option(option: Option, value: Any, seats: int, integer: Any) -> Any:

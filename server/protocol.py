@@ -413,7 +413,7 @@ class ServerProtocol(LineReceiver):
             if reply is not None:
                 self._write(encode(reply[0], **({"re": seq} if seq is not None else {}), **reply[1]))
         except ProtocolError as e:
-            self._error(e.code, e.message, seq)
+            self._error(e.code, e.message, seq if seq is not None else e.seq)
         except Exception:
             log.failure("request failed on connection {id}: {line!r}", id=self.conn_id,
                         line=line[:200])

@@ -10,6 +10,7 @@ monotonic clock, ``tc``/``t_press``/``t_shown`` on the client's own monotonic cl
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Mapping
 
@@ -61,13 +62,16 @@ ERROR_CODES: dict[str, str] = {
 
 
 class ProtocolError(Exception):
-    """A message that cannot be accepted. ``code`` is a key of :data:`ERROR_CODES`."""
+    """A message that cannot be accepted. ``code`` is a key of :data:`ERROR_CODES`;
+    ``seq``: the request's ``seq`` when :func:`decode` refused a line that still names
+    one (the ``error`` then carries it as ``re``), else None."""
 
-    def __init__(self, code: str, message: str | None = None):
+    def __init__(self, code: str, message: str | None = None, seq: int | None = None):
         assert code in ERROR_CODES, code
         super().__init__(message or ERROR_CODES[code])
         self.code = code
         self.message = message or ERROR_CODES[code]
+        self.seq = seq
 
 
 #: Deepest nesting of arrays and objects a message may have (an action is 3 deep).
@@ -124,14 +128,39 @@ def decode(line: bytes) -> dict[str, Any]:
         msg = _DECODER.decode(line)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError):
         raise ProtocolError("bad_json", "the line is not strict JSON (no NaN, Infinity or "
-                                        "lone surrogates; numbers within range)") from None
+                                        "lone surrogates; numbers within range)",
+                            _lenient_seq(line)) from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        raise ProtocolError("bad_json", "each line must be a JSON object with a string 'type'")
-    _check_values(msg, 0)
+        raise ProtocolError("bad_json", "each line must be a JSON object with a string 'type'",
+                            _seq_of(msg))
+    try:
+        _check_values(msg, 0)
+    except ProtocolError as e:
+        e.seq = _seq_of(msg)
+        raise
     v = msg.get("v", VERSION)
     if type(v) is not int or v != VERSION:
-        raise ProtocolError("bad_version", f"protocol version {v!r} is not supported; use {VERSION}")
+        raise ProtocolError("bad_version", f"protocol version {v!r} is not supported; use {VERSION}",
+                            _seq_of(msg))
     return msg
+
+
+def _seq_of(msg: Any) -> int | None:
+    """``msg``'s ``seq`` when it is an object whose ``seq`` is a usable integer."""
+    seq = msg.get("seq") if isinstance(msg, dict) else None
+    return seq if type(seq) is int and -MAX_INT <= seq <= MAX_INT else None
+
+
+def _lenient_seq(line: bytes) -> int | None:
+    """The ``seq`` of a line that is JSON but not strict JSON (a ``NaN``, an
+    ``Infinity``, a number too large for a float, a lone surrogate): Python's own
+    parser takes those, so its ``error bad_json`` can still answer the request. None
+    when even that parser cannot read an object from it (invalid UTF-8, broken
+    syntax). Only runs for a refused line."""
+    try:
+        return _seq_of(json.loads(line))
+    except (ValueError, RecursionError, TypeError):
+        return None
 
 
 def _check_values(obj: Any, depth: int) -> None:

@@ -1,6 +1,7 @@
 """Emotes (issue 13, docs/PROTOCOL.md "Host, emotes, rematch"): a seated player's quick
-reaction goes to every seat and spectator, is rate-limited per seat (3 in 5 s), and the
-connection stays open when refused."""
+reaction goes to every seat and spectator, the sender's copy being its reply (with its
+``re``), is rate-limited per seat (3 in 5 s), and the connection stays open when
+refused."""
 from __future__ import annotations
 
 from twisted.internet import task
@@ -28,19 +29,19 @@ def table_of_two():
 
 
 def send_emote(client, tid, emote):
-    """An emote request (its success is the pushed emote, not a reply): returns what
-    came back."""
+    """An emote request: returns what came back (its reply is the sender's copy of the
+    emote, with ``re``)."""
     client.seq += 1
     client.send({"type": "emote", "seq": client.seq, "table": tid, "emote": emote})
     return client.read()
 
 
-def test_an_emote_reaches_every_seat_and_spectator_and_the_sender_gets_no_other_reply():
+def test_an_emote_reaches_every_seat_and_spectator_and_the_sender_gets_it_as_its_reply():
     lobby, tid, ann, bob, tv = table_of_two()
     back = send_emote(bob, tid, "well_played")
     expected = {"v": 1, "type": "emote", "table": tid, "seat": 1, "name": "bob",
                 "emote": "well_played", "t_server": lobby.clock.seconds() * 1000.0}
-    assert back == [expected]  # no ack, no "re": the push is the success
+    assert back == [{**expected, "re": bob.seq}]  # one message: the reply, nothing pushed besides
     assert ann.of("emote") == [expected] and tv.of("emote") == [expected]
     assert set(EMOTES) == {"clap", "laugh", "shock", "well_played"}
 
@@ -68,5 +69,5 @@ def test_more_than_three_emotes_in_five_seconds_are_refused_and_the_connection_s
     # the first one leaves the window 5 s after it was sent
     lobby.clock.advance(EMOTE_WINDOW_S - EMOTE_LIMIT + 0.01)
     back = send_emote(ann, tid, "laugh")
-    assert [(m["type"], m["seat"]) for m in back] == [("emote", 1), ("emote", 0)]  # bob's, hers
+    assert [(m["type"], m["seat"], m.get("re")) for m in back] == [("emote", 1, None), ("emote", 0, ann.seq)]
     assert ann.request("list_tables")["type"] == "tables"  # still talking

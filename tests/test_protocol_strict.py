@@ -39,8 +39,8 @@ def test_a_nan_press_is_refused_and_the_window_goes_on(lobby):
     table, (ann, bob, cy) = _snap_window(lobby)
     ann.send_raw(b'{"type":"action","seq":99,"table":%d,"action":{"type":"snap","slot":0},'
                  b'"t_press":NaN}\n' % table)
-    errors = [m for m in ann.read() if m["type"] == "error"]  # no "re": the line is not JSON
-    assert [e["code"] for e in errors] == ["bad_json"]
+    errors = [m for m in ann.read() if m["type"] == "error"]
+    assert [(e["code"], e.get("re")) for e in errors] == [("bad_json", 99)]  # it answers the request
     # everybody else's pass and claim still work: the window is not poisoned
     assert cy.request("action", table=table, action={"type": "snap_pass"})["type"] == "ack"
     assert bob.request("action", table=table, action={"type": "snap", "slot": 4})["type"] == "ack"
@@ -59,6 +59,61 @@ def test_non_finite_huge_deep_and_surrogate_values_are_bad_json(line):
     with pytest.raises(ProtocolError) as e:
         decode(line)
     assert e.value.code == "bad_json"
+    # the request is still answered (re) when its seq can be read (a pong has none; no
+    # parser reads 10,000 levels)
+    assert e.value.seq == (None if b'"pong"' in line or b"[[[" in line else 1)
+
+
+@pytest.mark.parametrize("line, re", [
+    (b'{"type":"list_tables","seq":7,"n":NaN}', 7),
+    (b'{"type":"create_table","seq":8,"game":"famiglia","seats":2,"options":{"seed":Infinity}}', 8),
+    (b'{"type":"list_tables","seq":NaN}', None),  # no usable seq: nothing to answer
+    (b'{"type":"list_tables","seq":9,"n":NaN', None),  # not JSON at all
+    (b'\xff{"type":"list_tables","seq":10}', None),  # invalid UTF-8
+    (b'{"v":2,"type":"list_tables","seq":11}', 11),
+])
+def test_bad_json_and_bad_version_carry_the_requests_re_when_it_can_be_read(lobby, line, re):
+    c = Client(lobby)
+    c.send_raw(line + b"\n")
+    (err,) = [m for m in c.read() if m["type"] == "error"]
+    assert err["code"] in ("bad_json", "bad_version") and err.get("re") == re
+    assert not c.closed and c.request("list_tables")["type"] == "tables"
+
+
+@pytest.mark.parametrize("game, seats, options, named", [
+    ("family_business", 3, {"counter_timeout_ms": 1e308}, "counter_timeout_ms"),
+    ("family_business", 3, {"counter_timeout_ms": 100}, "counter_timeout_ms"),
+    ("family_business", 3, {"counter_timeout_ms": "3000"}, "counter_timeout_ms"),
+    ("family_business", 3, {"counter_timeout_ms": True}, "counter_timeout_ms"),
+    ("famiglia", 2, {"snap_timeout_ms": 1e308}, "snap_timeout_ms"),  # another game's option
+    ("famiglia", 2, {"rounds": 0}, "rounds"),
+    ("famiglia", 2, {"deck_variant": "1999"}, "deck_variant"),
+    ("mafiosi", 3, {"counter_timeout_ms": 3000.5}, "counter_timeout_ms"),
+    ("omerta", 3, {"bot_think_ms": -1}, "bot_think_ms"),
+    ("omerta", 3, {"turn_timer_s": 1e9}, "turn_timer_s"),
+    ("omerta", 3, {"spectator_delay_s": 0.5}, "spectator_delay_s"),
+    ("omerta", 3, {"colour": "red"}, "colour"),
+])
+def test_every_option_is_checked_and_the_refusal_names_it(lobby, game, seats, options, named):
+    c = Client(lobby)
+    reply = c.request("create_table", game=game, seats=seats, options=options)
+    assert reply["code"] == "bad_option" and repr(named) in reply["message"], reply
+    # set_options checks the same way
+    tid = c.request("create_table", game=game, seats=seats)["table"]["id"]
+    c.request("join", table=tid)
+    reply = c.request("set_options", table=tid, options=options)
+    assert reply["code"] == "bad_option" and repr(named) in reply["message"], reply
+    assert not lobby.tables[tid].host.options
+
+
+def test_family_business_takes_its_documented_counter_timeout(lobby):
+    c = Client(lobby)
+    table = c.request("create_table", game="family_business", seats=2,
+                      options={"counter_timeout_ms": 1500, "seed": 3, "rounds": 2, "snap_timeout_ms": 9000})
+    assert table["type"] == "table" and table["table"]["options"]["counter_timeout_ms"] == 1500
+    tid = table["table"]["id"]
+    assert lobby.tables[tid].engine_config["counter_timeout_ms"] == 1500  # the other games' options: ignored
+    assert "snap_timeout_ms" not in lobby.tables[tid].engine_config and "rounds" not in lobby.tables[tid].engine_config
 
 
 @pytest.mark.parametrize("v", [b"true", b"1.0", b'"1"', b"2"])

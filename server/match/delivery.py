@@ -122,10 +122,11 @@ class Delivery:
         self.merged_last: tuple[Any, dict[str, Any], float, int, Any] | None = None
 
     # -- to everybody -----------------------------------------------------------------
-    def to_everyone(self, msg_type: str, **fields: Any) -> None:
-        """``msg_type`` to every seated connection and (after their delay) the spectators."""
+    def to_everyone(self, msg_type: str, but: Any = None, **fields: Any) -> None:
+        """``msg_type`` to every seated connection but ``but`` (the one it answers, when
+        it is a reply) and (after their delay) the spectators."""
         for seat in self.table.seats:
-            if seat.conn is not None:
+            if seat.conn is not None and seat.conn is not but:
                 seat.conn.push(msg_type, **fields)
         self.table.spectators.send(msg_type, **fields)
 

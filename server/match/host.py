@@ -233,11 +233,11 @@ class HostControls:
         t.push_summary()
 
     # -- emotes -------------------------------------------------------------------------------
-    def emote(self, conn: Any, emote: str) -> None:
-        """``emote``: pushed ``emote {table, seat, name, emote, t_server}`` to every seat
-        and spectator (the sender too: that is its success). Raises ``not_seated``,
-        ``bad_message`` (not one of :data:`shared.protocol.EMOTES`),
-        ``too_many_emotes``."""
+    def emote(self, conn: Any, emote: str) -> dict[str, Any]:
+        """``emote``: pushed ``emote {table, seat, name, emote, t_server}`` to every
+        other seat and to the spectators; returns those fields, the sender's reply (the
+        same message, with its ``re``). Raises ``not_seated``, ``bad_message`` (not one
+        of :data:`shared.protocol.EMOTES`), ``too_many_emotes``."""
         t = self.table
         index = t.seat_of(conn)
         if index is None:
@@ -254,7 +254,8 @@ class HostControls:
         times.append(now)
         fields = dict(table=t.id, seat=index, name=t.seats[index].name, emote=emote,
                       t_server=now * 1000.0)
-        t.delivery.to_everyone("emote", **fields)
+        t.delivery.to_everyone("emote", but=conn, **fields)
+        return fields
 
     # -- play again ---------------------------------------------------------------------------
     def ask_rematch(self, conn: Any) -> Any:

@@ -95,6 +95,8 @@ GAME = GameDef(
     shown=showing.shown,  # how long its screens show each event (bots wait for it)
     seat_keys=frozenset({"seat", "hand"}),  # views.view: only the seat's own hand differs
     options=(Option("deck_variant", "choice", "1989", choices=("1989", "2006")),
+             Option("counter_timeout_ms", "int", 3000, lo=500, hi=30_000,
+                    label="counter window time-out, ms"),
              Option("deck", "any", testing=True),
              Option("first_player", "int", seat_bound=True, testing=True)),
     timing_keys=("counter_timeout_ms",),
