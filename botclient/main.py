@@ -34,8 +34,9 @@ that seat's bot says so on stderr and re-opens it after 0.5 s, 1 s, 2 s ... (at 
 new view (a claim in a window still open is stamped from ``window_shown``, as the
 server's stand-in stamps it, so the race comes out the same), and play goes on. After
 ``server.reconnect_grace_s`` seconds (of this program's config) without getting the seat
-back, or when the server says the seat is no longer held (``bad_token``), it gives up
-with a line on stderr and a non-zero exit.
+back, or when the server says the seat is no longer held (``bad_token``) or was taken
+over by another connection with its token (``taken_over``), it gives up with a line on
+stderr and a non-zero exit.
 
 The same holds from ``joined`` on, before the match has started for the bot (the server
 was killed as the match log appeared, say): the seat is asked back with its token (step
@@ -167,6 +168,14 @@ class SeatBot:
             self.overs += 1
             if self.overs >= self.wanted_overs and not self.done.called:
                 self.done.callback(msg["result"])
+        elif kind == "taken_over" and msg.get("table") == self.table:
+            # the seat's token was used elsewhere: asking for it back would take it from there
+            self.token = None
+            if self.driver is not None:
+                self.driver.stop()
+            if not self.done.called:
+                self.done.errback(HeadlessError(f"seat {self.seat}: the seat was taken over by "
+                                                "another connection with its token"))
 
     def on_disconnect(self, reason: failure.Failure) -> None:
         if self.closing or self.done.called:

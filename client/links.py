@@ -41,6 +41,8 @@ class Link:
         self.watching: set[int] = set()
         self.steps: dict[int, int] = {}
         self.reconnect: Any = None
+        #: the server said another device took this link's seat (``taken_over``)
+        self.taken_over = False
 
     def on_message(self, msg: dict[str, Any]) -> None:
         self.app.connections.route(self, msg)
@@ -274,8 +276,29 @@ class Connections:
         if kind == "match_started":
             self._match_started(link, msg)
             return
+        if kind == "taken_over" and msg.get("table") in tokens:
+            self.seat_taken_over(link, msg["table"])
+            return
         for s in list(app.scenes):
             s.on_message(msg, link)
+
+    def seat_taken_over(self, link: Link, table: int) -> None:
+        """Another device showed the seat's token at ``table`` (``taken_over``): the
+        seat is the other device's now, so it is not asked back (that would take it
+        from the player's other device); the player is told, the table left."""
+        from client.table.base import TableScene
+
+        app = self.app
+        link.taken_over = True
+        link.tokens.pop(table, None)
+        link.steps.pop(table, None)
+        if app.seat_store is not None:
+            app.seat_store.forget(link.server, table)
+        app.notify(tr("reconnect.taken_over"), 15)
+        for s in list(app.scenes):
+            if isinstance(s, TableScene) and s.table_id == table:
+                s.leave_for_good(link)
+                return
 
     def _match_started(self, link: Link, msg: dict[str, Any]) -> None:
         """Open the table of the match's game, found in the registry (or hand the message
@@ -334,7 +357,8 @@ class Connections:
                     s.on_link_lost(link)
             return
         host, port = link.address
-        app.notify(tr("error.lost", address=f"{host}:{port}"), 10)
+        if not link.taken_over:  # else the player was told why
+            app.notify(tr("error.lost", address=f"{host}:{port}"), 10)
         for s in list(app.scenes):
             if hasattr(s, "on_link_lost"):
                 s.on_link_lost(link)

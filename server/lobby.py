@@ -117,6 +117,11 @@ class Lobby:
                 if table is not None:
                     table.maybe_close()
 
+    def at_a_table(self, conn: Any) -> bool:
+        """``conn`` sits at or watches at least one open table."""
+        return any(conn in t.connections() for tid in self._tables_of.get(conn, ())
+                   if (t := self.tables.get(tid)) is not None)
+
     # -- tables ---------------------------------------------------------------------
     def summaries(self) -> list[dict[str, Any]]:
         """Every table's summary, by id."""

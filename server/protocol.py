@@ -194,6 +194,10 @@ class ServerProtocol(LineReceiver):
         self._abort_call: Any = None
         self._aborted = False
         self.away_declared = False  # the heartbeat stopped: this connection was aborted
+        #: the error code this connection is being closed for (``too_long``,
+        #: ``rate_limited``, ``hello_timeout``, ``taken_over``), None for a plain close:
+        #: the WebSocket bridge turns it into a close code (server.web.bridge)
+        self.close_reason: str | None = None
         self.name = ""
         self.greeted = False
         self.features: frozenset[str] = frozenset()  # granted in welcome (hello.features)
@@ -298,10 +302,31 @@ class ServerProtocol(LineReceiver):
     def refuse(self, code: str, message: str) -> None:
         """Say why in one ``error`` line, then close (the connection waited for its
         hello too long, or made room for a newer one)."""
+        self._say_and_close(encode("error", code=code, message=message), code)
+
+    def seat_taken_over(self, table: int, seat: int) -> None:
+        """Seat ``seat`` of table ``table`` went to another connection that showed its
+        token (or its join key): pushed ``taken_over {table, seat, message}``, so that
+        this device stops offering actions of a seat it lost and does not ask for it
+        back by itself. A connection that then sits at and watches no table is closed
+        after it (most often a half-open connection the player left behind)."""
+        if self._closing or self.transport is None:
+            return
+        data = encode("taken_over", table=table, seat=seat,
+                      message="your seat was taken over on another device (its token was used there)")
+        if self.lobby.at_a_table(self):
+            self.push_raw(data)
+        else:
+            self._say_and_close(data, "taken_over")
+
+    def _say_and_close(self, data: bytes, why: str) -> None:
+        """Write ``data`` (the last line), then close; a peer that does not read it is
+        cut off after a second. ``why``: the code the close is for (``close_code``)."""
         if self._closing or self.transport is None:
             return
         self._cancel_hello()
-        self._write(encode("error", code=code, message=message))
+        self.close_reason = why
+        self._write(data)
         self._ungate()
         self._closing = True
         self._flush()

@@ -163,6 +163,20 @@ def test_an_expired_seat_sends_the_player_to_the_menu(tmp_path):
     assert link in app.connections.links and link.conn is back  # still connected, for the lobby
 
 
+def test_a_seat_taken_over_on_another_device_is_left_and_not_asked_back(tmp_path):
+    from client.scenes.menu import MenuScene
+
+    app, clock, server, link = make(tmp_path, [FakeConn()])
+    start_match(app, link, fg.new_match(SCENARIO, 5))
+    app.connections.route(link, {"type": "taken_over", "table": 4, "seat": 0, "message": "taken over"})
+    assert isinstance(app.top, MenuScene) and link.tokens == {}
+    assert app.display.notice[0] == tr("reconnect.taken_over")
+    link.on_disconnect(None)  # the server closes the connection after it
+    clock.advance(30)
+    assert server.tries == []  # the seat is the other device's now: no reconnection
+    assert app.display.notice[0] == tr("reconnect.taken_over")  # still saying why
+
+
 def test_a_server_without_reconnection_says_so(tmp_path):
     from client.scenes.menu import MenuScene
 

@@ -173,17 +173,41 @@ def test_a_table_whose_players_are_all_away_waits_for_them_then_stand_ins_finish
     assert not table.matchfile.path.name.endswith(".abandoned.jsonl")  # finished, not abandoned
 
 
-def test_a_second_connection_with_the_token_takes_the_seat_over():
+def test_a_second_connection_with_the_token_takes_the_seat_over_and_the_first_is_told_and_closed():
     lobby = make_lobby()
     ann, tid, token, table = ann_and_two_bots(lobby)
+    ann.read()
     laptop = Client(lobby, "ann on the laptop")
     assert laptop.request("reconnect", token=token)["seat"] == 0  # the old one is half open
     assert table.seats[0].conn is laptop.proto and laptop.of("match_started")[-1]["missed"] == []
-    reply = ann.request("action", table=tid, action={"type": "peek", "slots": [0, 1]})
-    assert reply["code"] == "not_seated"
+    told = ann.read()
+    assert [m["type"] for m in told] == ["taken_over"]  # its last line: nothing after it
+    assert told[0]["table"] == tid and told[0]["seat"] == 0 and "another device" in told[0]["message"]
+    assert ann.closed and ann.proto.close_reason == "taken_over"  # it sits nowhere else
+    lobby.clock.advance(1.0)
+    assert ann.proto._aborted  # a half-open peer that never takes its last line is cut off
     assert laptop.request("action", table=tid, action={"type": "peek", "slots": [0, 1]})["type"] == "ack"
-    ann.proto.connectionLost(None)  # the old connection finally times out: nothing happens
+    ann.proto.connectionLost(None)  # the old connection finally goes: nothing happens
     assert table.seats[0].conn is laptop.proto and not table.seats[0].away
+
+
+def test_a_seat_taken_over_leaves_the_connection_open_for_its_other_tables():
+    lobby = make_lobby()
+    ann, tid, token, table = ann_and_two_bots(lobby)
+    other = ann.request("create_table", game="omerta", seats=3)["table"]["id"]
+    ann.request("join", table=other, spectate=True)
+    ann.read()
+    laptop = Client(lobby, "ann on the laptop")
+    laptop.request("reconnect", token=token)
+    assert [m["type"] for m in ann.read()] == ["taken_over"] and not ann.closed
+    assert ann.request("action", table=tid, action={"type": "peek", "slots": [0, 1]})["code"] == "not_seated"
+    # a join asked again with the seat's key moves it the same way, and says so
+    key = "k" * 20
+    seated = Client(lobby, "bob").request("join", table=other, seat=0, key=key)
+    assert seated["seat"] == 0
+    phone = Client(lobby, "bob's phone")
+    assert phone.request("join", table=other, seat=0, key=key)["seat"] == 0
+    assert lobby.tables[other].seats[0].conn is phone.proto
 
 
 def test_a_token_before_the_match_moves_the_seat_and_starts_nothing():

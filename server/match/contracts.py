@@ -31,7 +31,9 @@ class Connection(Protocol):
     ``set_playing(False)`` once when it ends or the seat is given up. A connection may
     also have ``features`` (granted protocol features), ``push_raw(bytes)`` (a line
     encoded once for several connections), ``before_push`` (called before its next push),
-    ``rtt_wait_ms()`` and ``set_window(bool)``; the table asks with ``getattr``."""
+    ``rtt_wait_ms()``, ``set_window(bool)`` and ``seat_taken_over(table, seat)`` (its
+    seat went to another connection with the seat's token); the table asks with
+    ``getattr``."""
 
     conn_id: Any
     name: str

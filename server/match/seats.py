@@ -336,7 +336,8 @@ class SeatRoster:
         fields. Raises ``already_seated`` when ``conn`` sits at another seat here. A left
         seat (its player left or did not come back in time) is taken back from its bot;
         a connection watching the table stops watching it; the host's seat makes ``conn``
-        the host again."""
+        the host again. A connection that still held the seat (a half-open one, or the
+        player's other device) is told (``seat_taken_over``: a pushed ``taken_over``)."""
         t = self.table
         seat = t.seats[index]
         if t.seat_of(conn) not in (None, index):
@@ -347,6 +348,9 @@ class SeatRoster:
             old.set_playing(False)  # a half-open connection of the same player
         was_left = seat.left
         seat.conn, seat.away, seat.left = conn, False, False
+        told = getattr(old, "seat_taken_over", None) if old is not conn else None
+        if told is not None:  # the other device is told, or it would act on a seat it lost
+            told(t.id, index)
         if seat.grace_call is not None and seat.grace_call.active():
             seat.grace_call.cancel()
         seat.grace_call = None
