@@ -65,7 +65,7 @@ from twisted.internet import defer, task
 from twisted.python import failure
 
 from client.config import ConfigError, load_config
-from client.net import ClientProtocol, ServerError, connect, now_ms
+from client.net import ClientProtocol, ServerError, all_tables, connect, now_ms
 from shared.bots import make_bot
 from shared.bots.driver import BotDriver
 from shared.games import game_def, get_game
@@ -513,7 +513,7 @@ def play(reactor: Any, args: argparse.Namespace, on_result: Any = None):
             table = reply["table"]
             while sum(1 for s in table["seats"] if s["bot"]) < args.server_bots:
                 # add_bot has no key: asked again, it first counts the bots seated
-                reply = yield first.ask("list_tables")
+                reply = yield all_tables(first.ask)
                 table = next((t for t in reply["tables"] if t["id"] == table["id"]), table)
                 if sum(1 for s in table["seats"] if s["bot"]) >= args.server_bots:
                     break

@@ -13,7 +13,7 @@ import secrets
 from typing import Any
 
 from client.i18n import tr
-from client.net import parse_address
+from client.net import all_tables, parse_address
 from client import settings as settings_mod
 
 
@@ -417,7 +417,7 @@ class Connections:
                     break
             return out
 
-        d = link.request("list_tables").addCallback(listed)
+        d = all_tables(link.request).addCallback(listed)
         timeout = app.reactor.callLater(1.0, lambda: d.called or d.cancel())
         d.addBoth(lambda r: (timeout.active() and timeout.cancel(), r)[1])
         return d
@@ -459,7 +459,7 @@ class Connections:
 
         link = self.link_to(server)
         if link is not None:
-            d = link.request("list_tables")
+            d = all_tables(link.request)
         else:
             try:
                 host, port = parse_address(server)
@@ -469,7 +469,7 @@ class Connections:
 
             def connected(conn: Any) -> Any:
                 probe["conn"] = conn
-                return conn.request("list_tables")
+                return all_tables(conn.request)
 
             def closed(result: Any) -> Any:
                 conn = probe.get("conn")

@@ -6,6 +6,7 @@ No pygame here: this module only speaks JSON lines over TCP (and UDP for LAN dis
 * :class:`ClientProtocol` -- one connection: requests with replies as Deferreds, pushed
   messages handed to a listener, clock sync answered at once.
 * :func:`connect` -- TCP connect + ``hello``/``welcome``.
+* :func:`all_tables` -- every page of ``list_tables``, as one ``tables`` reply.
 * :func:`discover` -- find servers on the LAN by a UDP broadcast.
 
 A listener is any object with ``on_message(msg: dict)`` and ``on_disconnect(reason)``
@@ -24,7 +25,10 @@ from twisted.python import failure
 
 from shared.protocol import DEFAULT_DISCOVERY_PORT, MAX_LINE, ProtocolError, decode, encode
 
-__all__ = ["ClientProtocol", "ServerError", "connect", "discover", "now_ms"]
+__all__ = ["ClientProtocol", "ServerError", "all_tables", "connect", "discover", "now_ms"]
+
+#: :func:`all_tables` stops after this many pages (a server's tables fit in far fewer).
+MAX_TABLE_PAGES = 50
 
 
 def now_ms() -> float:
@@ -223,6 +227,32 @@ def connect(reactor: Any, host: str, port: int, name: str, listener: Any = None,
         return hd.addCallbacks(welcomed, refused)
 
     return d.addCallback(hello)
+
+
+def all_tables(request: Any) -> defer.Deferred:
+    """Every page of ``list_tables`` (docs/PROTOCOL.md "Lobby": one page per reply, the
+    next asked with ``after``), through ``request(msg_type, **fields)`` (a
+    :class:`ClientProtocol`'s, a link's). A Deferred firing with the first page's reply
+    whose ``tables`` are every page's (``next`` dropped); it fails as ``request`` does."""
+    first: dict[str, Any] = {}
+
+    @defer.inlineCallbacks
+    def walk() -> Any:
+        after = None
+        for _ in range(MAX_TABLE_PAGES):
+            reply = yield (request("list_tables") if after is None else request("list_tables", after=after))
+            if not first:
+                first.update(reply)
+                first["tables"] = list(reply.get("tables") or [])
+            else:
+                first["tables"] += list(reply.get("tables") or [])
+            after = reply.get("next")
+            if not isinstance(after, int) or isinstance(after, bool):
+                break
+        first.pop("next", None)
+        return first
+
+    return walk()
 
 
 class _DiscoveryClient(protocol.DatagramProtocol):

@@ -21,7 +21,7 @@ from twisted.logger import Logger
 
 from shared import matchlog
 from shared.games import DEFS, GAMES, get_game
-from shared.protocol import VERSION, ProtocolError, encode
+from shared.protocol import VERSION, ProtocolError, encode, encode_value
 from server import persist, waiting_tables
 from server.scoreboard import Scoreboard
 from server.match.table import Table
@@ -29,6 +29,9 @@ from server.options import parse_options
 
 log = Logger()
 
+#: A ``tables`` reply holds at most this many bytes of table summaries (about 40
+#: tables of four players); ``list_tables {after}`` asks for the next ones.
+TABLES_PAGE_BYTES = 24 * 1024
 
 
 def _game_entry(d: Any) -> dict[str, Any]:
@@ -126,6 +129,33 @@ class Lobby:
     def summaries(self) -> list[dict[str, Any]]:
         """Every table's summary, by id."""
         return [t.summary() for _, t in sorted(self.tables.items())]
+
+    def tables_page(self, after: int | None = None) -> dict[str, Any]:
+        """The ``tables`` reply's fields for ``list_tables {after}``: the tables whose
+        id is above ``after`` (every table without it), by id, as many as
+        :data:`TABLES_PAGE_BYTES` of summaries hold (at least one); ``next`` (the last
+        id sent, to ask for the rest with) when more follow; the scoreboard on the
+        first page only. One reply stays well within a line (docs/PROTOCOL.md
+        "Lobby")."""
+        page: list[dict[str, Any]] = []
+        size = 0
+        more = False
+        for tid, table in sorted(self.tables.items()):
+            if after is not None and tid <= after:
+                continue
+            summary = table.summary()
+            cost = len(encode_value(summary)) + 1
+            if page and size + cost > TABLES_PAGE_BYTES:
+                more = True
+                break
+            page.append(summary)
+            size += cost
+        fields: dict[str, Any] = {"tables": page}
+        if more:
+            fields["next"] = page[-1]["id"]
+        if after is None:
+            fields["scoreboard"] = self.scoreboard.rows()
+        return fields
 
     def _table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
@@ -314,7 +344,7 @@ class Lobby:
         Returns ``(reply_type, reply_fields)``; raises :class:`ProtocolError`."""
         kind = msg["type"]
         if kind == "list_tables":
-            return "tables", {"tables": self.summaries(), "scoreboard": self.scoreboard.rows()}
+            return "tables", self.tables_page(msg.get("after"))
         if kind == "create_table":
             table = self.create_table(conn, msg["game"], msg["seats"], msg.get("name"),
                                       msg.get("options"), msg.get("key"))

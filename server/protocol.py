@@ -6,10 +6,12 @@ into validated messages, hands requests to :class:`server.lobby.Lobby`, and writ
 reply or an ``error``; it never lets an exception escape (``internal``). It also
 protects the server from its clients: oversized lines, bad-message floods, message
 floods, and clients that stop reading (the protocol is its transport's streaming
-producer; a client paused longer than :data:`SLOW_CLIENT_S` is dropped, and so is one
-for which more than ``server.max_output_buffer_kb`` bytes wait in the server: the bound
-is on what the server itself holds, the kernel's socket buffer being kept small,
-:data:`SEND_BUFFER_BYTES`).
+producer; a client that takes none of its output for :data:`SLOW_CLIENT_S` is dropped,
+and so is one for which pushes would make more than ``server.max_output_buffer_kb``
+bytes wait in the server: the bound is on what the server itself holds, the kernel's
+socket buffer being kept small, :data:`SEND_BUFFER_BYTES`). Replies never count
+against a client: its requests are not read while their replies wait to be sent
+(:data:`READ_PAUSE_BYTES`), so a burst of legal requests waits in its own socket.
 
 Liveness (docs/PROTOCOL.md "Transport and framing"): a connection that has not said
 ``hello`` within ``server.hello_timeout_s`` gets ``error hello_timeout`` and is closed;
@@ -58,8 +60,14 @@ MAX_ERRORS = 50
 ERROR_WINDOW_S = 10.0
 #: More than this many messages within one second -> rate_limited + close.
 MAX_MESSAGES_PER_S = 500
-#: A client whose transport stays paused (not reading) this long is dropped (seconds).
+#: A client whose transport stays paused this long without taking any of what waits
+#: for it (it stopped reading) is dropped (seconds).
 SLOW_CLIENT_S = 10.0
+#: Requests of a connection are not read while more than this many bytes written this
+#: reactor turn wait to be sent, or while its transport's buffer is full: a burst of
+#: legal requests then waits in the client's own socket until their replies drained,
+#: instead of piling replies up in the server (which would count as not reading).
+READ_PAUSE_BYTES = 64 * 1024
 #: Default bound on the bytes waiting for one client in the server (its transport's
 #: buffer plus what is written while paused); ``server.max_output_buffer_kb`` overrides.
 MAX_QUEUED_BYTES = 256 * 1024
@@ -210,6 +218,10 @@ class ServerProtocol(LineReceiver):
         self._paused = False
         self._queued = 0
         self._slow_call: Any = None
+        self._written = 0  # every byte ever handed to the output (sent or waiting)
+        self._slow_mark = 0  # bytes taken by the client when the slow-reader clock started
+        self._input_paused = False  # requests wait: replies are still on their way
+        self._frames: deque[bytes] = deque()  # WebSocket messages that wait meanwhile
         self._closing = False
         self._matches = 0  # running matches this connection sits in
         self._out: list[bytes] = []  # written this reactor turn, not yet sent (OutputFlush)
@@ -259,6 +271,7 @@ class ServerProtocol(LineReceiver):
         self._held = None
         self._gated = None
         self._out, self._out_bytes = [], 0
+        self._frames.clear()
         if self.clocksync is not None:
             self.clocksync.stop()
         try:
@@ -436,7 +449,8 @@ class ServerProtocol(LineReceiver):
             if msg["type"] in ("action", "join"):
                 self._gate()  # a join that started a match: its joined waits for the log
             if reply is not None:
-                self._write(encode(reply[0], **({"re": seq} if seq is not None else {}), **reply[1]))
+                self._write(encode(reply[0], **({"re": seq} if seq is not None else {}), **reply[1]),
+                            reply=True)
         except ProtocolError as e:
             self._error(e.code, e.message, seq if seq is not None else e.seq)
         except Exception:
@@ -447,6 +461,53 @@ class ServerProtocol(LineReceiver):
             held, self._held = self._held, None
             for data in held or ():
                 self._write(data)
+            self._check_input()
+
+    def frameReceived(self, data: bytes) -> None:
+        """One message of a transport that frames messages itself (a WebSocket text
+        frame, :mod:`server.web.bridge`): read as a line, in turn with the others, and
+        kept for later while requests are not read (:data:`READ_PAUSE_BYTES`)."""
+        if self._input_paused or self._frames:
+            self._frames.append(data)
+            return
+        if len(data) > MAX_LINE:
+            self.lineLengthExceeded(data)
+            return
+        self.lineReceived(data)
+
+    # -- reading only what the client takes ----------------------------------------------
+    def _check_input(self) -> None:
+        """Stop reading requests while this turn's output is large or the transport's
+        buffer is full (:data:`READ_PAUSE_BYTES`): the lines already read wait in the
+        line buffer (``LineReceiver.paused``), the rest in the client's socket."""
+        if self._input_paused or self.transport is None or self._closing:
+            return
+        if self._paused or self._out_bytes > READ_PAUSE_BYTES:
+            self._input_paused = True
+            self.paused = True
+            pause = getattr(self.transport, "pauseProducing", None)
+            if pause is not None:
+                pause()
+
+    def _resume_input(self) -> None:
+        """Read requests again once the output drained (the lines and messages read
+        meanwhile first, in order)."""
+        if (not self._input_paused or self._paused or self._out_bytes > READ_PAUSE_BYTES
+                or self.transport is None or self._closing):
+            return
+        self._input_paused = False
+        self.paused = False
+        resume = getattr(self.transport, "resumeProducing", None)
+        if resume is not None:
+            resume()
+        self.dataReceived(b"")
+        while self._frames and not self._input_paused and self.transport is not None:
+            data = self._frames.popleft()
+            if len(data) > MAX_LINE:
+                self._frames.clear()
+                self.lineLengthExceeded(data)
+                return
+            self.lineReceived(data)
 
     def _dispatch(self, msg: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         kind = msg["type"]
@@ -497,7 +558,7 @@ class ServerProtocol(LineReceiver):
         fields: dict[str, Any] = {"code": code, "message": message}
         if seq is not None:
             fields["re"] = seq
-        self._write(encode("error", **fields))
+        self._write(encode("error", **fields), reply=True)
         if code == "too_long":
             self.close()
             return
@@ -535,6 +596,9 @@ class ServerProtocol(LineReceiver):
         buffered = getattr(t, "dataBuffer", None)
         if isinstance(buffered, bytes) and hasattr(t, "_tempDataLen"):
             return len(buffered) - int(getattr(t, "offset", 0)) + int(t._tempDataLen) + self._out_bytes
+        waiting = getattr(t, "pending_bytes", None)  # a transport that knows (a WebSocket's)
+        if waiting is not None:
+            return int(waiting()) + self._out_bytes
         return self._queued + self._out_bytes
 
     def _gate(self) -> None:
@@ -555,7 +619,11 @@ class ServerProtocol(LineReceiver):
         for data in held or ():
             self._write(data)
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes, reply: bool = False) -> None:
+        """Hand ``data`` to the output. A push that would make more than
+        ``max_output_bytes`` wait in the server drops the connection (it stopped
+        reading); a ``reply`` never does: requests are not read while replies wait
+        (:meth:`_check_input`), so replies cannot pile up."""
         if self._gated is not None:
             self._gated.append(data)
             return
@@ -563,15 +631,17 @@ class ServerProtocol(LineReceiver):
         if t is None or self._aborted:
             return
         if self._flusher is None:
-            if self.pending_bytes() + len(data) > self.max_output_bytes:
+            if not reply and self.pending_bytes() + len(data) > self.max_output_bytes:
                 self._drop_slow()
                 return
             if self._paused:
                 self._queued += len(data)
+            self._written += len(data)
             t.write(data)
             return
         # a TCP transport (pending_bytes_of, inline: every message passes here)
-        if len(t.dataBuffer) - t.offset + t._tempDataLen + self._out_bytes + len(data) > self.max_output_bytes:
+        if not reply and (len(t.dataBuffer) - t.offset + t._tempDataLen + self._out_bytes + len(data)
+                          > self.max_output_bytes):
             self._drop_slow()
             return
         if self._paused:
@@ -580,6 +650,7 @@ class ServerProtocol(LineReceiver):
             self._flusher.add(self)
         self._out.append(data)
         self._out_bytes += len(data)
+        self._written += len(data)
 
     def _flush(self) -> bool:
         """Send what this turn wrote (:class:`OutputFlush`); True when it went straight
@@ -591,6 +662,8 @@ class ServerProtocol(LineReceiver):
         data = out[0] if len(out) == 1 else b"".join(out)
         if t.dataBuffer or t._tempDataBuffer or not t.connected or t.disconnecting:
             t.write(data)  # behind what the transport already holds, in order
+            if self._input_paused:
+                self._resume_input()  # unless that write filled the transport's buffer
             return False
         try:
             sent = t.socket.send(data)
@@ -601,19 +674,43 @@ class ServerProtocol(LineReceiver):
             return False
         if sent < len(data):
             t.write(data[sent:])  # the kernel's buffer is full: the transport waits for it
+        if self._input_paused:
+            self._resume_input()
         return True
 
     def pauseProducing(self) -> None:
-        """The transport's buffer is full: the client is not reading fast enough."""
+        """The transport's buffer is full: the client is not reading fast enough (or
+        a burst of replies is on its way): requests wait, and the slow-reader clock
+        starts."""
         if not self._paused:
             self._paused = True
             self._queued = 0
-            self._slow_call = self.clock.callLater(SLOW_CLIENT_S, self._drop_slow)
+            self._slow_mark = self._taken()
+            self._slow_call = self.clock.callLater(SLOW_CLIENT_S, self._slow_check)
+        self._check_input()
 
     def resumeProducing(self) -> None:
+        """The transport's buffer drained."""
         self._paused = False
         self._queued = 0
         self._cancel_slow()
+        self._resume_input()
+
+    def _taken(self) -> int:
+        """Bytes of the output the client (or the kernel for it) has taken so far."""
+        return self._written - self.pending_bytes()
+
+    def _slow_check(self) -> None:
+        """:data:`SLOW_CLIENT_S` since the transport paused, or since the last check:
+        a client that took nothing meanwhile stopped reading and is dropped; one whose
+        output drains, however slowly, is given another period."""
+        self._slow_call = None
+        taken = self._taken()
+        if self._paused and taken > self._slow_mark and not self._aborted:
+            self._slow_mark = taken
+            self._slow_call = self.clock.callLater(SLOW_CLIENT_S, self._slow_check)
+            return
+        self._drop_slow()
 
     def stopProducing(self) -> None:
         self._cancel_slow()

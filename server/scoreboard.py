@@ -33,6 +33,9 @@ log = Logger()
 WINDOW_S = 12 * 3600.0
 #: The name of the bots' row of a game (the client shows it in its own language).
 BOTS = "Bots"
+#: The scoreboard sent (``match_over``, ``tables``) is its first rows only, so that a
+#: long evening's board fits in a line (docs/PROTOCOL.md "Host, emotes, rematch").
+MAX_ROWS = 100
 _LOG_NAME = re.compile(r"^table-\d+--?\d+(?:-\d+)?\.jsonl$")
 
 
@@ -134,8 +137,8 @@ class Scoreboard:
 
     def rows(self) -> list[dict[str, Any]]:
         """``[{name, game, played, won, by_stand_in, bot?}]`` sorted by won (most first),
-        then name, then game; ``bot: true`` only on a game's bots row. A new list each
-        call (its rows are shared: read them only)."""
+        then name, then game; ``bot: true`` only on a game's bots row; the first
+        :data:`MAX_ROWS`. A new list each call (its rows are shared: read them only)."""
         if self._rows is None:
             rows: list[dict[str, Any]] = []
             for (name, game, is_bot), (p, w, b) in self._totals.items():
@@ -144,5 +147,5 @@ class Scoreboard:
                     row["bot"] = True
                 rows.append(row)
             rows.sort(key=lambda r: (-r["won"], r["name"], r["game"]))
-            self._rows = rows
+            self._rows = rows[:MAX_ROWS]
         return list(self._rows)

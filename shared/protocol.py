@@ -202,7 +202,7 @@ _NUM = (int, float)
 CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "hello": {"name": (str, True), "features": (list, False)},
     "pong": {"id": (int, True), "tc": (_NUM, True)},
-    "list_tables": {},
+    "list_tables": {"after": (int, False)},
     "create_table": {"game": (str, True), "seats": (int, True), "name": (str, False), "options": (dict, False),
                      "key": (str, False)},
     "join": {"table": (int, True), "seat": (int, False), "spectate": (bool, False), "key": (str, False)},

@@ -11,7 +11,7 @@ import pygame
 import pygame_gui
 
 from client import felt, games
-from client.net import parse_address
+from client.net import all_tables, parse_address
 from client.i18n import plural_key, tr
 from client.ui.scene import Scene
 from client.ui.widgets import button, call, dialog, entry, label
@@ -83,7 +83,7 @@ def watch_any(app: Any, link: Any, retry_s: float = 3.0) -> None:
 
     if link is None or link.conn is None:
         return
-    link.request("list_tables").addCallback(listed)
+    all_tables(link.request).addCallback(listed)
 
 
 class JoinScene(Scene):
@@ -267,7 +267,7 @@ class JoinScene(Scene):
             if self.app.top is self:
                 self.rebuild()
 
-        self.link.request("list_tables").addCallbacks(listed, self._failed)
+        all_tables(self.link.request).addCallbacks(listed, self._failed)
 
     def _failed(self, f) -> None:
         self.app.notify(tr("error.request", reason=getattr(f.value, "message", str(f.value))))

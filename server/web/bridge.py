@@ -93,6 +93,21 @@ class FrameTransport:
         if getattr(self.tcp, "producer", None) is not None:
             self.tcp.unregisterProducer()
 
+    # reading: the protocol stops reading requests while its replies wait
+    def pauseProducing(self) -> None:
+        self.tcp.pauseProducing()
+
+    def resumeProducing(self) -> None:
+        self.tcp.resumeProducing()
+
+    def pending_bytes(self) -> int:
+        """Bytes written to the TCP connection and not yet taken by the kernel."""
+        t = self.tcp
+        buffered = getattr(t, "dataBuffer", None)
+        if not isinstance(buffered, bytes):
+            return 0
+        return len(buffered) - int(getattr(t, "offset", 0)) + int(getattr(t, "_tempDataLen", 0))
+
 
 class PhoneSocket(WebSocketServerProtocol):
     """One phone's WebSocket: bridged to a fresh server protocol once open."""
@@ -113,10 +128,7 @@ class PhoneSocket(WebSocketServerProtocol):
         proto = self.proto
         if proto is None or proto.transport is None:
             return
-        if len(payload) > MAX_LINE:
-            proto.lineLengthExceeded(payload)
-            return
-        proto.lineReceived(payload)
+        proto.frameReceived(payload)
 
     def onClose(self, wasClean: bool, code: Any, reason: Any) -> None:
         proto, self.proto = self.proto, None
