@@ -423,6 +423,7 @@ class ServerProtocol(LineReceiver):
     def lineLengthExceeded(self, line: bytes) -> None:
         self._write(encode("error", code="too_long",
                            message=f"a line may be at most {MAX_LINE} bytes; closing"))
+        self.close_reason = "too_long"
         self.close()
 
     def lineReceived(self, line: bytes) -> None:
@@ -560,6 +561,7 @@ class ServerProtocol(LineReceiver):
             fields["re"] = seq
         self._write(encode("error", **fields), reply=True)
         if code == "too_long":
+            self.close_reason = code
             self.close()
             return
         now = self.clock.seconds()
@@ -584,6 +586,7 @@ class ServerProtocol(LineReceiver):
     def _abuse(self, why: str) -> None:
         log.warn("closing connection {id} ({name}): {why}", id=self.conn_id, name=self.name, why=why)
         self._write(encode("error", code="rate_limited", message=f"{why}; closing the connection"))
+        self.close_reason = "rate_limited"
         self.close()
 
     # -- output and slow readers (IPushProducer) ------------------------------------

@@ -9,6 +9,13 @@ connects it to a :class:`FrameTransport`: the protocol writes lines, the transpo
 each line as one text frame; each frame received is handed to the protocol as one line.
 Nothing of the protocol's logic is repeated here: validation, errors, clock sync,
 heartbeat, slow-reader protection and the seat rules are the TCP server's own.
+
+Close codes (docs/PROTOCOL.md "Web controller"): autobahn fails a connection with a
+close frame, never by dropping it (``failByDrop`` off): 1009 for a frame or message over
+:data:`MAX_FRAME`, 1002 for a WebSocket protocol error; where the server protocol closes
+after an error line, :data:`CLOSE_CODES` names the code (1013 when the server is full);
+1000 otherwise. Text frames are not checked for UTF-8 here: the protocol's strict
+decoding answers invalid UTF-8 with ``error bad_json`` like any other bad line.
 """
 from __future__ import annotations
 
@@ -20,6 +27,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 from zope.interface import implementer
 
+from server.protocol import ServerProtocol
 from shared.protocol import MAX_LINE
 
 log = Logger()
@@ -28,6 +36,10 @@ log = Logger()
 #: :data:`shared.protocol.MAX_LINE` and this, the protocol answers ``error too_long``
 #: and closes, exactly as for a TCP line.
 MAX_FRAME = 4 * MAX_LINE
+#: The close code of a connection the server protocol closes after an ``error`` of this
+#: code (``ServerProtocol.close_reason``); any other close is 1000.
+CLOSE_CODES = {"too_long": 1009, "rate_limited": 1008, "hello_timeout": 1008,
+               "server_full": 1013, "taken_over": 1000}
 
 
 @implementer(ITransport)
@@ -55,12 +67,14 @@ class FrameTransport:
         self.write(b"".join(data))
 
     def loseConnection(self) -> None:
-        """Close after what was written (the close frame follows the queued frames)."""
+        """Close after what was written (the close frame follows the queued frames),
+        with the close code of the error the protocol closes for (:data:`CLOSE_CODES`)."""
         if self.disconnecting:
             return
         self.disconnecting = True
         if self.ws.state == self.ws.STATE_OPEN:
-            self.ws.sendClose(code=1000)
+            why = getattr(self.ws.proto, "close_reason", None)
+            self.ws.close_with(CLOSE_CODES.get(why or "", 1000), why or "")
         elif self.tcp is not None:
             self.tcp.loseConnection()
 
@@ -118,11 +132,21 @@ class PhoneSocket(WebSocketServerProtocol):
         transport: Any = self.transport
         addr = transport.getPeer()
         proto = self.factory.lobby_factory.buildProtocol(addr)
-        if proto is None:  # the server is full and nobody could make room
-            self.sendClose(code=1013, reason="the server is full; try again later")
+        if not isinstance(proto, ServerProtocol):  # the server is full, nobody could make room
+            line = getattr(proto, "line", b"").rstrip(b"\n")  # its error server_full, as over TCP
+            if line:
+                self.sendMessage(line, isBinary=False)
+            self.close_with(CLOSE_CODES["server_full"], "the server is full; try again later")
             return
         self.proto = proto
         proto.makeConnection(FrameTransport(self))
+
+    def close_with(self, code: int, reason: str) -> None:
+        """Start the closing handshake with ``code`` (any code: autobahn's ``sendClose``
+        allows an application 1000 and 3000-4999 only, not the 1008, 1009 and 1013 of
+        RFC 6455 that say why) and ``reason`` (ASCII, cut to the 123 bytes a close
+        frame holds)."""
+        self.sendCloseFrame(code=code, reasonUtf8=reason.encode("ascii", "replace")[:123], isReply=False)
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
         proto = self.proto
@@ -145,6 +169,9 @@ class PhoneSocketFactory(WebSocketServerFactory):
     def __init__(self, lobby_factory: Any, url: str | None = None):
         super().__init__(url)
         self.lobby_factory = lobby_factory
-        # the protocol's own ping/pong is the heartbeat; no permessage-deflate (small frames)
+        # the protocol's own ping/pong is the heartbeat; no permessage-deflate (small
+        # frames); a failed connection gets a close frame with its code, not a reset;
+        # UTF-8 is the protocol's to check (bad_json), not a reason to fail the socket
         self.setProtocolOptions(maxMessagePayloadSize=MAX_FRAME, maxFramePayloadSize=MAX_FRAME,
-                                autoPingInterval=0, openHandshakeTimeout=10, closeHandshakeTimeout=2)
+                                autoPingInterval=0, openHandshakeTimeout=10, closeHandshakeTimeout=2,
+                                failByDrop=False, utf8validateIncoming=False)
