@@ -1,13 +1,18 @@
-"""Phones as private hands, end to end (issue 17; docs/PROTOCOL.md "Web controller").
+"""Phones as private hands, end to end (docs/PROTOCOL.md "Web controller").
 
 A real ``mafia-server`` process with its phone page, two headless Chromium phones
-(Debian's ``chromium`` and ``chromium-driver``, through selenium) that join by the room
-code, bots in the other seats, and a whole match of Omerta and of Family Business played
-by tapping the page's buttons: the Omerta match includes a snap from a phone, the Family
-Business match a counter from a phone. Afterwards every ``match_started`` and ``update``
-each page received (the page keeps them in ``window.__received``) is checked against the
-game's visibility rules, replayed from the server's match log: no phone ever received a
-card its seat may not see (the check of tests/test_conformance.py, on the real wire).
+(Debian's ``chromium`` and ``chromium-driver``, through selenium; one in English, one in
+French) that join by the room code, bots in the other seats, and a whole match of each
+of the four games played by tapping the page's buttons: Omerta with snaps from the
+phones (a wrong one that gives a fifth card, then a race with the claim buttons checked
+on screen at 360x640 and 390x844), Family Business with a counter and a reload,
+Famiglia with pair recruits on both phones, a view that cannot be drawn and the seat's
+token taken over on another device (the old phone is told, then takes it back),
+Mafiosi with a reload. Afterwards every ``match_started``, ``update`` and
+``match_over`` each page received (the page keeps them in ``window.__received``) is
+checked against the game's visibility rules, replayed from the server's match log: no
+phone ever received a card its seat may not see (the check of tests/test_conformance.py,
+on the real wire). Matches are kept short (one round, bots that do not think).
 
 Skipped when Chromium, its driver or selenium is missing, except under CI (``CI=true``),
 where ``.ci/run`` installs them: there it fails.
@@ -29,8 +34,8 @@ from shared.games import get_game
 from server.web.rooms import room_code
 from tests.test_conformance import card_api
 from tests.test_loopback_processes import REAL_TIME
-from tools.screenshots_phone import (Host, ServerProcess, buttons, chromium_available, close_phone,
-                                     join_seat, open_phone, received)
+from tools.screenshots_phone import (JS_BUTTONS, PHONE_SIZE, Host, ServerProcess, buttons,
+                                     chromium_available, close_phone, join_seat, open_phone, received)
 
 if not chromium_available():
     if os.environ.get("CI"):
@@ -104,16 +109,23 @@ def human_pause(phone: Any, reaction_s: float = 0.25) -> None:
     time.sleep(reaction_s)
 
 
+#: What :func:`play_out` needs of a page, in one round trip: the buttons it offers
+#: (:data:`tools.screenshots_phone.JS_BUTTONS`) and whether it shows the result.
+JS_LOOK = ("return {over: window.__mafia.result !== null, buttons: (function () {"
+           + JS_BUTTONS + "})()};")
+
+
 def play_out(phones: list[Any], rng: random.Random, prefer: tuple[str, ...], timeout: float = 150.0) -> None:
     """Tap random legal actions on every phone until both show the match result; an
     action whose type is in ``prefer`` is taken with probability 1/2 when offered (so
     that the match ends in reasonable time); reaction windows are mostly passed."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if all(p.execute_script("return window.__mafia.result !== null") for p in phones):
+        looks = [p.execute_script(JS_LOOK) for p in phones]  # one round trip per phone
+        if all(look["over"] for look in looks):
             return
-        for p in phones:
-            offered = buttons(p)
+        for p, look in zip(phones, looks):
+            offered = look["buttons"]
             if not offered:
                 continue
             preferred = [b for b in offered if b["action"]["type"] in prefer]
@@ -181,31 +193,89 @@ def test_room_api(server, host):
     assert host.welcome["web_port"] == server.web_port
 
 
-def test_omerta_match_from_two_phones_with_a_snap(server, host, phones):
-    # seat 0 (phone) draws a 5 and discards it; seat 1 (phone) holds a 5 in its first slot
-    deck = ["7", "8", "9", "10", "5", "1", "2", "3", "4", "6", "6", "4", "1", "2", "3", "4", "5"]
-    table = host.create("omerta", 3, {"seed": 11, "rounds": 1, "bot_think_ms": 20, "deck": deck,
-                                      "first_player": 0, "snap_timeout_ms": 4000}, bots=[2])
+#: The claim bar's buttons as laid out now, and whether each is the element under its
+#: own centre (nothing covers it): ``{buttons: [...], vw, vh}``, null without a bar.
+JS_CLAIM_BAR = """const bar = document.querySelector('#claimbar');
+if (!bar) return null;
+const out = [];
+for (const b of bar.querySelectorAll('button[data-action]')) {
+  const r = b.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  out.push({type: b.dataset.type, top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+            height: r.height, hit: hit === b || b.contains(hit)});
+}
+return {buttons: out, vw: window.innerWidth, vh: window.innerHeight};"""
+
+
+def set_viewport(phone: Any, size: tuple[int, int]) -> None:
+    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                          {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True})
+    wait_for(phone, f"return window.innerWidth === {size[0]} && window.innerHeight === {size[1]}")
+
+
+def claim_bar_on_screen(phone: Any, sizes: tuple[tuple[int, int], ...] = ((360, 640), (390, 844)),
+                        claims: int = 1) -> None:
+    """At each viewport size, scrolled to the top and to the bottom of the page, every
+    claim and pass button of the open window is inside the screen, uncovered and big
+    enough to tap; at least ``claims`` claim buttons and one pass."""
+    try:
+        for size in sizes:
+            set_viewport(phone, size)
+            for scroll in ("0", "document.documentElement.scrollHeight"):
+                phone.execute_script(f"window.scrollTo(0, {scroll});")
+                bar = phone.execute_script(JS_CLAIM_BAR)
+                assert bar is not None, "no claim bar during the window"
+                kinds = [b["type"] for b in bar["buttons"]]
+                assert sum(k.endswith("pass") or k == "no_counter" for k in kinds) == 1, kinds
+                assert len(kinds) - 1 >= claims, kinds
+                for b in bar["buttons"]:
+                    where = f"{b['type']} at {size}, scrolled to {scroll}: {b}"
+                    assert 0 <= b["top"] and b["bottom"] <= bar["vh"], where
+                    assert 0 <= b["left"] and b["right"] <= bar["vw"], where
+                    assert b["hit"] and b["height"] >= 44, where
+    finally:
+        set_viewport(phone, PHONE_SIZE)
+
+
+def test_omerta_match_from_two_phones_with_snaps_and_the_claims_on_screen(server, host, phones):
+    # seat 0 (phone) draws a 5 and discards it: seat 0 snaps a wrong card (a fifth card and
+    # a notice); seat 1 (phone) draws the next 5: seat 1 snaps its 5 while seat 0 looks
+    deck = ["7", "8", "9", "10", "5", "1", "2", "3", "4", "6", "6", "4", "1", "2", "3", "4",
+            "5", "8", "5"]
+    table = host.create("omerta", 3, {"seed": 11, "rounds": 1, "bot_think_ms": 0, "deck": deck,
+                                      "first_player": 0, "snap_timeout_ms": 8000}, bots=[2])
     url = server.url(room_code(table["id"]))
     join_seat(phones[0], url, "Lena", 0)
     join_seat(phones[1], url, "Marc", 1)
     first = wait_for(phones[1], "return window.__mafia.view && window.__mafia.view.players[1].slots[0].slot")
+    seven = wait_for(phones[0], "return window.__mafia.view && [window.__mafia.view.players[0].slots[0].slot]")[0]
     # the peeks: seat 1 looks at its first card (the 5)
     press(phones[1], "peek", lambda a: first in a["slots"])
-    press(phones[0], "peek")
+    press(phones[0], "peek", lambda a: seven in a["slots"])
     wait_for(phones[1], f"return window.__mafia.memory[{first}] && window.__mafia.memory[{first}].value === 5")
     press(phones[0], "draw_deck")
     press(phones[0], "discard_drawn")
+    human_pause(phones[0])
+    press(phones[0], "snap", lambda a: a["slot"] == seven)  # a 7 is no 5: a penalty card
+    wrong = wait_for(phones[0], "return window.__received.find(m => m.type === 'claim_result')")
+    assert wrong["outcome"] == "wrong", wrong
+    press(phones[1], "snap_pass")
+    wait_for(phones[0], "return window.__mafia.view.players[0].slots.length === 5 && !window.__mafia.view.window")
+    press(phones[1], "draw_deck")
+    press(phones[1], "discard_drawn")
+    wait_for(phones[0], "return document.querySelectorAll('#claimbar button[data-claim]').length === 5")
+    assert phones[0].execute_script("return document.querySelector('.notice').textContent")  # and a notice
+    claim_bar_on_screen(phones[0], claims=5)
     human_pause(phones[1])
     snap = press(phones[1], "snap", lambda a: a["slot"] == first)
     assert snap == {"type": "snap", "slot": first}
     result = wait_for(phones[1], "return window.__received.find(m => m.type === 'claim_result')")
     assert result["outcome"] == "won", result
-    sent = wait_for(phones[1], "return window.__received.find(m => m.type === 'update' && "
+    assert wait_for(phones[1], "return window.__received.find(m => m.type === 'update' && "
                                "m.events.some(e => e.type === 'snap' && e.seat === 1 && e.success))")
-    assert sent
     # the claim carried both stamps from the page's clock: a human reaction time
     assert 0 < result["reaction_ms"] < 20000
+    wait_for(phones[0], "return !document.querySelector('#claimbar')")  # the window closed: no bar
     play_out(phones, random.Random(5), prefer=("declare_omerta",))
     assert check_visibility(server, "omerta", table["id"], phones, [0, 1]) > 10
     # the check is able to fail: seat 1's 5 (bottle ids 16-19) planted in seat 0's step 1
@@ -224,14 +294,17 @@ def test_family_business_match_from_two_phones_with_a_counter(server, host, phon
     # seat 0 (phone) holds contracts, seat 1 (phone) a Family Influence
     deck = (["contract"] * 5 + ["family_influence", "mob_power", "lam", "intrigue", "truce"]
             + ["contract_no_mp", "contract_no_mp", "priority_contract", "double_contract", "ambush"])
-    table = host.create("family_business", 3, {"seed": 12, "bot_think_ms": 20, "deck": deck,
-                                               "first_player": 0}, bots=[2])
+    table = host.create("family_business", 3, {"seed": 12, "bot_think_ms": 0, "deck": deck,
+                                               "first_player": 0, "counter_timeout_ms": 6000}, bots=[2])
     url = server.url(room_code(table["id"]))
     join_seat(phones[0], url, "Lena", 0)
     join_seat(phones[1], url, "Marc", 1)
     press(phones[0], "contract", lambda a: a["target"] == 1)
     prompt = wait_for(phones[1], "const p = document.querySelector('.prompt.hot'); return p && p.textContent")
     assert "Lena" in prompt  # the counter prompt names the attacker (in French on this phone)
+    window = phones[1].execute_script("return window.__mafia.view.window")
+    assert window["timeout_ms"] == 6000  # the table's counter_timeout_ms
+    claim_bar_on_screen(phones[1], sizes=(PHONE_SIZE,))
     human_pause(phones[1])
     counter = press(phones[1], "counter")
     result = wait_for(phones[1], "return window.__received.find(m => m.type === 'claim_result')")
@@ -246,6 +319,99 @@ def test_family_business_match_from_two_phones_with_a_counter(server, host, phon
     wait_for(phones[1], "return document.querySelector('.fbcard') !== null")
     play_out(phones, random.Random(6), prefer=("hit", "massacre", "contract"))
     assert check_visibility(server, "family_business", table["id"], phones, [0, 1], {1: before}) > 10
+
+
+def _lines_until(sock_host: Host, kind: str) -> dict[str, Any]:
+    """Read ``sock_host``'s connection until a ``kind`` message (pings are not answered:
+    the server may have closed the connection after it)."""
+    while True:
+        msg = sock_host._line()
+        if msg["type"] == kind:
+            return msg
+
+
+#: A page update whose view the Famiglia screen cannot draw (no ``players``), offering
+#: the seat's real actions: the page must still show them.
+BROKEN = ("const S = window.__mafia; const last = window.__received.filter(m => m.table === S.table && "
+          "(m.type === 'update' || m.type === 'match_started')).pop(); "
+          "S.ws.onmessage({data: JSON.stringify({type: 'update', table: S.table, step: S.step, events: [], "
+          "view: {game: 'famiglia', seat: S.seat, turn: S.seat, street: 'not a list'}, legal: last.legal, "
+          "injected: true})}); return last;")
+
+
+def test_famiglia_match_with_pair_recruits_a_broken_view_and_a_token_taken_over(server, host, phones):
+    # the street: two 0s of La Famiglia (taken free), then two 1s (recruited with a pair of 0s)
+    table = host.create("famiglia", 2, {"seed": 13, "bot_think_ms": 0, "first_player": 0,
+                                        "deck": ["F0", "F0", "F1", "F1", "A0", "A1"]}, bots=[])
+    url = server.url(room_code(table["id"]))
+    join_seat(phones[0], url, "Lena", 0)
+    join_seat(phones[1], url, "Marc", 1)
+    zeros, ones = range(0, 5), range(5, 9)  # card ids of La Famiglia's 0s and 1s
+    press(phones[0], "take_free", lambda a: a["card"] in zeros)
+    press(phones[1], "take_free", lambda a: a["card"] in zeros)
+    for phone, seat in zip(phones, (0, 1)):
+        wait_for(phone, "return window.__mafia.legal.some(a => a.type === 'take_pair')")
+        # the button names the card recruited, the one to the gang and the one kept
+        label = phone.execute_script("return Array.from(document.querySelectorAll('button[data-type=take_pair]'))"
+                                     ".map(b => b.textContent)[0]")
+        assert label.count("0") >= 2 and "1" in label and "undefined" not in label, label
+        pair = press(phone, "take_pair", lambda a: a["card"] in ones)
+        assert isinstance(pair["keep"], int) and pair["keep"] in zeros and pair["to_gang"] in zeros
+        recruit = wait_for(phone, "return window.__received.map(m => (m.events || []).find(e => e.type === "
+                                  f"'recruit' && e.mode === 'pair' && e.seat === {seat})).find(e => e)")
+        assert recruit["kept"]["id"] == pair["keep"]  # the kept card, told to its owner
+    assert not phones[0].execute_script("return window.__renderErrors.length")
+    # a view the page cannot draw: the screen still offers the seat's actions
+    wait_for(phones[0], "return window.__mafia.legal.length > 0")
+    last = phones[0].execute_script(BROKEN)
+    assert phones[0].execute_script("return window.__renderErrors.length") >= 1
+    shown = sorted(b["action"]["type"] for b in buttons(phones[0]))
+    assert shown and shown == sorted(a["type"] for a in last["legal"])
+    phones[0].execute_script("const S = window.__mafia; S.ws.onmessage({data: JSON.stringify(arguments[0])}); "
+                             "window.__received = window.__received.filter(m => !m.injected); "
+                             "window.__received.pop();", last)  # the real view again
+    wait_for(phones[0], "return document.querySelector('.card.fam') !== null")
+    # Marc's seat token used on another device: his phone is told, keeps no live button
+    token = phones[1].execute_script("return window.__mafia.token")
+    tablet = Host(server.port, "Marc's tablet")
+    try:
+        assert tablet.request("reconnect", token=token)["seat"] == 1
+        told = wait_for(phones[1], "const p = document.querySelector('#taken-over'); return p && p.textContent")
+        assert told == "Votre place a été reprise sur un autre appareil."
+        assert not buttons(phones[1]) and phones[1].execute_script(
+            "return !document.querySelector('#claimbar') && window.__mafia.view === null && "
+            "window.__received.some(m => m.type === 'taken_over' && m.seat === 1)")
+        phones[1].find_element("id", "take-back").click()  # and takes it back
+        wait_for(phones[1], "return window.__mafia.playing && document.querySelector('.card.fam') !== null")
+        assert _lines_until(tablet, "taken_over")["seat"] == 1  # now the tablet is told
+    finally:
+        tablet.close()
+    before = {1: received(phones[1])}
+    play_out(phones, random.Random(7), prefer=("pass",))
+    assert check_visibility(server, "famiglia", table["id"], phones, [0, 1]) > 5
+    assert not phones[1].execute_script("return window.__renderErrors.length")
+    assert before  # the page was never reloaded: its frames are all in window.__received
+
+
+def test_mafiosi_match_from_a_phone_with_a_reload(server, host, phones):
+    table = host.create("mafiosi", 3, {"seed": 14, "rounds": 1, "bot_think_ms": 0}, bots=[2])
+    url = server.url(room_code(table["id"]))
+    join_seat(phones[0], url, "Lena", 0)
+    join_seat(phones[1], url, "Marc", 1)
+    rng = random.Random(8)
+    for _ in range(3):  # a few moves, then the page is reloaded mid-match
+        for p in phones:
+            offered = buttons(p)
+            if offered:
+                click(p, rng.choice(offered)["id"])
+        time.sleep(0.2)
+    before = received(phones[0])
+    phones[0].refresh()
+    resumed = wait_for(phones[0], "return window.__received.find(m => m.type === 'match_started')")
+    assert resumed["resumed"] is True and resumed["seat"] == 0
+    play_out(phones, rng, prefer=())
+    assert check_visibility(server, "mafiosi", table["id"], phones, [0, 1], {0: before}) > 10
+    assert all(p.execute_script("return window.__mafia.result.game") == "mafiosi" for p in phones)
 
 
 COUNTDOWN = "const b = document.querySelector('#countdown'); return !b.hidden && b.textContent"

@@ -1,12 +1,15 @@
 """Screenshots of the phone page (phones as private hands) and of the TV's room code.
 
-    python tools/screenshots_phone.py --out DIR [--only phone|tv]
+    python tools/screenshots_phone.py --out DIR [--only phone|snap|tv]
 
 * ``phone_<game>_<lang>.png``: the phone page at 390x844 (headless Chromium from the
   distribution's packages, ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``), in a
   real match of each of the four games, in English and French (Omerta: the peeked cards
   and the drawn card; ``phone_omerta_snap_<lang>.png``: the snap window; Family
   Business: the counter prompt);
+* ``phone_omerta_snap5_<lang>_<W>x<H>.png``: an Omerta snap window on a phone that holds
+  five cards (a wrong snap's penalty) and shows that snap's notice, at 360x640 and
+  390x844: the claim buttons pinned at the bottom of the screen;
 * ``tv_roomcode_<lang>.png``: ``mafia-table`` (under the current display; run it under
   ``xvfb-run``) hosting a table, its lobby showing the address, the room code and the QR
   code.
@@ -284,11 +287,92 @@ def _phone_shot(server: ServerProcess, host: Host, game: str, lang: str, out: Pa
         close_phone(phone)
 
 
+#: Omerta, seat 0 (the phone) draws a 5 and discards it, snaps its 7 (a fifth card); seat
+#: 1 (a TCP client) then draws the other 5 and discards it: a snap window with five cards.
+SNAP5_DECK = ["7", "8", "9", "10", "5", "1", "2", "3", "4", "6", "6", "4", "1", "2", "3", "4",
+              "5", "8", "5"]
+
+
+def _click_action(phone: Any, kind: str, pick: Any = lambda a: True, timeout: float = 15.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for b in buttons(phone):
+            if b["action"]["type"] == kind and pick(b["action"]):
+                try:
+                    phone.find_element("id", b["id"]).click()
+                    return b["action"]
+                except Exception:  # re-drawn meanwhile: look again
+                    break
+        time.sleep(0.05)
+    raise RuntimeError(f"the page never offered {kind}")
+
+
+def _wait_page(phone: Any, script: str, timeout: float = 15.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = phone.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise RuntimeError(f"timed out waiting for: {script}")
+
+
+def _snap5_shots(server: ServerProcess, host: Host, lang: str, out: Path) -> list[Path]:
+    """The snap window of a phone holding five cards, with a notice, at both sizes."""
+    from server.web.rooms import room_code
+
+    table = host.create("omerta", 3, {"seed": 1717, "rounds": 1, "bot_think_ms": 0, "deck": SNAP5_DECK,
+                                      "first_player": 0, "snap_timeout_ms": 30_000}, bots=[2],
+                        name="Vito's table" if lang == "en" else "Table de Vito")
+    other = Host(server.port, "Marc")
+    phone = open_phone(lang=lang)
+    paths = []
+    try:
+        join_seat(phone, server.url(room_code(table["id"])), "Lena" if lang == "en" else "Léa", 0)
+        other.request("join", table=table["id"], seat=1)
+        tid = table["id"]
+        other.request("action", table=tid, action={"type": "peek", "slots": [4, 5]})  # seat 1's slots
+        _click_action(phone, "peek")
+        _click_action(phone, "draw_deck")
+        _click_action(phone, "discard_drawn")
+        _wait_page(phone, "return window.__mafia.tShown !== null")
+        time.sleep(0.3)  # a human's reaction: a tap within 80 ms of the card is refused
+        _click_action(phone, "snap", lambda a: a["slot"] == 0)  # the 7: a penalty card
+        _wait_page(phone, "return window.__received.some(m => m.type === 'claim_result')")
+        other.request("action", table=tid, action={"type": "snap_pass"})
+        _wait_page(phone, "return window.__mafia.view.players[0].slots.length === 5 && !window.__mafia.view.window")
+        other.request("action", table=tid, action={"type": "draw_deck"})
+        other.request("action", table=tid, action={"type": "discard_drawn"})
+        _wait_page(phone, "return document.querySelectorAll('#claimbar button[data-claim]').length === 5")
+        for size in ((360, 640), PHONE_SIZE):
+            phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                  {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True})
+            time.sleep(0.3)
+            path = out / f"phone_omerta_snap5_{lang}_{size[0]}x{size[1]}.png"
+            phone.save_screenshot(str(path))
+            paths.append(path)
+        return paths
+    finally:
+        close_phone(phone)
+        other.close()
+
+
+def snap_shots(out: Path) -> list[Path]:
+    server = ServerProcess()
+    host = Host(server.port)
+    try:
+        return [p for lang in ("en", "fr") for p in _snap5_shots(server, host, lang, out)]
+    finally:
+        host.close()
+        server.stop()
+
+
 def phone_shots(out: Path) -> list[Path]:
     server = ServerProcess()
     host = Host(server.port)
     try:
-        return [_phone_shot(server, host, game, lang, out) for lang in ("en", "fr") for game in GAMES]
+        return ([_phone_shot(server, host, game, lang, out) for lang in ("en", "fr") for game in GAMES]
+                + [p for lang in ("en", "fr") for p in _snap5_shots(server, host, lang, out)])
     finally:
         host.close()
         server.stop()
@@ -333,7 +417,7 @@ def _tv_child(lang: str, out: Path, data: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="shots_phone")
-    ap.add_argument("--only", choices=("phone", "tv"))
+    ap.add_argument("--only", choices=("phone", "snap", "tv"))
     ap.add_argument("--tv-child", help=argparse.SUPPRESS)
     ap.add_argument("--data", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -342,6 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.tv_child:
         return _tv_child(args.tv_child, out, args.data)
     made: list[Path] = []
+    if args.only == "snap":
+        made += snap_shots(out)
     if args.only in (None, "phone"):
         if not chromium_available():
             print("screenshots_phone: needs chromium, chromium-driver and selenium", file=sys.stderr)

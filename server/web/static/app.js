@@ -10,6 +10,13 @@
  * the one that first drew the window's card (the frame that was presented); t_press is
  * the pointerdown/touchstart event's timeStamp (same clock).
  *
+ * Claims (a reaction window's claim and pass actions) sit in a bar pinned to the bottom of
+ * the screen (#claimbar), so they are on screen whatever the hand's size or the notices.
+ * A view that cannot be drawn (an unexpected field) never leaves the phone stuck: the
+ * actions are still offered, with plain labels, and the error is kept in
+ * window.__renderErrors. A seat taken over on another device (`taken_over`) leaves this
+ * phone with a sentence and a button to take it back, not with dead buttons.
+ *
  * Countdowns (#countdown, above the screen): a seat held for its player who lost the
  * connection, while no stand-in may play it (`stand_in_at`, server ms), and a restarted
  * server's wait for its players (`table_paused` with `until`), counted in seconds on
@@ -164,7 +171,7 @@
     S.room = info.room;
     history.replaceState(null, "", "?room=" + info.room);
     const mine = storedSeat();
-    if (mine && mine.token && mine.table === info.table.id) { S.name = S.name || mine.name; resumeWith(mine); return; }
+    if (mine && mine.token && mine.table === info.table.id && !mine.taken) { S.name = S.name || mine.name; resumeWith(mine); return; }
     renderSeats(info.table);
   }
 
@@ -272,6 +279,30 @@
     }
   }
 
+  // Another device showed this seat's token: the seat is its now. No window, no button of
+  // the seat stays; this phone does not ask for it back by itself (that would take it from
+  // the other device, even on a reload), only when the player says so.
+  function takenOver() {
+    S.playing = false; S.view = null; S.legal = []; S.windowId = null; S.busy = false; S.notice = "";
+    S.pause = null; S.closing = true;
+    localStorage.setItem(roomKey(), JSON.stringify({token: S.token, table: S.table, seat: S.seat, name: S.name, taken: true}));
+    if (S.ws) { try { S.ws.close(); } catch (e) { /* closed already */ } }
+    netNotice("");
+    tick();
+    showTakenOver();
+  }
+
+  function showTakenOver() {
+    document.body.style.paddingBottom = "";
+    $("#screen").innerHTML = `<section class="taken"><p class="big-text" id="taken-over">${esc(t("web.taken_over"))}</p>
+      <button id="take-back" class="big" type="button">${esc(t("web.take_back"))}</button></section>`;
+    $("#take-back").addEventListener("click", () => {
+      S.closing = false; S.retry = 0;
+      saveSeat();  // no longer marked as taken: this phone plays the seat again
+      resume();
+    });
+  }
+
   function renderWaiting() {
     const tb = S.summary;
     const taken = tb ? tb.seats.filter((s) => s.name !== null || s.bot).length : 0;
@@ -334,6 +365,9 @@
         if (msg.table !== S.table) break;
         S.result = msg.result;
         render();
+        break;
+      case "taken_over":
+        if (msg.table === S.table) takenOver();
         break;
       default:
         break;
@@ -543,7 +577,7 @@
         case "renew": case "accountant": case "take_free": return t("fam." + a.type, {card: n(a.card)});
         case "swap": return t("fam.swap", {gang: n(a.from_gang), hand: n(a.from_hand)});
         case "brute": return t("fam.brute", {card: n(a.card), target: n(a.target), amount: a.amount});
-        case "take_pair": return t("fam.take_pair", {card: n(a.card), gang: n(a.to_gang), keep: (a.keep || []).map(n).join(" + ")});
+        case "take_pair": return t("fam.take_pair", {card: n(a.card), gang: n(a.to_gang), keep: n(a.keep)});
         case "pass": return t("fam.pass");
         default: return a.type;
       }
@@ -559,9 +593,11 @@
     return !!(w && w.claim_types && w.claim_types.indexOf(a.type) >= 0);
   }
 
-  function actionButton(a, i, text, cls) {
+  // `inner`: the button's HTML, already escaped (else the escaped label or `text`).
+  function actionButton(a, i, text, cls, inner) {
     const claim = isClaim(a);
-    return `<button type="button" class="act big ${claim ? "claim" : ""} ${cls || ""}" id="act-${i}" data-i="${i}" data-type="${esc(a.type)}" data-action="${esc(JSON.stringify(a))}"${claim ? ' data-claim="1"' : ""}>${esc(text === undefined ? label(a) : text)}</button>`;
+    const shown = inner !== undefined ? inner : esc(text === undefined ? guarded("label of " + a.type, () => label(a), () => a.type) : text);
+    return `<button type="button" class="act big ${claim ? "claim" : ""} ${cls || ""}" id="act-${i}" data-i="${i}" data-type="${esc(a.type)}" data-action="${esc(JSON.stringify(a))}"${claim ? ' data-claim="1"' : ""}>${shown}</button>`;
   }
 
   // ------------------------------------------------------------------ sending
@@ -609,22 +645,76 @@
     return `<section class="result"><h2>${esc(t("web.over"))}</h2><p>${esc(t("web.winners", {names: names}))}</p><p>${esc(t("web.scores", {scores: scores}))}</p></section>`;
   }
 
+  const VIEWS = {omerta: (v) => renderOmerta(v), family_business: (v) => renderFB(v),
+                 famiglia: (v) => renderFamiglia(v), mafiosi: (v) => renderMafiosi(v)};
+  W.__renderErrors = [];
+
+  // `draw()`, or `fallback()` when it throws: one view that cannot be drawn never takes
+  // the actions (and the rest of the screen) with it.
+  function guarded(what, draw, fallback) {
+    try {
+      return draw();
+    } catch (e) {
+      W.__renderErrors.push(what + ": " + (e && e.message ? e.message : String(e)));
+      try { console.error("mafia: cannot draw the " + what, e); } catch (_) { /* no console */ }
+      return fallback();
+    }
+  }
+
+  // The actions as plain buttons, for a view that could not be drawn.
+  function fallbackView() {
+    const rest = S.legal.filter((a) => !inBar(a));
+    let h = `<p class="notice">${esc(t("web.render_error"))}</p>`;
+    if (rest.length) h += `<div class="actions">${actionsList(rest)}</div>`;
+    return h;
+  }
+
+  // A reaction window's claim and pass actions of this seat: in the pinned bar.
+  function inBar(a) {
+    const w = S.view && S.view.window;
+    return !!w && (isClaim(a) || a.type === w.pass_type);
+  }
+
+  function claimBar() {
+    const acts = S.legal.filter(inBar);
+    if (!acts.length) return "";
+    const claims = acts.filter(isClaim), passes = acts.filter((a) => !isClaim(a));
+    const cols = claims.length > 6 ? 4 : claims.length > 2 ? 3 : Math.max(1, claims.length);
+    const claimButtons = claims.map((a) => actionButton(a, S.legal.indexOf(a), undefined, "", barInner(a))).join("");
+    return `<div id="claimbar" class="claimbar" style="--cols:${cols}">${claimButtons}${actionsList(passes)}</div>`;
+  }
+
+  // A snap in the bar names the card by its place and by what this seat remembers of it,
+  // so that the player need not scroll up to his cards in the race.
+  function barInner(a) {
+    if (S.game !== "omerta" || a.type !== "snap") return undefined;
+    const known = S.memory[a.slot];
+    return `${esc(t("om.snap_word"))}<span>${esc(t("web.card_n", {n: slotOwner(a.slot).n}))}</span><small>${esc(known ? omCard(known) : t("om.unknown_card"))}</small>`;
+  }
+
   function render() {
     if (!S.playing || !S.view) return;
     const v = S.view;
     $("#who").textContent = t("web.you_are", {name: S.name, n: S.seat + 1});
-    let body = "";
-    if (S.game === "omerta") body = renderOmerta(v);
-    else if (S.game === "family_business") body = renderFB(v);
-    else if (S.game === "famiglia") body = renderFamiglia(v);
-    else if (S.game === "mafiosi") body = renderMafiosi(v);
-    const head = `<div class="gamebar"><b>${esc(t("game." + S.game))}</b>${v.round ? " · " + esc(t("web.round", {round: v.round, rounds: v.rounds})) : ""}</div>`;
+    const view = VIEWS[S.game];
+    const body = guarded(S.game + " view", () => (view ? view(v) : ""), fallbackView);
+    const head = guarded("header", () => `<div class="gamebar"><b>${esc(t("game." + S.game))}</b>${v.round ? " · " + esc(t("web.round", {round: v.round, rounds: v.rounds})) : ""}</div>` + statusLine(), () => "");
+    const bar = guarded("claim bar", claimBar, () => `<div id="claimbar" class="claimbar">${S.legal.filter(inBar).map((a, i) => actionButton(a, S.legal.indexOf(a), a.type)).join("")}</div>`);
     const screen = $("#screen");
-    screen.innerHTML = head + statusLine() + (S.notice ? `<p class="notice">${esc(S.notice)}</p>` : "") + body + resultHtml();
+    screen.innerHTML = head + (S.notice ? `<p class="notice">${esc(S.notice)}</p>` : "") + body +
+      guarded("result", resultHtml, () => "") + bar;
     screen.dataset.step = String(S.step);
     screen.dataset.legal = String(S.legal.length);
+    padForClaimBar();
     wireActions(screen);
   }
+
+  // The page scrolls above the pinned claim bar: nothing hides under it.
+  function padForClaimBar() {
+    const pinned = $("#claimbar");
+    document.body.style.paddingBottom = pinned ? (pinned.offsetHeight + 16) + "px" : "";
+  }
+  window.addEventListener("resize", padForClaimBar);
 
   function actionsList(list, offset) {
     return list.map((a) => actionButton(a, S.legal.indexOf(a))).join("");
@@ -634,7 +724,7 @@
     const me = v.players[S.seat];
     let h = "";
     const w = v.window;
-    if (w && w.kind === "snap") h += `<div class="prompt hot">${esc(t("om.snap_prompt", {value: w.value}))}${omCardHtml(v.discard[v.discard.length - 1])}</div>`;
+    if (w && w.kind === "snap") h += `<div class="prompt hot side"><span>${esc(t("om.snap_prompt", {value: w.value}))}</span>${omCardHtml(v.discard[v.discard.length - 1])}</div>`;
     if (w && w.kind === "hitwoman" && (w.targets || []).indexOf(S.seat) >= 0) h += `<div class="prompt hot">${esc(t("om.hitwoman_prompt", {name: seatName(w.attacker), power: t("char." + w.attack.type)}))}</div>`;
     if (v.phase === "peek" && S.legal.length) h += `<div class="prompt">${esc(t("om.peek_prompt"))}</div>`;
     // own cards, from memory
@@ -648,8 +738,8 @@
     if (v.drawn && v.turn === S.seat && v.drawn.card) h += `<h3>${esc(t("om.drawn"))}</h3><div class="row cards">${omCardHtml(v.drawn.card)}</div>`;
     if (v.safe_cards) h += `<h3>${esc(t("om.safe"))}</h3><div class="row cards">${v.safe_cards.map((c) => omCardHtml(c)).join("")}</div>`;
     if (v.discard.length && !(w && w.kind === "snap")) h += `<h3>${esc(t("om.discard_top"))}</h3><div class="row cards">${omCardHtml(v.discard[v.discard.length - 1])}</div>`;
-    const claims = S.legal.filter(isClaim), others = S.legal.filter((a) => !isClaim(a));
-    h += `<div class="actions${claims.length ? " claims" : ""}">${actionsList(claims)}${actionsList(others)}</div>`;
+    const others = S.legal.filter((a) => !inBar(a));
+    if (others.length) h += `<div class="actions">${actionsList(others)}</div>`;
     if (!S.legal.length && !S.result) h += `<p class="idle">${esc(t("web.nothing"))}</p>`;
     return h;
   }
@@ -669,9 +759,7 @@
     for (const a of S.legal) {
       if (a.card !== undefined && a.type !== "counter") (byCard[a.card] = byCard[a.card] || []).push(a); else loose.push(a);
     }
-    const claims = loose.filter(isClaim), rest = loose.filter((a) => !isClaim(a));
-    if (claims.length || (w && rest.some((a) => a.type === "no_counter"))) h += `<div class="actions claims">${actionsList(claims)}${actionsList(rest.filter((a) => a.type === "no_counter"))}</div>`;
-    const choices = rest.filter((a) => a.type !== "no_counter");
+    const choices = loose.filter((a) => !inBar(a));
     if (choices.length) h += `<h3>${esc(t("fb.choose"))}</h3><div class="actions">${actionsList(choices)}</div>`;
     h += `<h3>${esc(t("fb.your_hand"))}</h3><div class="hand">`;
     for (const c of v.hand || []) {
@@ -760,6 +848,12 @@
       if (mine && mine.token) {
         try {
           const info = await lookUp(S.room);
+          if (info.table.id === mine.table && mine.taken) {
+            S.summary = info.table; S.token = mine.token; S.table = mine.table; S.seat = mine.seat;
+            S.name = S.name || mine.name || ""; S.closing = true;
+            showTakenOver();
+            return;
+          }
           if (info.table.id === mine.table) { S.summary = info.table; await resumeWith(mine); return; }
         } catch (e) { /* the room is gone */ }
         localStorage.removeItem(roomKey());
