@@ -10,8 +10,9 @@ producer; a client that takes none of its output for :data:`SLOW_CLIENT_S` is dr
 and so is one for which pushes would make more than ``server.max_output_buffer_kb``
 bytes wait in the server: the bound is on what the server itself holds, the kernel's
 socket buffer being kept small, :data:`SEND_BUFFER_BYTES`). Replies never count
-against a client: its requests are not read while their replies wait to be sent
-(:data:`READ_PAUSE_BYTES`), so a burst of legal requests waits in its own socket.
+against a client: its requests wait while their replies wait to be sent
+(:data:`READ_PAUSE_BYTES`), so a burst of legal requests waits for its turn (its pongs
+are read at once all the same).
 
 Liveness (docs/PROTOCOL.md "Transport and framing"): a connection that has not said
 ``hello`` within ``server.hello_timeout_s`` gets ``error hello_timeout`` and is closed;
@@ -63,10 +64,11 @@ MAX_MESSAGES_PER_S = 500
 #: A client whose transport stays paused this long without taking any of what waits
 #: for it (it stopped reading) is dropped (seconds).
 SLOW_CLIENT_S = 10.0
-#: Requests of a connection are not read while more than this many bytes written this
-#: reactor turn wait to be sent, or while its transport's buffer is full: a burst of
-#: legal requests then waits in the client's own socket until their replies drained,
-#: instead of piling replies up in the server (which would count as not reading).
+#: Requests of a connection are not answered while more than this many bytes written
+#: this reactor turn wait to be sent, or while its transport's buffer is full: a burst of
+#: legal requests waits (beyond this many bytes of them, in the client's own socket)
+#: until their replies drained, instead of piling replies up in the server (which would
+#: count as not reading). Pongs never wait.
 READ_PAUSE_BYTES = 64 * 1024
 #: Default bound on the bytes waiting for one client in the server (its transport's
 #: buffer plus what is written while paused); ``server.max_output_buffer_kb`` overrides.
@@ -221,7 +223,9 @@ class ServerProtocol(LineReceiver):
         self._written = 0  # every byte ever handed to the output (sent or waiting)
         self._slow_mark = 0  # bytes taken by the client when the slow-reader clock started
         self._input_paused = False  # requests wait: replies are still on their way
-        self._frames: deque[bytes] = deque()  # WebSocket messages that wait meanwhile
+        self._waiting: deque[bytes] = deque()  # the requests that wait meanwhile
+        self._waiting_bytes = 0
+        self._reading_paused = False  # so many wait that the socket is not read either
         self._closing = False
         self._matches = 0  # running matches this connection sits in
         self._out: list[bytes] = []  # written this reactor turn, not yet sent (OutputFlush)
@@ -271,7 +275,7 @@ class ServerProtocol(LineReceiver):
         self._held = None
         self._gated = None
         self._out, self._out_bytes = [], 0
-        self._frames.clear()
+        self._waiting.clear()
         if self.clocksync is not None:
             self.clocksync.stop()
         try:
@@ -439,6 +443,21 @@ class ServerProtocol(LineReceiver):
             if self.clocksync is not None:
                 self.clocksync.on_pong(pong.id, pong.tc)
             return
+        if self._input_paused:  # replies still wait to be sent: this request waits its turn
+            self._hold(line)
+            return
+        self._request(line)
+
+    def frameReceived(self, data: bytes) -> None:
+        """One message of a transport that frames messages itself (a WebSocket text
+        frame, :mod:`server.web.bridge`), read as a line."""
+        if len(data) > MAX_LINE:
+            self.lineLengthExceeded(data)
+            return
+        self.lineReceived(data)
+
+    def _request(self, line: bytes) -> None:
+        """Answer one request line (anything but a pong): its reply, or an ``error``."""
         seq = None
         self._held = []
         try:
@@ -464,51 +483,48 @@ class ServerProtocol(LineReceiver):
                 self._write(data)
             self._check_input()
 
-    def frameReceived(self, data: bytes) -> None:
-        """One message of a transport that frames messages itself (a WebSocket text
-        frame, :mod:`server.web.bridge`): read as a line, in turn with the others, and
-        kept for later while requests are not read (:data:`READ_PAUSE_BYTES`)."""
-        if self._input_paused or self._frames:
-            self._frames.append(data)
-            return
-        if len(data) > MAX_LINE:
-            self.lineLengthExceeded(data)
-            return
-        self.lineReceived(data)
-
-    # -- reading only what the client takes ----------------------------------------------
+    # -- answering only as fast as the client takes the replies ---------------------------
     def _check_input(self) -> None:
-        """Stop reading requests while this turn's output is large or the transport's
-        buffer is full (:data:`READ_PAUSE_BYTES`): the lines already read wait in the
-        line buffer (``LineReceiver.paused``), the rest in the client's socket."""
+        """After a request: while this turn's output is large or the transport's buffer
+        is full (:data:`READ_PAUSE_BYTES`), the next requests wait (pongs are still
+        read at once: the heartbeat and clock sync never wait behind replies)."""
         if self._input_paused or self.transport is None or self._closing:
             return
         if self._paused or self._out_bytes > READ_PAUSE_BYTES:
             self._input_paused = True
+
+    def _hold(self, line: bytes) -> None:
+        """Keep a request for when the replies drained. Past :data:`READ_PAUSE_BYTES`
+        of them, the socket is not read either: the rest waits in the client's socket
+        (``LineReceiver.paused`` keeps what was read already)."""
+        self._waiting.append(line)
+        self._waiting_bytes += len(line)
+        if self._waiting_bytes > READ_PAUSE_BYTES and not self._reading_paused:
+            self._reading_paused = True
             self.paused = True
             pause = getattr(self.transport, "pauseProducing", None)
             if pause is not None:
                 pause()
 
     def _resume_input(self) -> None:
-        """Read requests again once the output drained (the lines and messages read
-        meanwhile first, in order)."""
+        """The output drained: answer the requests that waited, in order, then read
+        the socket again."""
         if (not self._input_paused or self._paused or self._out_bytes > READ_PAUSE_BYTES
                 or self.transport is None or self._closing):
             return
         self._input_paused = False
+        while self._waiting and not self._input_paused and self.transport is not None and not self._closing:
+            line = self._waiting.popleft()
+            self._waiting_bytes -= len(line)
+            self._request(line)
+        if self._input_paused or not self._reading_paused or self.transport is None or self._closing:
+            return
+        self._reading_paused = False
         self.paused = False
         resume = getattr(self.transport, "resumeProducing", None)
         if resume is not None:
             resume()
         self.dataReceived(b"")
-        while self._frames and not self._input_paused and self.transport is not None:
-            data = self._frames.popleft()
-            if len(data) > MAX_LINE:
-                self._frames.clear()
-                self.lineLengthExceeded(data)
-                return
-            self.lineReceived(data)
 
     def _dispatch(self, msg: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         kind = msg["type"]

@@ -145,11 +145,14 @@ def test_requests_wait_while_their_replies_wait_and_are_answered_in_order_after(
     c = Client(lobby)
     c.read()
     c.proto.pauseProducing()  # the transport's buffer is full
-    assert c.transport.producerState == "paused"  # so the server stops reading the socket
     c.send_raw(b"".join(b'{"type":"list_tables","seq":%d}\n' % i for i in range(10, 13)))
-    assert not [m for m in c.read() if "re" in m]  # read from the socket, not answered yet
+    assert not [m for m in c.read() if "re" in m]  # read, not answered yet
+    # pongs never wait behind replies: the heartbeat and the clock go on
+    c.proto.clocksync.silent_ms = 3000.0  # no pong for 3 s (the heartbeat drops at 4)
+    c.proto.dataReceived(b'{"v":1,"type":"pong","id":1,"tc":5.0}\n')
+    assert c.proto.clocksync.silent_ms == 0.0
+    assert c.transport.producerState == "producing"  # a few requests: the socket is still read
     c.proto.resumeProducing()
-    assert c.transport.producerState == "producing"
     assert [m["re"] for m in c.read() if "re" in m] == [10, 11, 12]
     # WebSocket messages wait the same way, in order
     c.proto.pauseProducing()
@@ -158,6 +161,15 @@ def test_requests_wait_while_their_replies_wait_and_are_answered_in_order_after(
     assert not [m for m in c.read() if "re" in m]
     c.proto.resumeProducing()
     assert [m["re"] for m in c.read() if "re" in m] == [20, 21]
+    # a burst beyond 64 KiB of requests: the socket itself is not read until they are answered
+    c.proto.pauseProducing()
+    line = b'{"type":"list_tables","seq":%d' + b" " * 200 + b'}\n'  # 300 of them: no flood
+    seqs = range(100, 100 + sp.READ_PAUSE_BYTES // 200 + 5)
+    c.send_raw(b"".join(line % i for i in seqs))
+    assert c.transport.producerState == "paused" and not [m for m in c.read() if "re" in m]
+    c.proto.resumeProducing()
+    assert [m["re"] for m in c.read() if "re" in m] == list(seqs)
+    assert c.transport.producerState == "producing"
 
 
 def test_a_slow_reader_whose_output_drains_is_kept_one_that_takes_nothing_is_dropped():
