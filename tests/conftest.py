@@ -9,6 +9,7 @@ import os
 import shutil
 import sys
 import tempfile
+import weakref
 from pathlib import Path
 
 import platformdirs  # noqa: E402
@@ -86,3 +87,45 @@ def _player_dirs_untouched(request, monkeypatch):
     touched = changed(before, dir_snapshot(REAL_DIRS))
     if touched:
         pytest.fail(f"{request.node.nodeid} wrote into the player's own directory: {touched}", pytrace=False)
+
+
+#: Every pygame client's frame pacer made in this worker (weakly): see
+#: :func:`_no_client_left_running`.
+_PACERS: "weakref.WeakSet[object]" = weakref.WeakSet()
+
+
+def _track_pacers() -> None:
+    from client import pacing
+
+    if getattr(pacing.FramePacer.__init__, "tracked", False):
+        return
+    real = pacing.FramePacer.__init__
+
+    def init(self, owner, reactor):
+        real(self, owner, reactor)
+        _PACERS.add(self)
+
+    init.tracked = True  # type: ignore[attr-defined]
+    pacing.FramePacer.__init__ = init  # type: ignore[method-assign]
+
+
+_track_pacers()
+
+
+@pytest.fixture(autouse=True)
+def _no_client_left_running():
+    """A pygame client a test made on the real reactor stops with the test. Left
+    running (its loops started, or woken by a message), its pacer would poll the next
+    tests' pygame events; a QUIT posted for another client, or a poll failing once a
+    test quit pygame, makes it quit, which stops the reactor that every later Twisted
+    test of the worker runs on."""
+    yield
+    from twisted.internet import reactor
+
+    for pacer in list(_PACERS):
+        if getattr(pacer, "reactor", None) is reactor:
+            owner = getattr(pacer, "owner", None)
+            if owner is not None and hasattr(owner, "running"):
+                owner.running = False  # nothing schedules its loops again
+            pacer.stop()
+        _PACERS.discard(pacer)
