@@ -338,7 +338,8 @@ class ServerProtocol(LineReceiver):
 
     def _say_and_close(self, data: bytes, why: str) -> None:
         """Write ``data`` (the last line), then close; a peer that does not read it is
-        cut off after a second. ``why``: the code the close is for (``close_code``)."""
+        cut off after a second. ``why``: the error code the close is for
+        (:attr:`close_reason`)."""
         if self._closing or self.transport is None:
             return
         self._cancel_hello()
@@ -641,7 +642,7 @@ class ServerProtocol(LineReceiver):
     def _write(self, data: bytes, reply: bool = False) -> None:
         """Hand ``data`` to the output. A push that would make more than
         ``max_output_bytes`` wait in the server drops the connection (it stopped
-        reading); a ``reply`` never does: requests are not read while replies wait
+        reading); a ``reply`` never does: requests are not answered while replies wait
         (:meth:`_check_input`), so replies cannot pile up."""
         if self._gated is not None:
             self._gated.append(data)

@@ -381,6 +381,10 @@ def test_famiglia_match_with_pair_recruits_a_broken_view_and_a_token_taken_over(
         assert not buttons(phones[1]) and phones[1].execute_script(
             "return !document.querySelector('#claimbar') && window.__mafia.view === null && "
             "window.__received.some(m => m.type === 'taken_over' && m.seat === 1)")
+        for lang_text in ("Your seat was taken over on another device.", told):  # either language
+            phones[1].find_element("id", "lang").click()
+            wait_for(phones[1], "const p = document.querySelector('#taken-over'); "
+                                f"return p && p.textContent === {json.dumps(lang_text)}")
         phones[1].find_element("id", "take-back").click()  # and takes it back
         wait_for(phones[1], "return window.__mafia.playing && document.querySelector('.card.fam') !== null")
         assert _lines_until(tablet, "taken_over")["seat"] == 1  # now the tablet is told

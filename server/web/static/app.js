@@ -34,7 +34,7 @@
     summary: null, seat: null, token: null, name: "", game: null, view: null, legal: [],
     step: 0, seats: [], status: "", result: null, notice: "", busy: false, memory: {},
     drawnCard: null, windowId: null, tShown: null, shownFor: null, prevLegal: 0,
-    retry: 0, closing: false, playing: false, offset: null, pause: null,
+    retry: 0, closing: false, playing: false, offset: null, pause: null, takenOver: false,
   };
   W.__mafia = S;  // for tests and the fairness benchmark
 
@@ -284,7 +284,7 @@
   // the other device, even on a reload), only when the player says so.
   function takenOver() {
     S.playing = false; S.view = null; S.legal = []; S.windowId = null; S.busy = false; S.notice = "";
-    S.pause = null; S.closing = true;
+    S.pause = null; S.closing = true; S.takenOver = true;
     localStorage.setItem(roomKey(), JSON.stringify({token: S.token, table: S.table, seat: S.seat, name: S.name, taken: true}));
     if (S.ws) { try { S.ws.close(); } catch (e) { /* closed already */ } }
     netNotice("");
@@ -297,7 +297,7 @@
     $("#screen").innerHTML = `<section class="taken"><p class="big-text" id="taken-over">${esc(t("web.taken_over"))}</p>
       <button id="take-back" class="big" type="button">${esc(t("web.take_back"))}</button></section>`;
     $("#take-back").addEventListener("click", () => {
-      S.closing = false; S.retry = 0;
+      S.closing = false; S.retry = 0; S.takenOver = false;
       saveSeat();  // no longer marked as taken: this phone plays the seat again
       resume();
     });
@@ -338,6 +338,7 @@
         tick();
         break;
       case "table":
+        if (S.takenOver) break;
         if (msg.table.id === S.table || S.table === null) {
           S.summary = msg.table;
           S.seats = msg.table.seats;
@@ -457,7 +458,7 @@
   function tick() {
     const box = $("#countdown");
     if (!box) return;
-    const lines = S.token ? countdownLines() : [];
+    const lines = S.token && !S.takenOver ? countdownLines() : [];
     const text = lines.join("\n");
     if (box.textContent !== text) box.textContent = text;
     box.hidden = !lines.length;
@@ -699,7 +700,7 @@
     const view = VIEWS[S.game];
     const body = guarded(S.game + " view", () => (view ? view(v) : ""), fallbackView);
     const head = guarded("header", () => `<div class="gamebar"><b>${esc(t("game." + S.game))}</b>${v.round ? " · " + esc(t("web.round", {round: v.round, rounds: v.rounds})) : ""}</div>` + statusLine(), () => "");
-    const bar = guarded("claim bar", claimBar, () => `<div id="claimbar" class="claimbar">${S.legal.filter(inBar).map((a, i) => actionButton(a, S.legal.indexOf(a), a.type)).join("")}</div>`);
+    const bar = guarded("claim bar", claimBar, () => `<div id="claimbar" class="claimbar">${S.legal.filter(inBar).map((a) => actionButton(a, S.legal.indexOf(a), a.type)).join("")}</div>`);
     const screen = $("#screen");
     screen.innerHTML = head + (S.notice ? `<p class="notice">${esc(S.notice)}</p>` : "") + body +
       guarded("result", resultHtml, () => "") + bar;
@@ -837,7 +838,7 @@
       localStorage.setItem("mafia.lang", S.lang);
       await loadStrings();
       langButton.textContent = t("web.language");
-      if (S.playing) render(); else if (S.token) renderWaiting(); else showJoin();
+      if (S.takenOver) showTakenOver(); else if (S.playing) render(); else if (S.token) renderWaiting(); else showJoin();
     });
     $("#title").textContent = t("web.title");
     S.name = localStorage.getItem("mafia.name") || "";
@@ -850,7 +851,7 @@
           const info = await lookUp(S.room);
           if (info.table.id === mine.table && mine.taken) {
             S.summary = info.table; S.token = mine.token; S.table = mine.table; S.seat = mine.seat;
-            S.name = S.name || mine.name || ""; S.closing = true;
+            S.name = S.name || mine.name || ""; S.closing = true; S.takenOver = true;
             showTakenOver();
             return;
           }
