@@ -19,7 +19,7 @@ from server.lobby import TABLES_PAGE_BYTES
 from shared.config import merge
 from shared.protocol import MAX_LINE
 from tests.test_protocol import Client, make_lobby
-from tests.test_web_rooms import _Client as WebClient
+from tests.test_websocket_closes import _Client as WebClient
 
 #: Many tables with long names: 200 summaries are several pages.
 TABLES = 200
@@ -118,8 +118,9 @@ def test_a_burst_of_requests_whose_replies_dwarf_the_output_bound_is_answered(tm
         yield ws.wait_for(lambda m: m.get("re") == BURST, timeout=30)
         assert sorted(m["re"] for m in ws.frames if m.get("type") == "tables") == list(range(1, BURST + 1))
         assert not ws.closed.called
-        ws.proto.sendClose(1000)
+        yield ws.close()
         reader.transport.loseConnection()
+        yield reader.lost
     finally:
         yield running.stop()
 
