@@ -21,7 +21,7 @@ from twisted.logger import Logger
 
 from shared import matchlog
 from shared.games import DEFS, GAMES, get_game
-from shared.protocol import VERSION, ProtocolError, encode, encode_value
+from shared.protocol import VERSION, ProtocolError, clean_name, encode, encode_value
 from server import persist, waiting_tables
 from server.scoreboard import Scoreboard
 from server.match.table import Table
@@ -83,9 +83,11 @@ class Lobby:
         return next(self._conn_ids)
 
     def hello(self, conn: Any, name: str) -> dict[str, Any]:
-        """Register ``conn`` under ``name`` (made unique: "Ann", "Ann (2)", ...).
-        Returns the ``welcome`` fields."""
-        base = " ".join(name.split())[:40] or "Player"
+        """Register ``conn`` under ``name`` (:func:`shared.protocol.clean_name`: no
+        control or format character, whitespace collapsed, at most 40 characters; "Player"
+        when nothing visible is left; made unique: "Ann", "Ann (2)", ...). Returns the
+        ``welcome`` fields."""
+        base = clean_name(name, 40) or "Player"
         taken = set(self.names.values())
         unique, n = base, 1
         while unique in taken:
@@ -201,7 +203,7 @@ class Lobby:
                                                "later, or ask the host to raise server.max_tables")
         engine, settings = parse_options(game, seats, options or {}, self.config, self.testing)
         tid = next(self._table_ids)
-        label = " ".join((name or "").split())[:60] or f"{self.names.get(conn, 'Table')}'s table"
+        label = clean_name(name or "", 60) or f"{self.names.get(conn, 'Table')}'s table"
         table = Table(tid, game, label, engine, settings, self.config, self.clock,
                       on_empty=self._remove, data_dir=self.data_dir, port=self.port,
                       options=options or {})

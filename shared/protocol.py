@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any, Mapping
 
 import msgspec
@@ -238,6 +239,22 @@ EMOTE_WINDOW_S = 5.0
 #: "Asking again"): 16 to 64 characters of ``A-Z a-z 0-9 _ -``, random and secret like a
 #: token; asking again with the same key gets the same table or seat.
 KEY_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+#: Unicode categories a name never keeps: controls (NUL, BEL, ESC, DEL...), format
+#: characters (bidi overrides and isolates, zero-width spaces and joiners, soft hyphens,
+#: tags) and lone surrogates. They draw nothing, or reorder and hide what follows.
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+
+
+def clean_name(text: str, limit: int) -> str:
+    """``text`` as a name people see: every whitespace run (tabs, newlines, line
+    separators, no-break spaces) one space, every character of
+    :data:`INVISIBLE_CATEGORIES` dropped, trimmed, at most ``limit`` characters. May be
+    "" (nothing visible was left): the caller puts its default in its place."""
+    kept = "".join(" " if ch.isspace() else ch for ch in text
+                   if ch.isspace() or unicodedata.category(ch) not in INVISIBLE_CATEGORIES)
+    return " ".join(kept.split())[:limit].rstrip()
 
 
 def check_fields(msg: Mapping[str, Any]) -> None:
