@@ -192,7 +192,6 @@ class PhoneBench:
         from twisted.internet import threads
 
         from client.net import connect
-        from server.web.rooms import room_code
         from tools.screenshots_phone import ServerProcess, close_phone, join_seat, open_phone
 
         server = ServerProcess(testing=True)
@@ -208,13 +207,13 @@ class PhoneBench:
             self.near.proto = call(connect, self.reactor, "127.0.0.1", near_port, "Near", listener=self.near)
             reply = call(self.dealer.proto.request, "create_table", game="omerta", seats=3, name="Race",
                          options={"rounds": 20, "seed": self.seed, "snap_timeout_ms": 3000})
-            table = reply["table"]["id"]
+            table, room = reply["table"]["id"], reply["table"]["room"]
             self.near.table = self.dealer.table = table
             call(self.dealer.proto.request, "join", table=table, seat=2)
             call(self.near.proto.request, "join", table=table, seat=1)
             phone = open_phone()
             plan = {str(w): reactions(self.seed, w)[0] for w in range(1, 6000)}
-            join_seat(phone, f"http://127.0.0.1:{web}/?room={room_code(table)}", "Phone", 0)
+            join_seat(phone, f"http://127.0.0.1:{web}/?room={room}", "Phone", 0)
             phone.execute_script(THUMB_JS, plan)
             print(f"  racing after {time.monotonic() - t0:.1f} s", file=sys.stderr, flush=True)
             deadline = time.monotonic() + self.args.max_s

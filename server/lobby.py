@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import itertools
+import math
 import secrets
 from pathlib import Path
 from typing import Any
@@ -23,15 +24,23 @@ from shared import matchlog
 from shared.games import DEFS, GAMES, get_game
 from shared.protocol import VERSION, ProtocolError, clean_name, encode, encode_value
 from server import persist, waiting_tables
+from server.ratelimit import AddressAllowance
 from server.scoreboard import Scoreboard
 from server.match.table import Table
 from server.options import parse_options
+from server.web import rooms
 
 log = Logger()
 
 #: A ``tables`` reply holds at most this many bytes of table summaries (about 40
 #: tables of four players); ``list_tables {after}`` asks for the next ones.
 TABLES_PAGE_BYTES = 24 * 1024
+
+#: Wrong room codes one address may try (``join`` of a private table, the phone page's
+#: ``GET /api/room/CODE``) before it must wait; one more comes back every
+#: :data:`CODE_REFILL_S` seconds (docs/PROTOCOL.md "Private tables").
+CODE_TRIES = 10
+CODE_REFILL_S = 30.0
 
 
 def _game_entry(d: Any) -> dict[str, Any]:
@@ -77,6 +86,8 @@ class Lobby:
         #: the evening's scoreboard: finished logs of the last 12 h, then every match that ends
         self.scoreboard = Scoreboard()
         self.scoreboard.load(data_dir)
+        #: per address: the wrong room codes it may still try (:meth:`check_room`)
+        self.code_tries = AddressAllowance(clock, CODE_TRIES, CODE_REFILL_S)
 
     # -- connections ----------------------------------------------------------------
     def next_conn_id(self) -> int:
@@ -129,8 +140,42 @@ class Lobby:
 
     # -- tables ---------------------------------------------------------------------
     def summaries(self) -> list[dict[str, Any]]:
-        """Every table's summary, by id."""
-        return [t.summary() for _, t in sorted(self.tables.items())]
+        """Every table as anybody may see it (``list_tables``, discovery: no room code), by id."""
+        return [t.listing() for _, t in sorted(self.tables.items())]
+
+    def table_by_room(self, code: str) -> Table | None:
+        """The open table whose room code is ``code`` (as typed: :func:`rooms.normalise`),
+        or None."""
+        wanted = rooms.normalise(code)
+        if wanted is None:
+            return None
+        for table in self.tables.values():
+            if table.room == wanted and not table.closed:
+                return table
+        return None
+
+    def check_room(self, conn: Any, table: Table, room: str | None, key: str | None,
+                   spectate: bool) -> None:
+        """Let ``conn`` join (or watch) ``table``, or raise: an open table lets anybody in;
+        a private one its host, whoever is already at it, a join asked again with the
+        ``key`` of one of its seats, and whoever brings its room code ``room``. A wrong
+        code spends one of the address's tries (:attr:`code_tries`). Raises
+        :class:`ProtocolError` ``private_table`` (no code, or a wrong one) or
+        ``too_many_codes`` (the address has no try left: the code is not even looked at)."""
+        if not table.private or table.host.is_host(conn) or conn in table.connections():
+            return
+        if key is not None and not spectate and table.roster.seat_with_key(key) is not None:
+            return
+        if room is None:
+            raise ProtocolError("private_table", "this table is private: ask its host for its room "
+                                                 "code and join with it")
+        address = getattr(conn, "peer_host", None)
+        if not self.code_tries.allowed(address):
+            raise ProtocolError("too_many_codes", too_many_codes_message(self.code_tries.retry_after_s(address)))
+        if rooms.normalise(room) != table.room:
+            self.code_tries.spend(address)
+            raise ProtocolError("private_table", "wrong room code for this private table: check it "
+                                                 "with its host")
 
     def tables_page(self, after: int | None = None) -> dict[str, Any]:
         """The ``tables`` reply's fields for ``list_tables {after}``: the tables whose
@@ -145,7 +190,7 @@ class Lobby:
         for tid, table in sorted(self.tables.items()):
             if after is not None and tid <= after:
                 continue
-            summary = table.summary()
+            summary = table.listing()
             cost = len(encode_value(summary)) + 1
             if page and size + cost > TABLES_PAGE_BYTES:
                 more = True
@@ -325,10 +370,14 @@ class Lobby:
             self._tokens[hashlib.sha256(token.encode()).digest()] = table_id
 
     def _adopt(self, table: Table) -> None:
-        """Hook ``table`` to this lobby: its scoreboard, and the table that takes its
-        place (play again, new options)."""
+        """Hook ``table`` to this lobby: its scoreboard, the table that takes its place
+        (play again, new options), and a room code when it has none yet (a new table, or
+        one restored from a log written before codes were kept)."""
         table.scoreboard = self.scoreboard
         table.on_replace = self._replace
+        if table.room is None:
+            taken = {t.room for t in self.tables.values() if t.room is not None}
+            table.settings["room"] = rooms.new_code(taken)
 
     def _replace(self, old: Table, new: Table) -> None:
         if self.tables.get(old.id) is old:
@@ -358,6 +407,7 @@ class Lobby:
         table = self._table(msg["table"])
         self._at(conn, table.id)
         if kind == "join":
+            self.check_room(conn, table, msg.get("room"), msg.get("key"), bool(msg.get("spectate")))
             joined = table.join(conn, msg.get("seat"), bool(msg.get("spectate")), msg.get("key"))
             self._index_token(joined.get("token"), table.id)
             return "joined", joined
@@ -397,6 +447,12 @@ class Lobby:
         if kind == "emote":  # the sender's copy of the pushed emote is its reply
             return "emote", table.host.emote(conn, msg["emote"])
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}")  # pragma: no cover
+
+
+def too_many_codes_message(wait_s: float) -> str:
+    """The ``too_many_codes`` sentence (also the phone page's HTTP 429)."""
+    return (f"too many wrong room codes from your address: check the code on the TV and try "
+            f"again in {max(1, math.ceil(wait_s))} s")
 
 
 def full_message(limit: int) -> str:

@@ -15,7 +15,7 @@ from shared.protocol import ProtocolError
 
 #: Options any game's table accepts (table settings, not engine config).
 TABLE_OPTIONS = ("seed", "bot_think_ms", "bot_kind", "bot_takeover", "spectator_delay_s",
-                 "turn_timer_s", "start")
+                 "turn_timer_s", "start", "private")
 #: Who plays a held seat (its player lost the connection) while it waits for them.
 TAKEOVER_MODES = ("after_miss", "never")
 #: When the match starts: as soon as every seat is filled, or when the host says ``start``.
@@ -93,6 +93,10 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
             if options[key] not in START_MODES:
                 raise ProtocolError("bad_option", "option 'start' is 'auto' or 'host'")
             settings["start"] = options[key]
+        elif key == "private":  # joining or watching needs the room code (server.lobby)
+            if not isinstance(options[key], bool):
+                raise ProtocolError("bad_option", "option 'private' is true or false")
+            settings["private"] = options[key]
         elif option is not None:
             value = _game_option(option, options[key], seats, integer)
             for target in option.targets():

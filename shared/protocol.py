@@ -57,6 +57,8 @@ ERROR_CODES: dict[str, str] = {
     "not_over": "the match is not over",
     "too_many_emotes": "more than 3 emotes in 5 s; the connection stays open",
     "paused": "the table is paused: the server cannot save the match; it resumes by itself",
+    "private_table": "the table is private: joining or watching it needs its room code",
+    "too_many_codes": "too many wrong room codes from this address; try again later",
     "rate_limited": "too many bad messages; slow down",
     "internal": "the server failed on this request; it goes on",
 }
@@ -206,7 +208,8 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "list_tables": {"after": (int, False)},
     "create_table": {"game": (str, True), "seats": (int, True), "name": (str, False), "options": (dict, False),
                      "key": (str, False)},
-    "join": {"table": (int, True), "seat": (int, False), "spectate": (bool, False), "key": (str, False)},
+    "join": {"table": (int, True), "seat": (int, False), "spectate": (bool, False), "key": (str, False),
+             "room": (str, False)},
     "leave": {"table": (int, True)},
     "add_bot": {"table": (int, True), "seat": (int, False)},
     "remove_bot": {"table": (int, True), "seat": (int, True)},

@@ -129,7 +129,7 @@ def test_the_log_holds_header_actions_seat_changes_and_result(tmp_path):
     assert head["config"] == table.engine_config
     assert [s["token"] for s in head["seats"]] == [p.token for p in players]
     assert head["settings"] == {"bot_think_ms": 0.0, "bot_kind": "smart", "bot_takeover": "after_miss",
-                                "spectator_delay_s": 0, "turn_timer_s": 0}
+                                "spectator_delay_s": 0, "turn_timer_s": 0, "room": table.room}
     assert [a["action"] for a in log.actions] == [e["action"] for e in table.log]
     assert [a["seat"] for a in log.actions] == [e["seat"] for e in table.log]
     assert all(b["t"] >= a["t"] for a, b in zip(log.actions, log.actions[1:]))

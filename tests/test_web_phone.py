@@ -31,7 +31,6 @@ import pytest
 
 from shared import matchlog
 from shared.games import get_game
-from server.web.rooms import room_code
 from tests.test_conformance import card_api
 from tests.test_loopback_processes import REAL_TIME
 from tools.screenshots_phone import (JS_BUTTONS, PHONE_SIZE, Host, ServerProcess, buttons,
@@ -183,12 +182,12 @@ def check_visibility(server: ServerProcess, game: str, table_id: int, phones: li
 
 def test_room_api(server, host):
     table = host.create("omerta", 3, {"seed": 3}, bots=[])
-    code = room_code(table["id"])
+    code = table["room"]  # the host is told its table's code
     with urllib.request.urlopen(f"http://127.0.0.1:{server.web_port}/api/room/{code.lower()}") as r:
         body = json.loads(r.read())
     assert body["room"] == code and body["table"]["id"] == table["id"] and body["ws"] == "/ws"
     with pytest.raises(urllib.error.HTTPError) as e:
-        urllib.request.urlopen(f"http://127.0.0.1:{server.web_port}/api/room/{room_code(table['id'] + 1)}")
+        urllib.request.urlopen(f"http://127.0.0.1:{server.web_port}/api/room/{'BCDFG' if code != 'BCDFG' else 'BCDFH'}")
     assert e.value.code == 404
     assert host.welcome["web_port"] == server.web_port
 
@@ -244,7 +243,7 @@ def test_omerta_match_from_two_phones_with_snaps_and_the_claims_on_screen(server
             "5", "8", "5"]
     table = host.create("omerta", 3, {"seed": 11, "rounds": 1, "bot_think_ms": 0, "deck": deck,
                                       "first_player": 0, "snap_timeout_ms": 8000}, bots=[2])
-    url = server.url(room_code(table["id"]))
+    url = server.url(table["room"])
     join_seat(phones[0], url, "Lena", 0)
     join_seat(phones[1], url, "Marc", 1)
     first = wait_for(phones[1], "return window.__mafia.view && window.__mafia.view.players[1].slots[0].slot")
@@ -296,7 +295,7 @@ def test_family_business_match_from_two_phones_with_a_counter(server, host, phon
             + ["contract_no_mp", "contract_no_mp", "priority_contract", "double_contract", "ambush"])
     table = host.create("family_business", 3, {"seed": 12, "bot_think_ms": 0, "deck": deck,
                                                "first_player": 0, "counter_timeout_ms": 6000}, bots=[2])
-    url = server.url(room_code(table["id"]))
+    url = server.url(table["room"])
     join_seat(phones[0], url, "Lena", 0)
     join_seat(phones[1], url, "Marc", 1)
     press(phones[0], "contract", lambda a: a["target"] == 1)
@@ -343,7 +342,7 @@ def test_famiglia_match_with_pair_recruits_a_broken_view_and_a_token_taken_over(
     # the street: two 0s of La Famiglia (taken free), then two 1s (recruited with a pair of 0s)
     table = host.create("famiglia", 2, {"seed": 13, "bot_think_ms": 0, "first_player": 0,
                                         "deck": ["F0", "F0", "F1", "F1", "A0", "A1"]}, bots=[])
-    url = server.url(room_code(table["id"]))
+    url = server.url(table["room"])
     join_seat(phones[0], url, "Lena", 0)
     join_seat(phones[1], url, "Marc", 1)
     zeros, ones = range(0, 5), range(5, 9)  # card ids of La Famiglia's 0s and 1s
@@ -399,7 +398,7 @@ def test_famiglia_match_with_pair_recruits_a_broken_view_and_a_token_taken_over(
 
 def test_mafiosi_match_from_a_phone_with_a_reload(server, host, phones):
     table = host.create("mafiosi", 3, {"seed": 14, "rounds": 1, "bot_think_ms": 0}, bots=[2])
-    url = server.url(room_code(table["id"]))
+    url = server.url(table["room"])
     join_seat(phones[0], url, "Lena", 0)
     join_seat(phones[1], url, "Marc", 1)
     rng = random.Random(8)
@@ -425,7 +424,7 @@ def test_phones_count_down_to_a_held_seats_stand_in_and_to_a_restarted_servers_w
     import re
 
     table = host.create("mafiosi", 3, {"seed": 2, "bot_think_ms": 0}, bots=[])
-    url = server.url(room_code(table["id"]))
+    url = server.url(table["room"])
     join_seat(phones[0], url, "Lena", 0)
     join_seat(phones[1], url, "Marc", 1)
     other = Host(server.port, "Zoe")

@@ -13,25 +13,51 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from server.web import rooms  # noqa: E402
 
 
-def test_codes_are_four_unambiguous_letters_and_distinct_for_many_tables():
-    codes = [rooms.room_code(i) for i in range(20000)]
-    assert len(set(codes)) == len(codes)  # a bijection on the ids a server ever reaches
-    for code in codes[:500]:
-        assert len(code) == 4 and set(code) <= set(rooms.ALPHABET)
+def test_codes_are_random_unambiguous_letters_with_at_least_20_bits():
+    import math
+
+    assert rooms.LENGTH * math.log2(len(rooms.ALPHABET)) >= 20
     assert not set(rooms.ALPHABET) & set("AEIOUY")
-    # consecutive tables do not get look-alike codes
-    assert sum(a[:3] == b[:3] for a, b in zip(codes, codes[1:])) < 50
+    codes = [rooms.new_code() for _ in range(2000)]
+    for code in codes:
+        assert len(code) == rooms.LENGTH and set(code) <= set(rooms.ALPHABET)
+    assert len(set(codes)) > 1990  # drawn, not counted: 3.2 million codes
+    # every letter turns up at every place about as often (a chi-square far below its 1 % bound)
+    for place in range(rooms.LENGTH):
+        seen = [sum(c[place] == letter for c in codes) for letter in rooms.ALPHABET]
+        expected = len(codes) / len(rooms.ALPHABET)
+        assert sum((n - expected) ** 2 / expected for n in seen) < 36.2
+    taken = set(codes[:3])
+    assert all(rooms.new_code(taken) not in taken for _ in range(200))
 
 
-def test_resolve_normalises_what_people_type():
-    ids = [3, 7, 12]
-    code = rooms.room_code(7)
-    assert rooms.resolve(code.lower(), ids) == 7
-    assert rooms.resolve(f" {code[:2]}-{code[2:]} ", ids) == 7
-    assert rooms.resolve(rooms.room_code(8), ids) is None
-    assert rooms.resolve("ABCD", ids) is None  # A is not in the alphabet
-    assert rooms.resolve("BCD", ids) is None
-    assert rooms.normalise("bcdf") == "BCDF"
+def test_normalise_reads_what_people_type():
+    assert rooms.normalise("bcdfg") == "BCDFG"
+    assert rooms.normalise(" bc-dfg ") == "BCDFG"
+    assert rooms.normalise("ABCDF") is None  # A is not in the alphabet
+    assert rooms.normalise("BCDF") is None and rooms.normalise("BCDFGH") is None
+
+
+def test_tables_get_distinct_random_codes_that_survive_options_and_play_again():
+    from twisted.internet import task
+
+    from server.lobby import Lobby
+    from shared.config import merge
+
+    lobby = Lobby(merge({}), task.Clock())
+
+    class Conn:
+        name = "host"
+        peer_host = "192.168.1.9"
+
+    host = Conn()
+    first = lobby.create_table(host, "famiglia", 2, "A", {})
+    second = lobby.create_table(host, "famiglia", 2, "B", {})
+    assert first.room and second.room and first.room != second.room
+    assert lobby.table_by_room(first.room.lower()) is first
+    renewed = first.host.set_options(host, {"private": True}, False)
+    assert renewed.room == first.room and renewed.private
+    assert lobby.table_by_room(first.room) is renewed
 
 
 def test_join_url():
@@ -115,8 +141,8 @@ def test_websocket_speaks_the_protocol_one_message_per_frame(tmp_path):
         c.send({"type": "join", "table": table["id"], "seat": 1, "seq": 4})
         joined = yield c.wait_for(lambda m: m.get("re") == 4)
         assert joined["type"] == "joined" and joined["seat"] == 1 and joined["token"]
-        # the table's room code resolves to it, and the lobby sees the phone as a player
-        assert rooms.resolve(rooms.room_code(table["id"]), running.lobby.tables) == table["id"]
+        # the table's room code (told to its host) finds it, and the lobby sees the phone as a player
+        assert running.lobby.table_by_room(table["room"]).id == table["id"]
         assert running.lobby.tables[table["id"]].summary()["seats"][1]["name"] == "Phone"
         # a line longer than the protocol allows: too_long, then the WebSocket closes
         c.send(json.dumps({"type": "hello", "name": "x" * 70000}).encode())
@@ -141,13 +167,14 @@ def test_roomcode_panel_draws_the_qr_of_the_phone_url():
             address = ("192.168.1.20", 7777)
             welcome = {"web_port": 7780}
 
-        url, code = roomcode.phone_url(Link(), {"id": 5})
-        assert url == f"http://192.168.1.20:7780/?room={rooms.room_code(5)}" and code == rooms.room_code(5)
+        url, code = roomcode.phone_url(Link(), {"id": 5, "room": "KQTBX"})
+        assert url == "http://192.168.1.20:7780/?room=KQTBX" and code == "KQTBX"
+        assert roomcode.phone_url(Link(), {"id": 5}) is None  # a screen not told the code
 
         class Old(Link):
             welcome = {}
 
-        assert roomcode.phone_url(Old(), {"id": 5}) is None  # a server without the phone page
+        assert roomcode.phone_url(Old(), {"id": 5, "room": "KQTBX"}) is None  # a server without the phone page
         qr = roomcode.qr_surface(url, 200)
         assert qr.get_width() == qr.get_height() <= 200
         # the quiet zone is light and the finder pattern's corner dark
@@ -155,7 +182,7 @@ def test_roomcode_panel_draws_the_qr_of_the_phone_url():
         assert tuple(qr.get_at((1, 1)))[:3] == roomcode.LIGHT
         assert tuple(qr.get_at((4 * px + 1, 4 * px + 1)))[:3] == roomcode.DARK
         surf = pygame.Surface((420, 260))
-        assert roomcode.draw_for(surf, surf.get_rect(), Link(), {"id": 5}, 1.0)
-        assert not roomcode.draw_for(surf, surf.get_rect(), Old(), {"id": 5}, 1.0)
+        assert roomcode.draw_for(surf, surf.get_rect(), Link(), {"id": 5, "room": "KQTBX"}, 1.0)
+        assert not roomcode.draw_for(surf, surf.get_rect(), Old(), {"id": 5, "room": "KQTBX"}, 1.0)
     finally:
         pygame.quit()

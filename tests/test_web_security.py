@@ -14,11 +14,15 @@ import json
 import socket
 from typing import Any
 
+import pytest
 import pytest_twisted
-from twisted.internet import defer, task
+from twisted.internet import defer, task, threads
 
 from client.net import ServerError, connect
 from server.app import start_server
+from server.lobby import CODE_REFILL_S, CODE_TRIES, Lobby
+from server.ratelimit import AddressAllowance
+from server.web import rooms
 from shared.config import merge
 from shared.protocol import clean_name
 from tests.test_loopback import Inbox
@@ -145,6 +149,217 @@ def lan_address() -> str | None:
     except OSError:
         return None
     return None if address.startswith("127.") else address
+
+
+# -- private tables (a table option; its room code lets in) ---------------------------------------
+@pytest_twisted.inlineCallbacks
+def test_a_private_table_refuses_tcp_and_websocket_without_its_code_and_lets_in_with_it(tmp_path):
+    from twisted.internet import reactor
+
+    running = yield start_server(reactor, _config(tmp_path), discovery=False)
+    try:
+        host = yield _tcp(reactor, running, "Host")
+        made = yield host.request("create_table", game="omerta", seats=4, name="Friends",
+                                  options={"private": True})
+        table = made["table"]
+        assert table["private"] is True and rooms.normalise(table["room"]) == table["room"]
+        tid, code = table["id"], table["room"]
+        yield host.request("join", table=tid, seat=0)  # the host needs no code at his own table
+        stranger = yield _tcp(reactor, running, "Stranger")
+        listed = (yield stranger.request("list_tables"))["tables"]
+        assert [t["private"] for t in listed] == [True] and "room" not in listed[0]
+        wrong = "BCDFG" if code != "BCDFG" else "BCDFH"
+        # over TCP: no code, a wrong code, watching without the code: refused
+        assert (yield _refused(stranger.request("join", table=tid))) == "private_table"
+        assert (yield _refused(stranger.request("join", table=tid, room=wrong))) == "private_table"
+        assert (yield _refused(stranger.request("join", table=tid, spectate=True))) == "private_table"
+        assert running.lobby.tables[tid].seats[1].conn is None and len(running.lobby.tables[tid].spectators) == 0
+        # ... and with it (as typed: lower case, a dash), a seat and a spectator place
+        friend = yield _tcp(reactor, running, "Friend")
+        joined = yield friend.request("join", table=tid, room=f"{code[:2].lower()}-{code[2:]}")
+        assert joined["seat"] == 1 and joined["token"]
+        watcher = yield _tcp(reactor, running, "Watcher")
+        assert (yield watcher.request("join", table=tid, spectate=True, room=code))["seat"] is None
+        # over the WebSocket: the same
+        phone = WSClient(running.web_port)
+        yield phone.opened
+        yield phone.request("hello", name="Phone")
+        refused = yield phone.request("join", table=tid, seat=2)
+        assert refused["type"] == "error" and refused["code"] == "private_table"
+        refused = yield phone.request("join", table=tid, seat=2, room=wrong)
+        assert refused["code"] == "private_table" and "wrong room code" in refused["message"]
+        refused = yield phone.request("join", table=tid, spectate=True)
+        assert refused["code"] == "private_table"
+        joined = yield phone.request("join", table=tid, seat=2, room=code)
+        assert joined["type"] == "joined" and joined["seat"] == 2
+        # whoever is at the table is told the code in its table messages
+        pushed = yield phone.wait_for(lambda m: m.get("type") == "table")
+        assert pushed["table"]["room"] == code
+        # an open table stays as easy to join as before: no code
+        other = yield host.request("create_table", game="famiglia", seats=2)
+        assert other["table"]["private"] is False
+        assert (yield stranger.request("join", table=other["table"]["id"]))["seat"] == 0
+        for c in (host, stranger, friend, watcher):
+            c.transport.loseConnection()
+        phone.proto.sendClose()
+    finally:
+        yield running.stop()
+
+
+def _lobby() -> tuple[Lobby, task.Clock]:
+    clock = task.Clock()
+    clock.advance(100)
+    return Lobby(merge({}), clock), clock
+
+
+class _Conn:
+    """A connection as the lobby sees it (what ``Table.join`` and ``push`` use)."""
+
+    def __init__(self, name: str, address: str = "192.168.1.30"):
+        self.name, self.peer_host = name, address
+        self.pushed: list[tuple[str, dict[str, Any]]] = []
+
+    def push(self, msg_type: str, **fields: Any) -> None:
+        self.pushed.append((msg_type, fields))
+
+    def push_raw(self, data: bytes) -> None:
+        self.pushed.append(("raw", {"data": data}))
+
+    def set_playing(self, playing: bool) -> None:
+        pass
+
+
+def test_the_host_makes_a_waiting_table_private_in_the_lobby_and_open_again():
+    lobby, _clock = _lobby()
+    host, guest = _Conn("Host"), _Conn("Guest")
+    table = lobby.create_table(host, "omerta", 3, "T", {})
+    reply = lobby.handle(host, {"type": "set_options", "table": table.id, "options": {"private": True}})
+    assert reply is not None and reply[1]["table"]["private"] and reply[1]["table"]["room"] == table.room
+    with pytest.raises(Exception) as e:
+        lobby.handle(guest, {"type": "join", "table": table.id})
+    assert getattr(e.value, "code", None) == "private_table"
+    lobby.handle(host, {"type": "set_options", "table": table.id, "options": {"private": False}})
+    assert lobby.handle(guest, {"type": "join", "table": table.id})[0] == "joined"
+    with pytest.raises(Exception) as e:
+        lobby.handle(host, {"type": "set_options", "table": table.id, "options": {"private": "yes"}})
+    assert getattr(e.value, "code", None) == "bad_option"
+
+
+def test_a_join_asked_again_with_its_key_needs_no_code_and_a_restored_table_keeps_it(tmp_path):
+    lobby, clock = _lobby()
+    lobby.data_dir = tmp_path
+    host, friend = _Conn("Host"), _Conn("Friend")
+    table = lobby.create_table(host, "omerta", 3, "T", {"private": True})
+    key = "k" * 24
+    first = lobby.handle(friend, {"type": "join", "table": table.id, "room": table.room, "key": key})
+    again = _Conn("Friend", "192.168.1.31")  # the reply was lost: a new connection asks again
+    assert lobby.handle(again, {"type": "join", "table": table.id, "key": key})[1]["seat"] == first[1]["seat"]
+    # a server restarted on the same data keeps the table's code (waiting table on disk)
+    restarted = Lobby(merge({}), clock, data_dir=tmp_path)
+    restarted.restore()
+    assert restarted.tables[table.id].room == table.room and restarted.tables[table.id].private
+
+
+# -- room codes: listed nowhere, guessed slowly ----------------------------------------------------
+@pytest_twisted.inlineCallbacks
+def test_no_request_lists_room_codes(tmp_path):
+    from twisted.internet import reactor
+
+    from server.discovery import DiscoveryProtocol
+
+    running = yield start_server(reactor, _config(tmp_path), discovery=False)
+    try:
+        host = yield _tcp(reactor, running, "Host")
+        codes = []
+        for private in (False, True):
+            made = yield host.request("create_table", game="famiglia", seats=2, options={"private": private})
+            codes.append(made["table"]["room"])
+        stranger = yield _tcp(reactor, running, "Stranger")
+        listed = yield stranger.request("list_tables")
+        answer = DiscoveryProtocol(running.lobby, running.port).answer()
+        status, _, body = yield threads.deferToThread(http_get, running.web_port, b"/api/rooms")
+        assert status == 404
+        for code in codes:
+            assert code not in json.dumps(listed) and code.encode() not in answer and code.encode() not in body
+        # codes are drawn, not a function of the id: table 1 of other servers has other codes
+        assert [t["id"] for t in listed["tables"]] == [1, 2]
+        firsts = {_lobby()[0].create_table(_Conn("x"), "famiglia", 2, "T", {}).room for _ in range(6)}
+        assert len(firsts) >= 5 and codes[0] not in firsts
+        for c in (host, stranger):
+            c.transport.loseConnection()
+    finally:
+        yield running.stop()
+
+
+@pytest_twisted.inlineCallbacks
+def test_wrong_codes_get_429_after_the_rate_and_join_spends_the_same_tries(tmp_path):
+    from twisted.internet import reactor
+
+    running = yield start_server(reactor, _config(tmp_path), discovery=False)
+    try:
+        host = yield _tcp(reactor, running, "Host")
+        made = yield host.request("create_table", game="famiglia", seats=2, options={"private": True})
+        code, tid = made["table"]["room"], made["table"]["id"]
+        ok = yield threads.deferToThread(http_get, running.web_port, f"/api/room/{code}".encode())
+        assert ok[0] == 200 and json.loads(ok[2])["table"]["id"] == tid  # a right code spends nothing
+        wrong = [c for c in ("BCDFG", "BCDFH", "BCDFJ", "BCDFK", "BCDFL", "BCDFM", "BCDFN", "BCDFP", "BCDFQ",
+                             "BCDFR", "BCDFS", "BCDFT") if c != code]
+        for guess in wrong[:CODE_TRIES - 1]:
+            status, _, body = yield threads.deferToThread(http_get, running.web_port, f"/api/room/{guess}".encode())
+            assert status == 404 and json.loads(body)["error"] == "unknown_room"
+        # the last try goes to a join over TCP: the same allowance
+        guesser = yield _tcp(reactor, running, "Guesser")
+        assert (yield _refused(guesser.request("join", table=tid, room=wrong[-1]))) == "private_table"
+        status, headers, body = yield threads.deferToThread(http_get, running.web_port,
+                                                            f"/api/room/{wrong[-2]}".encode())
+        assert status == 429 and json.loads(body)["error"] == "too_many_codes"
+        assert 1 <= int(headers["retry-after"]) <= CODE_REFILL_S
+        # over the limit even the right code is not looked at, by HTTP or by join
+        assert (yield threads.deferToThread(http_get, running.web_port, f"/api/room/{code}".encode()))[0] == 429
+        assert (yield _refused(guesser.request("join", table=tid, room=code))) == "too_many_codes"
+        for c in (host, guesser):
+            c.transport.loseConnection()
+    finally:
+        yield running.stop()
+
+
+def test_a_try_comes_back_after_the_refill_time_per_address():
+    clock = task.Clock()
+    tries = AddressAllowance(clock, 3, 30.0)
+    for _ in range(3):
+        assert tries.allowed("10.0.0.5")
+        tries.spend("10.0.0.5")
+    assert not tries.allowed("10.0.0.5") and tries.allowed("10.0.0.6")  # per address
+    assert tries.retry_after_s("10.0.0.5") == pytest.approx(30.0)
+    clock.advance(29.9)
+    assert not tries.allowed("10.0.0.5")
+    clock.advance(0.1)
+    assert tries.allowed("10.0.0.5") and tries.retry_after_s("10.0.0.5") == 0
+    tries.spend("10.0.0.5")
+    assert not tries.allowed("10.0.0.5")
+    clock.advance(90)
+    assert tries.allowed("10.0.0.5")
+    # an address whose tries are all back is forgotten (the memory stays bounded)
+    tries.PRUNE_ABOVE = 1
+    tries.spend("10.0.0.7")
+    tries.spend("10.0.0.8")
+    assert "10.0.0.5" not in tries._left
+
+
+def test_join_at_a_private_table_spends_tries_only_for_wrong_codes():
+    lobby, clock = _lobby()
+    host = _Conn("Host")
+    table = lobby.create_table(host, "omerta", 5, "T", {"private": True})
+    for n in range(CODE_TRIES):
+        with pytest.raises(Exception) as e:
+            lobby.handle(_Conn(f"g{n}"), {"type": "join", "table": table.id, "room": "ZZZZZ"})
+        assert e.value.code == "private_table"
+    with pytest.raises(Exception) as e:
+        lobby.handle(_Conn("late"), {"type": "join", "table": table.id, "room": table.room})
+    assert e.value.code == "too_many_codes" and "30 s" in e.value.message
+    assert lobby.handle(_Conn("other", "192.168.1.77"), {"type": "join", "table": table.id, "room": table.room})
+    clock.advance(CODE_REFILL_S)
+    assert lobby.handle(_Conn("late"), {"type": "join", "table": table.id, "room": table.room})[0] == "joined"
 
 
 # -- names ---------------------------------------------------------------------------------------

@@ -250,11 +250,9 @@ def _phone_shot(server: ServerProcess, host: Host, game: str, lang: str, out: Pa
                           "7", "8", "9", "10", "5"], first_player=0, snap_timeout_ms=8000)
     table = host.create(game, seats, opts, bots=[s for s in range(seats) if s != seat],
                         name="Vito's table" if lang == "en" else "Table de Vito")
-    from server.web.rooms import room_code
-
     phone = open_phone(lang=lang)
     try:
-        join_seat(phone, server.url(room_code(table["id"])), "Lena" if lang == "en" else "Léa", seat)
+        join_seat(phone, server.url(table["room"]), "Lena" if lang == "en" else "Léa", seat)
         wanted = {"omerta": "return !!(window.__mafia.view && window.__mafia.view.drawn)",
                   "famiglia": "return window.__mafia.legal.length > 0",
                   "family_business": "return !!(window.__mafia.view && window.__mafia.view.window)",

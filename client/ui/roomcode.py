@@ -1,6 +1,8 @@
 """The room-code panel of the TV and the host's lobby: the address phones open, the
-table's four-letter room code and a QR code of the address, so a phone joins without
-typing an address (docs/PROTOCOL.md "Web controller").
+table's room code and a QR code of the address, so a phone joins without typing an
+address (docs/PROTOCOL.md "Web controller"). The code is the table's ``room``, which
+the server sends only to the table's own people (its ``table`` messages): a screen that
+has none shows no panel.
 
 The QR code is made by ``segno`` (pure Python) and drawn onto a pygame ``Surface``
 module by module; it encodes ``http://HOST:WEB_PORT/?room=CODE``
@@ -18,7 +20,7 @@ import pygame
 
 from client import text
 from client.i18n import tr
-from server.web.rooms import join_url, room_code
+from server.web.rooms import join_url
 
 #: Colours: dark modules on a light card, so every phone camera reads them.
 DARK = (16, 24, 18)
@@ -32,16 +34,16 @@ QUIET = 4
 def phone_url(link: Any, table: dict[str, Any], host: str | None = None) -> tuple[str, str] | None:
     """``(url, room code)`` for ``table`` (wire Table) on ``link``'s server (a
     :class:`client.app.Link` or a :class:`client.net.ClientProtocol`: its ``welcome``), or
-    None when the server serves no phone page (no ``web_port`` in its welcome). ``host``:
-    the server's address as the others reach it (default: the one ``link`` reached)."""
+    None when the server serves no phone page (no ``web_port`` in its welcome) or did
+    not tell this screen the table's code (no ``room``). ``host``: the server's address
+    as the others reach it (default: the one ``link`` reached)."""
     welcome = getattr(link, "welcome", None) or getattr(getattr(link, "conn", None), "welcome", None) or {}
     web_port = welcome.get("web_port")
-    tid = table.get("id")
-    if not isinstance(web_port, int) or not isinstance(tid, int):
+    code = table.get("room")
+    if not isinstance(web_port, int) or not isinstance(code, str) or not code:
         return None
     if not host:
         host = str(getattr(link, "address", ("127.0.0.1", 0))[0])
-    code = room_code(tid)
     return join_url(host, web_port, code), code
 
 

@@ -319,9 +319,11 @@ class HostControls:
     def _successor(self, engine: dict[str, Any], settings: dict[str, Any],
                    options: dict[str, Any]) -> Any:
         """A new waiting table in this one's place, with its seats (players, tokens,
-        bots, held and left seats), spectators, host, lock and emote counts; this one is
-        closed (a finished match's log gets its ``closed`` record)."""
+        bots, held and left seats), spectators, host, lock, room code and emote counts;
+        this one is closed (a finished match's log gets its ``closed`` record)."""
         t = self.table
+        if "room" in t.settings:  # the room code stays: the TV's QR code and the phones keep it
+            settings = {**settings, "room": t.settings["room"]}
         new = t.new_table(engine, settings, options)
         new.create_key = t.create_key
         t.replaced_by = new  # before the close: the new table keeps the id's waiting record

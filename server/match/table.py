@@ -149,12 +149,34 @@ class Table:
         """Server ms when the open window's update went out."""
         return self.claims.window_shown
 
+    @property
+    def room(self) -> str | None:
+        """The table's room code (:mod:`server.web.rooms`; kept in its settings, so in its
+        match log), or None for a table made outside a lobby."""
+        code = self.settings.get("room")
+        return code if isinstance(code, str) else None
+
+    @property
+    def private(self) -> bool:
+        """Joining or watching needs the room code (table option ``private``)."""
+        return bool(self.settings.get("private"))
+
     def summary(self) -> dict[str, Any]:
-        """The ``Table`` object of the protocol."""
+        """The ``Table`` object of the protocol as the table's own people get it (in
+        ``table`` messages): with its ``room`` code."""
+        out = self.listing()
+        if self.room is not None:
+            out["room"] = self.room
+        return out
+
+    def listing(self) -> dict[str, Any]:
+        """The ``Table`` object as anybody may see it (``list_tables``, LAN discovery):
+        without the room code."""
         return {"id": self.id, "name": self.name, "game": self.game.NAME,
                 "status": self.status, "seats": [s.summary() for s in self.seats],
                 "spectators": len(self.spectators),
-                "fixed_deal": bool(self.settings.get("fixed_deal")), **self.host.summary()}
+                "fixed_deal": bool(self.settings.get("fixed_deal")), "private": self.private,
+                **self.host.summary()}
 
     def connections(self) -> list[Any]:
         """Every connection at the table: seated ones, then spectators."""

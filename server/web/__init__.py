@@ -3,7 +3,7 @@ ARCHITECTURE "The web layer").
 
 :func:`start_web` listens on ``web.port`` (config) with a ``twisted.web`` site that
 serves the page (plain HTML, CSS and JavaScript from ``server/web/static/``, no build
-step), the room API (``GET /api/room/CODE``, ``GET /api/rooms``) and the WebSocket
+step), the room API (``GET /api/room/CODE``) and the WebSocket
 endpoint ``/ws`` (autobahn) that speaks the wire protocol, one JSON message per text
 frame, through the server's own :class:`server.protocol.ServerProtocol`
 (:mod:`server.web.bridge`). Room codes: :mod:`server.web.rooms`.

@@ -1,35 +1,31 @@
-"""Room codes: four unambiguous letters per table, for phones joining by the TV's code
-(docs/PROTOCOL.md "Web controller").
+"""Room codes: five unambiguous letters per table, for phones joining by the TV's code
+(docs/PROTOCOL.md "Web controller", "Private tables").
 
-Pure and free of Twisted, so that the client (which draws the code on the TV) and the
-web layer share it. A table's code is a fixed function of its id: a table restored after
-a server restart keeps its code, and the printed QR code stays good. The server resolves
-a code back to a table by looking at its open tables (:func:`resolve`); with at most
-``server.max_tables`` open, this never meets two tables with the same code
-(:data:`CODES` = 160 000 codes, and consecutive ids map to unrelated-looking codes).
+Pure and free of Twisted. A code is drawn at random (:func:`new_code`, from the
+system's secure generator) when the table is created and kept with it: in the match
+log and the waiting table's record (its settings), so a table restored after a restart
+keeps its code and the printed QR code stays good. Nothing about a table's id tells its
+code: the code of a private table is what lets a phone in, and the server never lists
+codes (only the table's own people get it, in its ``table`` messages).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+import secrets
+from typing import Container
 
 #: Consonants only (no word can be spelt), without the look-alikes I, O, U, Y, A, E.
 ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"
-LENGTH = 4
-CODES = len(ALPHABET) ** LENGTH  # 160 000
-#: id -> code index is ``(id * _MUL + _ADD) % CODES``: a bijection on 0..CODES-1 (the
-#: multiplier is prime to CODES = 2^8 * 5^4).
-_MUL = 48271
-_ADD = 91331
+LENGTH = 5
+CODES = len(ALPHABET) ** LENGTH  # 3 200 000: 21.6 bits
 
 
-def room_code(table_id: int) -> str:
-    """The four-letter code of table ``table_id`` (int >= 0), e.g. ``"KQTB"``."""
-    n = (int(table_id) * _MUL + _ADD) % CODES
-    letters = []
-    for _ in range(LENGTH):
-        n, r = divmod(n, len(ALPHABET))
-        letters.append(ALPHABET[r])
-    return "".join(letters)
+def new_code(taken: Container[str] = ()) -> str:
+    """A random code (e.g. ``"KQTBX"``) that is not in ``taken`` (the codes of the open
+    tables), drawn with :mod:`secrets`."""
+    while True:
+        code = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+        if code not in taken:
+            return code
 
 
 def normalise(code: str) -> str | None:
@@ -41,26 +37,9 @@ def normalise(code: str) -> str | None:
     return cleaned
 
 
-def resolve(code: str, table_ids: Iterable[int]) -> int | None:
-    """The id among ``table_ids`` (the open tables) whose code is ``code``, or None."""
-    wanted = normalise(code)
-    if wanted is None:
-        return None
-    for tid in table_ids:
-        if room_code(tid) == wanted:
-            return tid
-    return None
-
-
 def join_url(host: str, port: int, code: str) -> str:
     """The address a phone opens (what the TV's QR code encodes):
     ``http://HOST:PORT/?room=CODE`` (an IPv6 host is bracketed)."""
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"
     return f"http://{host}:{int(port)}/?room={code}"
-
-
-def room_entry(summary: dict[str, Any]) -> dict[str, Any]:
-    """A ``Table`` summary with its ``room`` code added (what ``/api/room/CODE`` and
-    ``/api/rooms`` answer)."""
-    return {**summary, "room": room_code(summary["id"])}

@@ -4,8 +4,10 @@ the WebSocket endpoint (docs/PROTOCOL.md "Web controller").
 * ``GET /`` (and ``/static/...``): the page, from ``server/web/static/``.
 * ``GET /api/room/CODE``: ``200 {"room", "table": Table, "ws": "/ws"}`` for an open
   table whose room code is ``CODE`` (any case), else
-  ``404 {"error": "unknown_room", "message"}``.
-* ``GET /api/rooms``: ``200 {"rooms": [Table + "room"], "ws": "/ws"}``, every open table.
+  ``404 {"error": "unknown_room", "message"}``; a wrong code spends one of the
+  address's tries (:attr:`server.lobby.Lobby.code_tries`, shared with ``join``), and an
+  address without one left gets ``429 {"error": "too_many_codes", "message"}`` with
+  ``Retry-After`` (s). No request lists the codes.
 * ``GET /api/strings/LANG`` (``en`` or ``fr``): the client's strings (``client/mafia.LANG.json``
   and each game's ``client/games/*/mafia.LANG.json``, keys flattened with dots), so the
   page names cards and characters exactly as the TV does; the page's own strings are
@@ -21,12 +23,13 @@ from typing import Any
 from autobahn.twisted.resource import WebSocketResource
 from twisted.web import resource, server, static
 
-from server.web import rooms
+from server.lobby import too_many_codes_message
 from server.web.bridge import PhoneSocketFactory
 
 STATIC = Path(__file__).resolve().parent / "static"
 CLIENT = Path(__file__).resolve().parent.parent.parent / "client"
 LANGUAGES = ("en", "fr")
+
 
 
 def _flatten(node: Any, prefix: str, out: dict[str, str]) -> None:
@@ -77,7 +80,8 @@ def _json(request: Any, code: int, body: dict[str, Any]) -> bytes:
 
 
 class RoomAPI(resource.Resource):
-    """``/api/room/CODE`` and ``/api/rooms`` over the lobby's open tables."""
+    """``/api/room/CODE``: the open table with that room code, at the rate of wrong codes
+    the lobby allows each address."""
 
     isLeaf = True
 
@@ -85,23 +89,23 @@ class RoomAPI(resource.Resource):
         super().__init__()
         self.lobby = lobby
 
-    def _open(self) -> dict[int, Any]:
-        return {tid: t for tid, t in self.lobby.tables.items() if not getattr(t, "closed", False)}
-
     def render_GET(self, request: Any) -> bytes:
-        path = [p.decode("utf-8", "replace") for p in request.prepath[1:] + request.postpath if p]
-        tables = self._open()
-        if path == ["rooms"]:
-            return _json(request, 200, {"rooms": [rooms.room_entry(t.summary()) for _, t in sorted(tables.items())],
-                                        "ws": "/ws"})
-        if len(path) == 2 and path[0] == "room":
-            tid = rooms.resolve(path[1], tables)
-            if tid is not None:
-                return _json(request, 200, {"room": rooms.room_code(tid), "table": tables[tid].summary(),
-                                            "ws": "/ws"})
+        path = [p.decode("utf-8", "replace") for p in request.postpath if p]
+        if len(path) != 1:
+            return _json(request, 404, {"error": "not_found", "message": "no such API"})
+        tries = self.lobby.code_tries
+        address = getattr(request.getClientAddress(), "host", None)
+        if not tries.allowed(address):  # the code is not even looked at
+            wait = tries.retry_after_s(address)
+            request.setHeader(b"retry-after", str(max(1, int(wait + 0.999))).encode())
+            return _json(request, 429, {"error": "too_many_codes", "message": too_many_codes_message(wait)})
+        table = self.lobby.table_by_room(path[0])
+        if table is None:
+            tries.spend(address)
+            shown = "".join(c for c in path[0][:8] if c.isalnum())
             return _json(request, 404, {"error": "unknown_room",
-                                        "message": f"no open table has the room code {path[1][:8]!r}"})
-        return _json(request, 404, {"error": "not_found", "message": "no such API"})
+                                        "message": f"no open table has the room code {shown!r}"})
+        return _json(request, 200, {"room": table.room, "table": table.summary(), "ws": "/ws"})
 
 
 class Page(static.File):
@@ -127,9 +131,7 @@ def make_site(lobby_factory: Any) -> server.Site:
                               ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml",
                               ".html": "text/html; charset=utf-8"})
     api = resource.Resource()
-    room_api = RoomAPI(lobby_factory.lobby)
-    api.putChild(b"room", room_api)
-    api.putChild(b"rooms", room_api)
+    api.putChild(b"room", RoomAPI(lobby_factory.lobby))
     api.putChild(b"strings", StringsAPI())
     root.putChild(b"api", api)
     root.putChild(b"ws", WebSocketResource(PhoneSocketFactory(lobby_factory)))

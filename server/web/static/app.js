@@ -146,7 +146,7 @@
     $("#screen").innerHTML = `
       <section class="join">
         <p class="sub">${esc(t("web.subtitle"))}</p>
-        <label>${esc(t("web.room"))}<input id="room-code" maxlength="4" autocapitalize="characters" autocomplete="off" value="${esc(S.room || "")}"></label>
+        <label>${esc(t("web.room"))}<input id="room-code" maxlength="5" autocapitalize="characters" autocomplete="off" value="${esc(S.room || "")}"></label>
         <label>${esc(t("web.name"))}<input id="player-name" maxlength="40" autocomplete="nickname" value="${esc(name)}"></label>
         <button id="find" class="big" type="button">${esc(t("web.find"))}</button>
         <p id="join-message" class="notice">${esc(message || "")}</p>
@@ -164,7 +164,7 @@
     try {
       info = await lookUp(code);
     } catch (e) {
-      $("#join-message").textContent = t("web.bad_room", {code: code});
+      $("#join-message").textContent = e && e.error === "too_many_codes" ? t("web.too_many_codes") : t("web.bad_room", {code: code});
       $("#seats").innerHTML = "";
       return;
     }
@@ -221,7 +221,7 @@
     for (let attempt = 0; ; attempt++) {
       try {
         if (!S.ws) await greet();
-        return await request("join", {table: tableId, seat: seat, key: key});
+        return await request("join", {table: tableId, seat: seat, key: key, room: S.room});  // a private table needs its code
       } catch (e) {
         const lost = e && (e.code === "closed" || e.message === "websocket");
         if (!lost || performance.now() - started > 60000) throw e;
