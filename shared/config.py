@@ -66,6 +66,7 @@ DEFAULTS: dict[str, Any] = {
     "web": {
         "enabled": True,
         "port": 7780,
+        "allowed_origins": [],
     },
 }
 
@@ -100,6 +101,8 @@ def merge(loaded: Mapping[str, Any] | None, base: Mapping[str, Any] = DEFAULTS) 
                 ok = False
             if not ok:
                 raise ValueError(f"config: {section}.{key} must be a {type(default).__name__}")
+            if isinstance(default, list) and not all(isinstance(item, str) for item in value):
+                raise ValueError(f"config: {section}.{key} must be a list of strings")
             bounds = RANGES.get((section, key))
             if bounds is not None and not bounds[0] <= value <= bounds[1]:
                 raise ValueError(f"config: {section}.{key} must be between {bounds[0]} and {bounds[1]}")

@@ -23,6 +23,7 @@ from server.app import start_server
 from server.lobby import CODE_REFILL_S, CODE_TRIES, Lobby
 from server.ratelimit import AddressAllowance
 from server.web import rooms
+from server.web.origins import OriginPolicy, origin_key
 from shared.config import merge
 from shared.protocol import clean_name
 from tests.test_loopback import Inbox
@@ -360,6 +361,54 @@ def test_join_at_a_private_table_spends_tries_only_for_wrong_codes():
     assert lobby.handle(_Conn("other", "192.168.1.77"), {"type": "join", "table": table.id, "room": table.room})
     clock.advance(CODE_REFILL_S)
     assert lobby.handle(_Conn("late"), {"type": "join", "table": table.id, "room": table.room})[0] == "joined"
+
+
+# -- the Origin allow-list ------------------------------------------------------------------------
+@pytest_twisted.inlineCallbacks
+def test_a_foreign_origin_gets_a_clear_close_and_the_own_page_gets_in(tmp_path):
+    from twisted.internet import reactor
+
+    config = _config(tmp_path, web={"allowed_origins": ["http://mafia.lan:8080"]})
+    running = yield start_server(reactor, config, discovery=False)
+    port = running.web_port
+    try:
+        for origin in ("http://evil.example", f"http://evil.example:{port}", "null",
+                       f"https://127.0.0.1:{port}", "http://mafia.lan:8081"):
+            foreign = WSClient(port, origin=origin)
+            yield foreign.opened
+            foreign.send("hello", name="Evil")
+            code, reason = yield foreign.closed
+            assert code == 1008 and "origin not allowed" in reason, origin
+            assert foreign.frames == []  # nothing of the protocol reached it
+        for origin in (f"http://127.0.0.1:{port}", f"http://localhost:{port}", "http://mafia.lan:8080", None):
+            page = WSClient(port, origin=origin)
+            yield page.opened
+            welcome = yield page.request("hello", name="Phone")
+            assert welcome["type"] == "welcome", origin
+            page.proto.sendClose()
+    finally:
+        yield running.stop()
+
+
+def test_the_origin_policy_trusts_the_connections_own_address_not_the_host_header():
+    policy = OriginPolicy(["http://mafia.lan:7780"])
+    lan = ("192.168.1.5", 7780)
+    assert policy.refusal("", *lan) is None  # a program: no Origin header
+    assert policy.refusal("http://192.168.1.5:7780", *lan) is None
+    assert policy.refusal("http://192.168.1.5:7780/", *lan) is None
+    assert policy.refusal("http://mafia.lan:7780", *lan) is None
+    assert policy.refusal("HTTP://MAFIA.LAN:7780", *lan) is None
+    assert policy.refusal("http://192.168.1.5:7781", *lan)  # another service of that machine
+    assert policy.refusal("http://192.168.1.6:7780", *lan)
+    assert policy.refusal("http://rebound.example:7780", *lan)  # DNS rebinding: a foreign name
+    assert policy.refusal("http://127.0.0.1:7780", *lan)  # loopback pages only over loopback
+    assert policy.refusal("http://127.0.0.1:9999", "127.0.0.1", 7780) is None  # a relay on this machine
+    assert policy.refusal("file://", *lan) and policy.refusal("null", *lan) and policy.refusal("garbage", *lan)
+    assert policy.refusal("http://[fe80::1]:7780", "fe80::1", 7780) is None
+    assert policy.refusal("http://user@192.168.1.5:7780", *lan)
+    assert origin_key("http://a.b") == ("http", "a.b", 80)
+    with pytest.raises(ValueError, match="web.allowed_origins"):
+        OriginPolicy(["mafia.lan"])
 
 
 # -- names ---------------------------------------------------------------------------------------

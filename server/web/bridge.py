@@ -16,6 +16,9 @@ close frame, never by dropping it (``failByDrop`` off): 1009 for a frame or mess
 after an error line, :data:`CLOSE_CODES` names the code (1013 when the server is full);
 1000 otherwise. Text frames are not checked for UTF-8 here: the protocol's strict
 decoding answers invalid UTF-8 with ``error bad_json`` like any other bad line.
+
+A page whose ``Origin`` is not allowed (:mod:`server.web.origins`) gets no protocol: its
+WebSocket is closed at once with code 1008 and the reason, so the page can say why.
 """
 from __future__ import annotations
 
@@ -29,8 +32,12 @@ from zope.interface import implementer
 
 from server.protocol import ServerProtocol
 from shared.protocol import MAX_LINE
+from server.web.origins import OriginPolicy
 
 log = Logger()
+
+#: Close code of a WebSocket whose page's origin is not allowed (RFC 6455: policy violation).
+CLOSE_ORIGIN = 1008
 
 #: Frames longer than this are refused by autobahn itself (close code 1009); between
 #: :data:`shared.protocol.MAX_LINE` and this, the protocol answers ``error too_long``
@@ -127,8 +134,21 @@ class PhoneSocket(WebSocketServerProtocol):
     """One phone's WebSocket: bridged to a fresh server protocol once open."""
 
     proto: Any = None
+    refused: str | None = None  # why the page's origin may not use this server
+
+    def onConnect(self, request: Any) -> None:
+        transport: Any = self.transport
+        host = transport.getHost()
+        self.refused = self.factory.origins.refusal(request.origin or "", str(getattr(host, "host", "")),
+                                                    int(getattr(host, "port", 0)))
+        if self.refused is not None:
+            log.info("refusing a WebSocket from {peer}: origin {origin!r}", peer=request.peer,
+                     origin=request.origin[:100])
 
     def onOpen(self) -> None:
+        if self.refused is not None:  # sendClose takes application codes only (1000, 3000-4999)
+            self.sendCloseFrame(code=CLOSE_ORIGIN, reasonUtf8=self.refused.encode()[:123])
+            return
         transport: Any = self.transport
         addr = transport.getPeer()
         proto = self.factory.lobby_factory.buildProtocol(addr)
@@ -162,16 +182,21 @@ class PhoneSocket(WebSocketServerProtocol):
 
 class PhoneSocketFactory(WebSocketServerFactory):
     """Builds :class:`PhoneSocket` s bridged to ``lobby_factory``
-    (:class:`server.lobby.LobbyFactory`)."""
+    (:class:`server.lobby.LobbyFactory`), for pages of the origins its config allows
+    (``web.allowed_origins``; raises ``ValueError`` on an entry that is no origin)."""
 
     protocol = PhoneSocket
 
     def __init__(self, lobby_factory: Any, url: str | None = None):
         super().__init__(url)
         self.lobby_factory = lobby_factory
+        self.origins = OriginPolicy(lobby_factory.lobby.config.get("web", {}).get("allowed_origins", ()))
         # the protocol's own ping/pong is the heartbeat; no permessage-deflate (small
         # frames); a failed connection gets a close frame with its code, not a reset;
         # UTF-8 is the protocol's to check (bad_json), not a reason to fail the socket
         self.setProtocolOptions(maxMessagePayloadSize=MAX_FRAME, maxFramePayloadSize=MAX_FRAME,
                                 autoPingInterval=0, openHandshakeTimeout=10, closeHandshakeTimeout=2,
                                 failByDrop=False, utf8validateIncoming=False)
+        # a null origin (a sandboxed frame, a file) is refused by PhoneSocket.onConnect, with the
+        # same clear close as any foreign page, not by autobahn's bare HTTP 403
+        self.setProtocolOptions(allowNullOrigin=True)
