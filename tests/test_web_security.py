@@ -11,6 +11,7 @@ about the wire; ``task.Clock`` and ``StringTransport`` for the timing and the do
 from __future__ import annotations
 
 import json
+import re
 import socket
 from typing import Any
 
@@ -409,6 +410,47 @@ def test_the_origin_policy_trusts_the_connections_own_address_not_the_host_heade
     assert origin_key("http://a.b") == ("http", "a.b", 80)
     with pytest.raises(ValueError, match="web.allowed_origins"):
         OriginPolicy(["mafia.lan"])
+
+
+# -- HTTP headers and malformed paths --------------------------------------------------------------
+@pytest_twisted.inlineCallbacks
+def test_every_answer_has_the_security_headers_and_malformed_paths_are_404(tmp_path):
+    from twisted.internet import reactor
+    from twisted.logger import LogLevel, globalLogPublisher
+
+    bad: list[dict[str, Any]] = []
+
+    def observe(event: dict[str, Any]) -> None:
+        if event.get("log_level") in (LogLevel.critical, LogLevel.error) or "log_failure" in event:
+            bad.append(event)
+
+    globalLogPublisher.addObserver(observe)
+    running = yield start_server(reactor, _config(tmp_path), discovery=False)
+    port = running.web_port
+    try:
+        for path in (b"/", b"/app.js", b"/style.css", b"/api/room/BCDFG", b"/api/strings/en", b"/nothing"):
+            status, headers, _ = yield threads.deferToThread(http_get, port, path)
+            assert status in (200, 404), path
+            csp = headers["content-security-policy"]
+            assert "frame-ancestors 'none'" in csp and "script-src 'self';" in csp and "unsafe" not in csp
+            assert f"connect-src 'self' ws://127.0.0.1:{port};" in csp
+            assert headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff"
+            assert headers["server"] == "Mafia Table" and not any(ch.isdigit() for ch in headers["server"])
+        for path in (b"/index.html%00", b"/%00", b"/app.js%00.html", b"/%ff", b"/index.html%0a", b"/%7f",
+                     b"/static/%2e%2e/%2e%2e/etc/passwd", b"/..%2f..%2fetc%2fpasswd", b"/api/room/%00",
+                     b"/api/room/%ff%fe", b"/api/strings/%00", b"/api/rooms", b"/icon.svg/x", b"/%"):
+            status, headers, body = yield threads.deferToThread(http_get, port, path)
+            assert status == 404, (path, status)
+            assert headers["x-content-type-options"] == "nosniff" and b"Traceback" not in body
+        assert bad == [], [e.get("log_format") for e in bad]
+        # the page needs no inline script or style: the CSP does not have to allow one
+        _, _, page = yield threads.deferToThread(http_get, port, b"/")
+        html = page.decode()
+        assert "<script src=" in html and "<script>" not in html and " style=" not in html
+        assert not re.search(r"<[^>]*\son\w+\s*=", html)  # no inline event handler
+    finally:
+        globalLogPublisher.removeObserver(observe)
+        yield running.stop()
 
 
 # -- names ---------------------------------------------------------------------------------------

@@ -36,6 +36,8 @@ from server.web.origins import OriginPolicy
 
 log = Logger()
 
+#: The ``Server`` header of the site and of the WebSocket handshake: no version.
+SERVER_NAME = "Mafia Table"
 #: Close code of a WebSocket whose page's origin is not allowed (RFC 6455: policy violation).
 CLOSE_ORIGIN = 1008
 
@@ -188,7 +190,7 @@ class PhoneSocketFactory(WebSocketServerFactory):
     protocol = PhoneSocket
 
     def __init__(self, lobby_factory: Any, url: str | None = None):
-        super().__init__(url)
+        super().__init__(url, server=SERVER_NAME)
         self.lobby_factory = lobby_factory
         self.origins = OriginPolicy(lobby_factory.lobby.config.get("web", {}).get("allowed_origins", ()))
         # the protocol's own ping/pong is the heartbeat; no permessage-deflate (small

@@ -13,10 +13,16 @@ the WebSocket endpoint (docs/PROTOCOL.md "Web controller").
   page names cards and characters exactly as the TV does; the page's own strings are
   ``static/strings.json``.
 * ``/ws``: the WebSocket (:mod:`server.web.bridge`).
+
+Every answer carries :data:`SECURITY_HEADERS` (no framing, no sniffing, a
+Content-Security-Policy that allows the page's own files and its WebSocket only) and a
+``Server`` header without a version. A path the static files cannot name (a NUL, bytes
+that are not UTF-8, a control character) is a plain 404 (:class:`Page`).
 """
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +30,22 @@ from autobahn.twisted.resource import WebSocketResource
 from twisted.web import resource, server, static
 
 from server.lobby import too_many_codes_message
-from server.web.bridge import PhoneSocketFactory
+from server.web.bridge import SERVER_NAME, PhoneSocketFactory
 
 STATIC = Path(__file__).resolve().parent / "static"
 CLIENT = Path(__file__).resolve().parent.parent.parent / "client"
 LANGUAGES = ("en", "fr")
 
+#: The Content-Security-Policy of every answer: the page runs its own script and style
+#: files only (no inline script or style, nothing from elsewhere), talks to this server
+#: only (its API and its WebSocket, :func:`content_security_policy`), and may not be framed.
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "connect-src 'self'{ws}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+#: Headers on every answer besides the CSP.
+SECURITY_HEADERS = {b"x-frame-options": b"DENY", b"x-content-type-options": b"nosniff",
+                    b"referrer-policy": b"no-referrer"}
+#: What a ``Host`` header may hold to be named in the CSP's ``connect-src``.
+_HOST = re.compile(rb"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 
 
 def _flatten(node: Any, prefix: str, out: dict[str, str]) -> None:
@@ -109,15 +125,55 @@ class RoomAPI(resource.Resource):
 
 
 class Page(static.File):
-    """The static files, never cached stale (a new version of the page is fetched)."""
+    """The static files, never cached stale (a new version of the page is fetched). A
+    name with a NUL, a control character or bytes that are not UTF-8 names no file: 404
+    (the file system would raise on it); no folder is ever listed."""
+
+    def getChild(self, path: bytes, request: Any) -> Any:
+        try:
+            name = path.decode("utf-8")
+        except UnicodeDecodeError:
+            return self.childNotFound
+        if any(ord(c) < 32 or ord(c) == 127 for c in name):
+            return self.childNotFound
+        return super().getChild(path, request)
+
+    def directoryListing(self) -> Any:
+        return self.childNotFound
 
     def render_GET(self, request: Any) -> Any:
         request.setHeader(b"cache-control", b"no-cache")
         return super().render_GET(request)
 
 
+def content_security_policy(host: bytes | None) -> bytes:
+    """:data:`CSP` with the page's WebSocket (``ws://HOST``, from the request's ``Host``
+    header when it is a plain host name or address) in ``connect-src``: browsers that do
+    not count ``ws:`` as ``'self'`` still let the page reach its own server."""
+    ws = ""
+    if host and _HOST.fullmatch(host):
+        ws = " ws://" + host.decode("ascii")
+    return CSP.format(ws=ws).encode("ascii")
+
+
+class SecureRequest(server.Request):
+    """A request whose answer, whatever produced it (a file, the API, an error page),
+    carries :data:`SECURITY_HEADERS`, the CSP and a ``Server`` header without a version."""
+
+    def write(self, data: bytes) -> None:
+        if not self.startedWriting:
+            for name, value in SECURITY_HEADERS.items():
+                self.setHeader(name, value)
+            self.setHeader(b"content-security-policy", content_security_policy(self.getHeader(b"host")))
+            self.setHeader(b"server", SERVER_NAME.encode())
+        super().write(data)
+
+
 class QuietSite(server.Site):
-    """A site without an access log line per request (the server's log stays about matches)."""
+    """A site without an access log line per request (the server's log stays about
+    matches), whose requests are :class:`SecureRequest` s."""
+
+    requestFactory = SecureRequest
 
     def log(self, request: Any) -> None:
         pass
