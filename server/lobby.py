@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import itertools
 import math
 import secrets
@@ -455,6 +456,13 @@ def too_many_codes_message(wait_s: float) -> str:
             f"again in {max(1, math.ceil(wait_s))} s")
 
 
+def crowded_message(limit: int) -> str:
+    """The ``error too_many_connections`` sentence for a connection refused at accept."""
+    return (f"your address already has {limit} connections open to this server "
+            "(server.max_connections_per_address): close the other pages or clients of this "
+            "device, or ask the host to raise server.max_connections_per_address in config.yaml")
+
+
 def full_message(limit: int) -> str:
     """The ``error server_full`` sentence for a connection refused at accept."""
     return (f"the server is full: it already serves {limit} connections "
@@ -498,6 +506,11 @@ class LobbyFactory(protocol.ServerFactory):
     * at most ``server.max_unauthenticated_per_address`` connections of one address may
       wait for their ``hello``: a newer one closes the oldest (``error hello_timeout``),
       so idle sockets, however many, never keep a player of the same machine out;
+    * at most ``server.max_connections_per_address`` connections of one address, greeted
+      or not (this machine's own, on loopback, are not counted: the host's clients and
+      bots): a newcomer beyond it closes the oldest of that address still waiting for
+      its hello, else it is refused with one ``error too_many_connections`` line saying
+      what to do. So one address cannot fill ``server.max_connections``;
     * at most ``server.max_connections`` connections at once: when full, the oldest
       connection still waiting for its hello (for :data:`EVICT_MIN_AGE_S` at least) is
       closed to make room, else the newcomer is refused: it gets one ``error
@@ -514,6 +527,8 @@ class LobbyFactory(protocol.ServerFactory):
         self.live: set[Any] = set()  # every open connection (not yet closed for room)
         #: address -> its connections still waiting for their hello, oldest first
         self.unauthenticated: dict[Any, dict[Any, None]] = {}
+        #: address -> its open connections, greeted or not (loopback not counted)
+        self.by_address: dict[Any, set[Any]] = {}
 
     @property
     def open_connections(self) -> int:
@@ -533,6 +548,16 @@ class LobbyFactory(protocol.ServerFactory):
         if per_address > 0 and waiting and len(waiting) >= per_address:
             self._evict(next(iter(waiting)), "too many connections from your address wait "
                                               "for their hello; closing the oldest")
+        cap = int(server.get("max_connections_per_address", 32))
+        mine = self.by_address.get(host)
+        if cap > 0 and mine and len(mine) >= cap:
+            waiting = self.unauthenticated.get(host)
+            if not waiting:
+                log.warn("refusing connection from {addr}: {n} connections from that address",
+                         addr=addr, n=len(mine))
+                return Refused(self.lobby.clock, "too_many_connections", crowded_message(cap))
+            self._evict(next(iter(waiting)), "too many connections from your address; closing "
+                                             "the oldest that said no hello")
         if len(self.live) >= int(server["max_connections"]):
             victim = self._oldest_waiting()
             if victim is None:
@@ -563,6 +588,8 @@ class LobbyFactory(protocol.ServerFactory):
         self.live.add(proto)
         if not proto.greeted:
             self.unauthenticated.setdefault(proto.peer_host, {})[proto] = None
+        if not _is_loopback(proto.peer_host):
+            self.by_address.setdefault(proto.peer_host, set()).add(proto)
 
     def greeted(self, proto: Any) -> None:
         waiting = self.unauthenticated.get(proto.peer_host)
@@ -577,3 +604,19 @@ class LobbyFactory(protocol.ServerFactory):
     def _forget(self, proto: Any) -> None:
         self.live.discard(proto)
         self.greeted(proto)
+        mine = self.by_address.get(proto.peer_host)
+        if mine is not None:
+            mine.discard(proto)
+            if not mine:
+                del self.by_address[proto.peer_host]
+
+
+def _is_loopback(host: Any) -> bool:
+    """``host`` (an address string) is this machine's own (127.0.0.0/8, ::1, or those as
+    IPv4-mapped IPv6)."""
+    try:
+        ip = ipaddress.ip_address(str(host).split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return bool(ip.is_loopback or (mapped is not None and mapped.is_loopback))

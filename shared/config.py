@@ -23,6 +23,7 @@ DEFAULTS: dict[str, Any] = {
         "data_dir": "",
         "hello_timeout_s": 10.0,
         "max_unauthenticated_per_address": 16,
+        "max_connections_per_address": 32,
         "heartbeat_timeout_s": 4.0,
         "max_output_buffer_kb": 256,
     },

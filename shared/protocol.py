@@ -59,6 +59,7 @@ ERROR_CODES: dict[str, str] = {
     "paused": "the table is paused: the server cannot save the match; it resumes by itself",
     "private_table": "the table is private: joining or watching it needs its room code",
     "too_many_codes": "too many wrong room codes from this address; try again later",
+    "too_many_connections": "this address has as many connections open as the server allows per address",
     "rate_limited": "too many bad messages; slow down",
     "internal": "the server failed on this request; it goes on",
 }

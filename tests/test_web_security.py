@@ -21,12 +21,13 @@ from twisted.internet import defer, task, threads
 
 from client.net import ServerError, connect
 from server.app import start_server
-from server.lobby import CODE_REFILL_S, CODE_TRIES, Lobby
+from server.lobby import CODE_REFILL_S, CODE_TRIES, Lobby, Refused
 from server.ratelimit import AddressAllowance
 from server.web import rooms
 from server.web.origins import OriginPolicy, origin_key
 from shared.config import merge
 from shared.protocol import clean_name
+from tests.test_liveness import Peer, make
 from tests.test_loopback import Inbox
 
 
@@ -410,6 +411,65 @@ def test_the_origin_policy_trusts_the_connections_own_address_not_the_host_heade
     assert origin_key("http://a.b") == ("http", "a.b", 80)
     with pytest.raises(ValueError, match="web.allowed_origins"):
         OriginPolicy(["mafia.lan"])
+
+
+# -- per-address connection caps -------------------------------------------------------------------
+def test_one_address_cannot_fill_the_server_greeted_or_not():
+    factory, clock = make(max_connections_per_address=3, max_connections=20, max_unauthenticated_per_address=16)
+    mine = [Peer(factory, "192.0.2.7") for _ in range(3)]
+    for p in mine:
+        assert p.request("hello", name="tab")["type"] == "welcome"
+    refused = Peer(factory, "192.0.2.7")
+    assert isinstance(refused.proto, Refused) and refused.closed
+    (error,) = refused.read()
+    assert error["code"] == "too_many_connections"
+    assert "server.max_connections_per_address" in error["message"] and "close" in error["message"]
+    # the others of the LAN and this machine itself still get in
+    assert Peer(factory, "192.0.2.8").request("hello", name="friend")["type"] == "welcome"
+    local = [Peer(factory, "127.0.0.1") for _ in range(5)]
+    assert all(p.request("hello", name="bot")["type"] == "welcome" for p in local)
+    # one of the address's connections closes: room for one more
+    mine[0].transport.loseConnection()
+    assert Peer(factory, "192.0.2.7").request("hello", name="tab")["type"] == "welcome"
+    # a socket of that address still waiting for its hello makes room for a newcomer
+    factory, clock = make(max_connections_per_address=3, max_connections=20)
+    idle = Peer(factory, "192.0.2.7")
+    clock.advance(0.1)
+    greeted = [Peer(factory, "192.0.2.7") for _ in range(2)]
+    for p in greeted:
+        p.request("hello", name="tab")
+    newcomer = Peer(factory, "192.0.2.7")
+    assert not isinstance(newcomer.proto, Refused) and idle.closed and not any(p.closed for p in greeted)
+    assert factory.by_address["192.0.2.7"] == {p.proto for p in greeted + [newcomer]}
+
+
+@pytest_twisted.inlineCallbacks
+def test_signed_in_websockets_of_one_address_are_capped_and_say_what_to_do(tmp_path):
+    from twisted.internet import reactor
+
+    lan = lan_address()
+    if lan is None:
+        pytest.skip("no LAN address to connect from (only loopback, which is not capped)")
+    running = yield start_server(reactor, _config(tmp_path, host=lan, max_connections_per_address=4),
+                                 discovery=False)
+    clients: list[WSClient] = []
+    try:
+        for _ in range(4):
+            c = WSClient(running.web_port, host=lan, bind=lan)
+            clients.append(c)
+            yield c.opened
+            assert (yield c.request("hello", name="tab"))["type"] == "welcome"
+        extra = WSClient(running.web_port, host=lan, bind=lan)
+        clients.append(extra)
+        yield extra.opened
+        error = yield extra.wait_for(lambda m: m.get("type") == "error")
+        assert error["code"] == "too_many_connections" and "max_connections_per_address" in error["message"]
+        yield extra.closed
+    finally:
+        for c in clients:
+            if c.opened.called and not c.closed.called:
+                c.proto.sendClose()
+        yield running.stop()
 
 
 # -- HTTP headers and malformed paths --------------------------------------------------------------
