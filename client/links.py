@@ -25,7 +25,10 @@ class Link:
     To come back after a lost connection (:mod:`client.reconnect`) it keeps ``tokens``
     (table id -> the seat's reconnect token from ``joined``), ``watching`` (tables it
     watches as a spectator) and ``steps`` (table id -> the ``step`` of the last update
-    it received); ``reconnect`` is the running :class:`~client.reconnect.Reconnector`."""
+    it received); ``reconnect`` is the running :class:`~client.reconnect.Reconnector`.
+    ``rooms``: table id -> its room code, as typed or as its ``table`` messages say: a
+    join of a private table (asked again, or watching again after a lost connection)
+    carries it."""
 
     def __init__(self, app: Any, name: str, address: tuple[str, int]):
         self.app = app
@@ -40,6 +43,7 @@ class Link:
         self.joining: dict[int, Any] = {}
         self.watching: set[int] = set()
         self.steps: dict[int, int] = {}
+        self.rooms: dict[int, str] = {}
         self.reconnect: Any = None
         #: the server said another device took this link's seat (``taken_over``)
         self.taken_over = False
@@ -59,9 +63,12 @@ class Link:
             from client.net import ServerError
 
             return defer.fail(ServerError("disconnected", tr("reconnect.lost")))
+        if msg_type == "join" and fields.get("room") is None and fields.get("table") in self.rooms:
+            fields["room"] = self.rooms[fields["table"]]
         if msg_type == "join" and not fields.get("spectate") and isinstance(fields.get("table"), int):
             return self._join(fields)
         d = self.conn.request(msg_type, **fields)
+        d.addCallback(self._note_room)
         if msg_type == "join":
             d.addCallback(self._joined, bool(fields.get("spectate")))
         elif msg_type == "leave":
@@ -91,6 +98,13 @@ class Link:
         d.addCallback(self._joined, False)
         d.addCallbacks(outer.callback, lost)
         return outer
+
+    def _note_room(self, reply: Any) -> Any:
+        """A ``table`` reply (to the host) names the table's room code: keep it."""
+        table = reply.get("table") if isinstance(reply, dict) else None
+        if isinstance(table, dict) and isinstance(table.get("id"), int) and isinstance(table.get("room"), str):
+            self.rooms[table["id"]] = table["room"]
+        return reply
 
     def _joined(self, reply: dict[str, Any], spectate: bool) -> dict[str, Any]:
         table = reply.get("table")
@@ -261,6 +275,9 @@ class Connections:
         store = app.seat_store
         if kind == "table" and isinstance(msg.get("table"), dict):
             app.tables[msg["table"]["id"]] = msg["table"]
+            rooms = getattr(link, "rooms", None)
+            if isinstance(rooms, dict) and isinstance(msg["table"].get("room"), str):
+                rooms[msg["table"]["id"]] = msg["table"]["room"]
         if kind in ("update", "match_started") and isinstance(msg.get("step"), int):
             link.steps[msg.get("table")] = msg["step"]
             if store is not None and msg.get("table") in tokens:

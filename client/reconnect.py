@@ -122,7 +122,7 @@ class Reconnector:
         tokens, watched = self.wanted()
         lobbies = self.lobbies()
         asks = [self._ask(conn, table, token, table in lobbies) for table, token in tokens.items()]
-        asks += [conn.request("join", table=table, spectate=True) for table in watched]
+        asks += [conn.request("join", table=table, spectate=True, **self._room(table)) for table in watched]
         asks += [self._join_again(conn, table) for table in list(getattr(self.link, "joining", {}))]
         d = defer.gatherResults(asks, consumeErrors=True) if asks else defer.succeed([])
         return d.addCallbacks(lambda _r: self._done(), self._refused)
@@ -140,7 +140,7 @@ class Reconnector:
         """A join whose reply was lost with the connection: asked again with its key
         (PROTOCOL.md "Asking again"); the join's own Deferred gets the answer."""
         waiting = self.link.joining.pop(table)
-        d = conn.request("join", table=table, key=self.link.keys[table])
+        d = conn.request("join", table=table, key=self.link.keys[table], **self._room(table))
         d.addCallback(self._rejoined, table)
 
         def answer(result: Any) -> Any:
@@ -161,7 +161,13 @@ class Reconnector:
             return failure
         keys = getattr(self.link, "keys", {})
         fields = {"key": keys[table]} if table in keys else {}
-        return conn.request("join", table=table, **fields).addCallback(self._sat, table)
+        return conn.request("join", table=table, **fields, **self._room(table)).addCallback(self._sat, table)
+
+    def _room(self, table: int) -> dict[str, str]:
+        """``{"room": code}`` when the link knows ``table``'s room code (a private table
+        lets nobody in again without it), else ``{}``."""
+        code = getattr(self.link, "rooms", {}).get(table)
+        return {"room": code} if isinstance(code, str) else {}
 
     def _sat(self, reply: dict[str, Any], table: int) -> dict[str, Any]:
         """Seated again at a waiting table: the new token, and the lobby shows our seat."""

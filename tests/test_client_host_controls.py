@@ -50,7 +50,7 @@ def test_host_sees_every_control_and_start_says_how_many_seats_are_free(tmp_path
     app = make_app(tmp_path)
     scene, link = lobby(app)
     assert scene.is_host
-    assert set(scene.controls) == {"add:3", "remove:2", "watch:1", "host:1", "options", "lock", "fill"}
+    assert set(scene.controls) == {"add:3", "remove:2", "watch:1", "host:1", "options", "lock", "private", "fill"}
     assert not scene.b_start.is_enabled and shown(scene.b_start) == "1 seat free"
     click(app, scene.b_start)
     assert link.requests == []  # a disabled Start sends nothing
@@ -73,6 +73,7 @@ def test_start_is_on_when_every_seat_is_taken_and_sends_start(tmp_path):
     ("watch:1", ("move_to_spectators", {"table": 7, "seat": 1})),
     ("host:1", ("pass_host", {"table": 7, "seat": 1})),
     ("lock", ("lock", {"table": 7, "locked": True})),
+    ("private", ("set_options", {"table": 7, "options": {"private": True}})),
 ])
 def test_each_control_sends_its_request(tmp_path, control, sent):
     app = make_app(tmp_path)

@@ -1,5 +1,7 @@
 """Join a table: servers found on the LAN (UDP discovery) or typed as ``host:port``,
-their tables with player counts, host and lock; join a seat or watch as a spectator.
+their tables with player counts, host, lock and privacy; join a seat or watch as a
+spectator. A private table asks for its room code first
+(:class:`client.scenes.room_code.RoomCodeScene`).
 The evening's scoreboard of the server (``tables.scoreboard``) is shown under the
 servers."""
 from __future__ import annotations
@@ -18,7 +20,7 @@ from client.ui.widgets import button, call, dialog, entry, label
 
 
 def table_line(t: dict[str, Any], fits: Callable[[str], bool] = lambda _line: True) -> str:
-    """One row of the table list: name, game, players/seats, status, host, lock -- the
+    """One row of the table list: name, game, players/seats, status, host, lock, private -- the
     longest form that ``fits`` (str -> bool: the row's width): whole; without the host
     when the table's name already says it; without the host; seats as "1/4" alone; then
     the table's name cut with an ellipsis."""
@@ -36,6 +38,8 @@ def table_line(t: dict[str, Any], fits: Callable[[str], bool] = lambda _line: Tr
             parts.append(tr("hostctl.list_host", name=host))
         if t.get("locked"):
             parts.append(tr("hostctl.list_locked"))
+        if t.get("private"):
+            parts.append(tr("hostctl.list_private"))
         return " · ".join(parts)
 
     forms = [line(name, True, True)]
@@ -63,7 +67,8 @@ def watch_any(app: Any, link: Any, retry_s: float = 3.0) -> None:
     exists. The table then shows public information only."""
 
     def listed(reply: dict) -> None:
-        tables = [t for t in reply.get("tables", []) if t.get("status") in ("playing", "waiting")]
+        tables = [t for t in reply.get("tables", [])  # a private table needs a code nobody typed
+                  if t.get("status") in ("playing", "waiting") and not t.get("private")]
         tables.sort(key=lambda t: (t.get("status") != "playing", t.get("id")))
         if not tables:
             app.notify(tr("join.tv_waiting"), retry_s + 1, error=False)
@@ -272,7 +277,10 @@ class JoinScene(Scene):
     def _failed(self, f) -> None:
         self.app.notify(tr("error.request", reason=getattr(f.value, "message", str(f.value))))
 
-    def join(self, spectate: bool) -> None:
+    def join(self, spectate: bool, room: str | None = None) -> None:
+        """Sit down at (or watch, ``spectate``) the picked table; a private table whose
+        room code this link does not know asks for it first, and ``room`` is what was
+        typed."""
         if self.link is None or self.selected_table is None:
             self.app.notify(tr("join.pick_table"), error=False)
             return
@@ -281,11 +289,23 @@ class JoinScene(Scene):
         if kept is not None:
             self.rejoin(kept)
             return
+        listed = self.app.tables.get(tid) or {}
+        known = getattr(self.link, "rooms", {})
+        if room is None and listed.get("private") and tid not in known:
+            from client.scenes.room_code import RoomCodeScene
+
+            name = str(listed.get("name") or f"#{tid}")
+            self.app.push(RoomCodeScene(self.app, name, lambda code: self.join(spectate, code)))
+            return
         fields: dict[str, Any] = {"table": tid}
         if spectate:
             fields["spectate"] = True
+        if room is not None:
+            fields["room"] = room
 
         def joined(reply: dict) -> None:
+            if room is not None and isinstance(known, dict):
+                known[tid] = room  # this link goes back in with it (a lost connection)
             table = self.app.tables.get(tid, {"id": tid, "seats": []})
             if table.get("status") == "waiting":
                 from client.scenes.lobby import LobbyScene

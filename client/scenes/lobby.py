@@ -6,7 +6,9 @@ scoreboard of the server.
 screen waits for its host (option ``start: "host"``). Only the host gets the controls:
 Start (enabled once every seat is filled; else it says how many seats are free), add or
 remove a bot per seat, the options (``set_options``, :class:`client.scenes.options.OptionsScene`),
-move a player to the spectators, lock or unlock the table, pass host to a player. Guests
+move a player to the spectators, lock or unlock the table, make it private (only who
+brings its room code, shown in the side panel, may sit or watch) or open again, pass
+host to a player. Guests
 see who the host is (a "host" badge by his name) and a line saying the host starts the
 match. A table started with ``start: "auto"`` (the Quick game) starts by itself when
 every seat is filled (the app then opens the table).
@@ -270,12 +272,16 @@ class LobbyScene(Scene):
                   raw=kwargs is None, text_kwargs=kwargs, align="center")
             y += int(26 * s)
         if host_ctl:
-            cw = (box.w - 2 * pad - gap) // 2
+            cw = (box.w - 2 * pad - 2 * gap) // 3
             lock_key = "hostctl.unlock" if t.get("locked") else "hostctl.lock"
+            private_key = "hostctl.open" if t.get("private") else "hostctl.private"
             self.controls["options"] = button(self, pygame.Rect(box.x + pad, ctl_row, cw, int(40 * s)),
                                               "hostctl.options", command=self.open_options)
             self.controls["lock"] = button(self, pygame.Rect(box.x + pad + cw + gap, ctl_row, cw, int(40 * s)),
                                            lock_key, command=self.toggle_lock)
+            self.controls["private"] = button(self, pygame.Rect(box.x + pad + 2 * (cw + gap), ctl_row, cw,
+                                                                int(40 * s)),
+                                              private_key, command=self.toggle_private)
         button(self, pygame.Rect(box.x + pad, bottom, int(170 * s), bh), "lobby.leave", command=self.leave_table)
         free = free_seats(t)
         starts = host_ctl and self.waits_for_host
@@ -341,8 +347,8 @@ class LobbyScene(Scene):
                                                     "hostctl.make_host", command=call(self.pass_host, n))
 
     def _hint_lines(self) -> list[tuple[str, dict[str, str] | None]]:
-        """Up to four hint lines: who starts the match, the lock, where friends join,
-        the options (``(text or key, text_kwargs)``; kwargs None: a ready text)."""
+        """Up to four hint lines: who starts the match, the lock, privacy, where friends
+        join, the options (``(text or key, text_kwargs)``; kwargs None: a ready text)."""
         t = self.table
         lines: list[tuple[str, dict[str, str] | None]] = []
         if not self.waits_for_host:
@@ -355,6 +361,8 @@ class LobbyScene(Scene):
             lines.append(("hostctl.guest_no_host", {}))
         if t.get("locked"):
             lines.append(("hostctl.locked", {}))
+        if t.get("private"):
+            lines.append(("hostctl.private_on", {}))
         lines.append(("lobby.share", {"address": self.address}))
         summary = options_summary(t)
         if summary:
@@ -417,6 +425,11 @@ class LobbyScene(Scene):
 
     def toggle_lock(self) -> None:
         self._host_request("lock", locked=not bool(self.table.get("locked")))
+
+    def toggle_private(self) -> None:
+        """One click: the table is private (its room code is needed to sit or watch), or
+        open again (the table option ``private``)."""
+        self._host_request("set_options", options={"private": not bool(self.table.get("private"))})
 
     def set_options(self, options: dict[str, Any]) -> None:
         self._host_request("set_options", options=options)

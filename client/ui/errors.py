@@ -18,8 +18,8 @@ def free_seats(table: dict[str, Any]) -> int:
 def error_text(failure_value: Any, table: dict[str, Any] | None = None) -> str:
     """One sentence for a refused lobby request (a :class:`client.net.ServerError`):
     ``seats_free`` says how many seats are free, ``bad_option`` quotes the server,
-    ``not_allowed``/``table_locked``/... have their own sentence; anything else is the
-    generic "request refused" with the server's message."""
+    ``not_allowed``/``table_locked``/``private_table``/... have their own sentence;
+    anything else is the generic "request refused" with the server's message."""
     code = getattr(failure_value, "code", "")
     message = getattr(failure_value, "message", str(failure_value))
     if code == "seats_free":
@@ -33,4 +33,6 @@ def error_text(failure_value: Any, table: dict[str, Any] | None = None) -> str:
         return tr(f"hostctl.err_{code}")
     if code in ("not_over", "not_seated"):
         return tr(f"rematch.err_{code}")
+    if code in ("private_table", "too_many_codes"):
+        return tr(f"join.err_{code}")
     return tr("error.request", reason=message)
