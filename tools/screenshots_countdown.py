@@ -69,16 +69,18 @@ class Server:
             self.proc.wait(10)
 
 
-def _table(server: Server) -> tuple[Observer, Observer, int]:
+def _table(server: Server) -> tuple[Observer, Observer, int, str]:
     """A three-seat Mafiosi table: the observer's, a server bot in seat 2, Zoe in seat 1;
-    seat 0 is left for Lena, whose join starts the match."""
+    seat 0 is left for Lena, whose join starts the match. Also its room code (the
+    observer created it: the server tells it the code)."""
     observer = Observer(server.port)
-    tid = observer.request("create_table", game="mafiosi", seats=3, name=TABLE,
-                           options={"seed": 3, "rounds": 1})["table"]["id"]
+    table = observer.request("create_table", game="mafiosi", seats=3, name=TABLE,
+                             options={"seed": 3, "rounds": 1})["table"]
+    tid = table["id"]
     observer.request("add_bot", table=tid, seat=2)
     zoe = Observer(server.port, "Zoe")
     zoe.request("join", table=tid, seat=1)
-    return observer, zoe, tid
+    return observer, zoe, tid, table["room"]
 
 
 def shoot(display: str, path: Path) -> None:
@@ -93,7 +95,7 @@ def desktop(language: str, size: str, out: Path, work: Path, display_no: int) ->
     tag = f"{language}_{size}"
     server = Server(work)
     server.start()
-    observer, zoe, _ = _table(server)
+    observer, zoe, _, _ = _table(server)
     lena = Puppet("Lena", work, ["--connect", f"127.0.0.1:{server.port}"],
                   {"server": {"discovery_port": 0}, "web": {"enabled": False}},
                   language=language, size=size, display=display)
@@ -127,16 +129,15 @@ def desktop(language: str, size: str, out: Path, work: Path, display_no: int) ->
 
 
 def phone(language: str, size: tuple[int, int], out: Path, work: Path) -> None:
-    from server.web.rooms import room_code
     from tools.screenshots_phone import close_phone, join_seat, open_phone
 
     tag = f"{language}_{size[0]}x{size[1]}"
     server = Server(work)
     server.start()
-    observer, zoe, tid = _table(server)
+    observer, zoe, _, room = _table(server)
     driver = open_phone(lang=language, size=size)
     try:
-        join_seat(driver, f"http://127.0.0.1:{server.web_port}/?room={room_code(tid)}", "Lena", 0)
+        join_seat(driver, f"http://127.0.0.1:{server.web_port}/?room={room}", "Lena", 0)
         wait(lambda: driver.execute_script("return !!(window.__mafia.playing && window.__mafia.offset !== null)"), 20)
         time.sleep(2.0)
         zoe.close()
