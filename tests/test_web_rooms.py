@@ -161,28 +161,28 @@ def test_roomcode_panel_draws_the_qr_of_the_phone_url():
 
     from client.ui import roomcode
 
+    # pygame stays initialised afterwards (no pygame.quit): client apps of earlier tests
+    # in this worker may still have frame loops on the reactor, which later tests spin
     pygame.init()
-    try:
-        class Link:
-            address = ("192.168.1.20", 7777)
-            welcome = {"web_port": 7780}
 
-        url, code = roomcode.phone_url(Link(), {"id": 5, "room": "KQTBX"})
-        assert url == "http://192.168.1.20:7780/?room=KQTBX" and code == "KQTBX"
-        assert roomcode.phone_url(Link(), {"id": 5}) is None  # a screen not told the code
+    class Link:
+        address = ("192.168.1.20", 7777)
+        welcome = {"web_port": 7780}
 
-        class Old(Link):
-            welcome = {}
+    url, code = roomcode.phone_url(Link(), {"id": 5, "room": "KQTBX"})
+    assert url == "http://192.168.1.20:7780/?room=KQTBX" and code == "KQTBX"
+    assert roomcode.phone_url(Link(), {"id": 5}) is None  # a screen not told the code
 
-        assert roomcode.phone_url(Old(), {"id": 5, "room": "KQTBX"}) is None  # a server without the phone page
-        qr = roomcode.qr_surface(url, 200)
-        assert qr.get_width() == qr.get_height() <= 200
-        # the quiet zone is light and the finder pattern's corner dark
-        px = qr.get_width() // 33  # version 2 at level M: 25 modules + 2 * 4
-        assert tuple(qr.get_at((1, 1)))[:3] == roomcode.LIGHT
-        assert tuple(qr.get_at((4 * px + 1, 4 * px + 1)))[:3] == roomcode.DARK
-        surf = pygame.Surface((420, 260))
-        assert roomcode.draw_for(surf, surf.get_rect(), Link(), {"id": 5, "room": "KQTBX"}, 1.0)
-        assert not roomcode.draw_for(surf, surf.get_rect(), Old(), {"id": 5, "room": "KQTBX"}, 1.0)
-    finally:
-        pygame.quit()
+    class Old(Link):
+        welcome = {}
+
+    assert roomcode.phone_url(Old(), {"id": 5, "room": "KQTBX"}) is None  # a server without the phone page
+    qr = roomcode.qr_surface(url, 200)
+    assert qr.get_width() == qr.get_height() <= 200
+    # the quiet zone is light and the finder pattern's corner dark
+    px = qr.get_width() // 33  # version 2 at level M: 25 modules + 2 * 4
+    assert tuple(qr.get_at((1, 1)))[:3] == roomcode.LIGHT
+    assert tuple(qr.get_at((4 * px + 1, 4 * px + 1)))[:3] == roomcode.DARK
+    surf = pygame.Surface((420, 260))
+    assert roomcode.draw_for(surf, surf.get_rect(), Link(), {"id": 5, "room": "KQTBX"}, 1.0)
+    assert not roomcode.draw_for(surf, surf.get_rect(), Old(), {"id": 5, "room": "KQTBX"}, 1.0)
