@@ -126,6 +126,17 @@ def test_the_roster_seats_a_connection_with_a_token_and_tells_the_table():
     assert e.value.code == "table_locked"
 
 
+def test_a_grace_period_ending_after_its_table_was_freed_does_nothing():
+    import gc
+    import weakref
+
+    table = FakeTable(status="playing")
+    roster = SeatRoster(weakref.proxy(table))  # type: ignore[arg-type]
+    del table
+    gc.collect()
+    roster._grace_over(0)  # a call that outlived its table (its seat was replaced meanwhile)
+
+
 def test_a_dropped_seat_is_held_for_the_grace_then_left_to_a_bot():
     table = FakeTable(status="playing")
     table.table_calls = Calls(maybe_close=False)

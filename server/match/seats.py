@@ -266,6 +266,8 @@ class SeatRoster:
             t.push_summary()
 
     def _grace_over(self, index: int) -> None:
+        if not self._alive():
+            return
         t = self.table
         seat = t.seats[index]
         seat.grace_call = None
