@@ -464,7 +464,8 @@ def test_signed_in_websockets_of_one_address_are_capped_and_say_what_to_do(tmp_p
         yield extra.opened
         error = yield extra.wait_for(lambda m: m.get("type") == "error")
         assert error["code"] == "too_many_connections" and "max_connections_per_address" in error["message"]
-        yield extra.closed
+        code, reason = yield extra.closed
+        assert code == 1013 and "max_connections_per_address" in reason
     finally:
         for c in clients:
             if c.opened.called and not c.closed.called:

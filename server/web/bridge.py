@@ -22,6 +22,7 @@ WebSocket is closed at once with code 1008 and the reason, so the page can say w
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Iterable
 
 from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
@@ -48,7 +49,7 @@ MAX_FRAME = 4 * MAX_LINE
 #: The close code of a connection the server protocol closes after an ``error`` of this
 #: code (``ServerProtocol.close_reason``); any other close is 1000.
 CLOSE_CODES = {"too_long": 1009, "rate_limited": 1008, "hello_timeout": 1008,
-               "server_full": 1013, "taken_over": 1000}
+               "server_full": 1013, "too_many_connections": 1013, "taken_over": 1000}
 
 
 @implementer(ITransport)
@@ -154,11 +155,14 @@ class PhoneSocket(WebSocketServerProtocol):
         transport: Any = self.transport
         addr = transport.getPeer()
         proto = self.factory.lobby_factory.buildProtocol(addr)
-        if not isinstance(proto, ServerProtocol):  # the server is full, nobody could make room
-            line = getattr(proto, "line", b"").rstrip(b"\n")  # its error server_full, as over TCP
+        if not isinstance(proto, ServerProtocol):  # refused at the door: full, or this address is
+            line = getattr(proto, "line", b"").rstrip(b"\n")  # its one error line, as over TCP
+            code, reason = "server_full", "the server is full; try again later"
             if line:
                 self.sendMessage(line, isBinary=False)
-            self.close_with(CLOSE_CODES["server_full"], "the server is full; try again later")
+                error = json.loads(line)
+                code, reason = error.get("code", code), error.get("message", reason)
+            self.close_with(CLOSE_CODES.get(code, CLOSE_CODES["server_full"]), reason)
             return
         self.proto = proto
         proto.makeConnection(FrameTransport(self))
