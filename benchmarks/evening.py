@@ -164,8 +164,7 @@ class Evening:
             self.click(who, lambda s: self._present(who, None, name), text="Connect")
         elif not wait(lambda: self._present(who, None, name), 3, 0.2):
             self.click(who, lambda s: self._present(who, None, name), text="Refresh")
-        who.ask(op="click", contains=name)
-        time.sleep(0.3)
+        self.click(who, lambda s: s.get("picked") is not None, contains=name)
         self.click(who, lambda s: s.get("scene") == "LobbyScene" or on_table(s),
                    text="Watch" if watch else "Sit down")
 

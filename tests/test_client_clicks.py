@@ -225,3 +225,30 @@ def test_a_table_name_typed_as_the_host_screen_is_made_again_counts(tmp_path):
     assert host.name == "Night 002"
     host.rebuild()
     assert host.e_name.get_text() == "Night 002"
+
+
+def test_a_row_half_scrolled_out_of_the_join_list_is_clicked_where_it_shows(tmp_path):
+    """The benchmarks' puppet clicks a list row where a person would: in the part of it
+    the list shows. The centre of the last row, cut by the list's bottom edge, may lie
+    outside the list (a click there picks nothing)."""
+    from client.scenes.join import JoinScene
+    from tests.test_client_app import make_app
+    from tools.puppet import visible_centre
+
+    app = make_app(tmp_path)
+    join = app.reset(JoinScene(app))
+    seats = [{"seat": i, "name": f"P{i}", "bot": False, "connected": True} for i in range(3)]
+    join.tables = [{"id": n, "name": f"Night {n:03d}", "game": "omerta", "status": "waiting", "seats": seats}
+                   for n in range(1, 30)]
+    join.rebuild()
+    join.l_tables.scroll_bar.set_scroll_from_start_percentage(0.1)  # rows cut at both edges
+    frames(app)
+    inner = join.l_tables.list_and_scroll_bar_container.get_container().get_rect()
+    rows = [i for i in join.l_tables.item_list if i.get("button_element") is not None]
+    cut = [i for i in rows if not inner.collidepoint(i["button_element"].rect.center)]
+    assert cut, "no row shows less than its half: scroll the list elsewhere"
+    for row in cut:
+        assert inner.collidepoint(visible_centre(row["button_element"]))
+    row = cut[-1]
+    click(app, visible_centre(row["button_element"]))
+    assert join.selected_table == int(row["object_id"])

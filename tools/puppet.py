@@ -73,6 +73,19 @@ def visible_buttons(app: Any) -> list[Any]:
             if isinstance(el, UIButton) and el.visible and el.alive()]
 
 
+def visible_centre(el: Any) -> tuple[int, int]:
+    """The centre (px) of the part of ``el`` its containers let show: a row half scrolled
+    out of a list is clicked where a person would click it, not at its hidden centre."""
+    rect = pygame.Rect(el.rect)
+    container = getattr(el, "ui_container", None)
+    while container is not None:
+        inner = container.get_container() if hasattr(container, "get_container") else container
+        rect = rect.clip(inner.get_rect())
+        parent = getattr(inner, "ui_container", None)
+        container = None if parent is None or parent is inner else parent
+    return rect.center if rect.w and rect.h else el.rect.center
+
+
 def button_text(el: Any) -> str:
     from pygame_gui.core.utility import translate
 
@@ -103,6 +116,7 @@ def state(app: Any) -> dict[str, Any]:
         "rejoin": button_text(rejoin) if rejoin is not None and rejoin.alive() else None,
         "notice": str(notice[0]) if notice else None,
         "rss_mb": rss_mb(), "legal": legal,
+        "picked": getattr(top, "selected_table", None),
         "board": ({"final": bool(getattr(top, "final", False)), "queue": [list(q) for q in top.queue],
                    "round": getattr(top, "round_no", None)} if isinstance(getattr(top, "queue", None), list)
                   else None),
@@ -281,7 +295,7 @@ class Control(LineReceiver):
             for b in visible_buttons(app):
                 text = button_text(b)
                 if ("text" in cmd and text == cmd["text"]) or ("contains" in cmd and cmd["contains"] in text):
-                    post_click(b.rect.center)
+                    post_click(visible_centre(b))
                     return {"ok": True, "text": text}
             return {"ok": False, "error": "no such button"}
         if op == "key":
