@@ -7,12 +7,23 @@ reveals, a penalty and a swap re-triggered every 40 frames). The frame is what t
 60 Hz LoopingCall does: scene update + pygame_gui update + full redraw + flip.
 
     .venv/bin/python benchmarks/frame_time.py [--frames 600] [--size 1920x1080]
+    .venv/bin/python benchmarks/frame_time.py --against REV [--rounds 4] [--size 1280x720]
+
+``--against REV`` is the reference side by side: the benchmark as it is in commit ``REV``
+(checked out in a temporary git worktree, same venv) and as it is here run alternately
+``--rounds`` times each in child processes, so both see the same machine in the same
+minutes; it prints each pair, then one JSON object (thread CPU ms, ``ratio_*`` today /
+reference of the medians). It exits 1 when a run printed no figure, 2 when today's p99
+median is above the reference's.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -75,7 +86,11 @@ def main(argv=None) -> int:
     ap.add_argument("--frames", type=int, default=600)
     ap.add_argument("--size", default="1920x1080")
     ap.add_argument("--no-deal", action="store_true", help="leave the deal out of the re-triggered events")
+    ap.add_argument("--against", metavar="REV", help="compare with the benchmark at commit REV, side by side")
+    ap.add_argument("--rounds", type=int, default=4, help="with --against: runs of each side, alternated")
     args = ap.parse_args(argv)
+    if args.against:
+        return against(args.against, args.rounds, args.frames, args.size)
     w, h = (int(x) for x in args.size.split("x"))
     from twisted.internet import reactor
 
@@ -122,6 +137,54 @@ def main(argv=None) -> int:
     print(f"cpu:  p50 {p(0.50, cpu):.2f} ms   p99 {p(0.99, cpu):.2f} ms   (thread CPU time: excludes time "
           f"stolen by other processes on a shared machine)")
     return 0
+
+
+#: The line both today's benchmark and older ones print: thread CPU p50 and p99 (ms).
+CPU_LINE = re.compile(r"cpu:\s+p50 ([0-9.]+) ms\s+p99 ([0-9.]+) ms")
+
+
+def run_once(root: str, frames: int, size: str) -> tuple[float, float] | None:
+    """One run of ``root``'s benchmarks/frame_time.py in a child process: its thread
+    CPU (p50, p99) in ms, or None when it printed none (it failed)."""
+    env = {**os.environ, "PYTHONPATH": root, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    done = subprocess.run([sys.executable, os.path.join(root, "benchmarks", "frame_time.py"),
+                           "--frames", str(frames), "--size", size],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    m = CPU_LINE.search(done.stdout)
+    if m is None:
+        print(f"  {root}: no figure (exit {done.returncode}): {done.stderr.strip()[-400:]}", flush=True)
+        return None
+    return float(m.group(1)), float(m.group(2))
+
+
+def against(rev: str, rounds: int, frames: int, size: str) -> int:
+    """Today's tree (this file's checkout) and commit ``rev`` alternated ``rounds`` times;
+    see the module docstring for the output and exit codes."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ref = tempfile.mkdtemp(prefix="frame-ref-")
+    subprocess.run(["git", "-C", here, "worktree", "add", "--detach", "-f", ref, rev],
+                   check=True, capture_output=True)
+    try:
+        sides: dict[str, list[tuple[float, float]]] = {"reference": [], "today": []}
+        for i in range(rounds):
+            order = [("reference", ref), ("today", here)] if i % 2 == 0 else [("today", here), ("reference", ref)]
+            for name, root in order:
+                got = run_once(root, frames, size)
+                if got is None:
+                    return 1
+                sides[name].append(got)
+                print(f"round {i + 1} {name:9s} cpu p50 {got[0]:.2f} ms  p99 {got[1]:.2f} ms", flush=True)
+    finally:
+        subprocess.run(["git", "-C", here, "worktree", "remove", "--force", ref], capture_output=True)
+    med = {name: (statistics.median(x[0] for x in runs), statistics.median(x[1] for x in runs))
+           for name, runs in sides.items()}
+    out = {"size": size, "frames": frames, "rounds": rounds, "reference": rev,
+           "ref_cpu_p50_ms": round(med["reference"][0], 3), "ref_cpu_p99_ms": round(med["reference"][1], 3),
+           "today_cpu_p50_ms": round(med["today"][0], 3), "today_cpu_p99_ms": round(med["today"][1], 3),
+           "ratio_p50": round(med["today"][0] / med["reference"][0], 3),
+           "ratio_p99": round(med["today"][1] / med["reference"][1], 3)}
+    print(json.dumps(out), flush=True)
+    return 2 if med["today"][1] > med["reference"][1] else 0
 
 
 if __name__ == "__main__":
