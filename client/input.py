@@ -12,6 +12,8 @@ local players can share a keyboard with different snap keys (couch play).
 """
 from __future__ import annotations
 
+import functools
+
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -115,6 +117,15 @@ class Binding:
 
 def key_label(key: int) -> str:
     """A key's name as the player reads it ("Space" / "Espace", "Keypad 5"...)."""
+    from client.i18n import current
+
+    return _key_label(key, current())
+
+
+@functools.lru_cache(maxsize=512)
+def _key_label(key: int, language: str) -> str:
+    """:func:`key_label` in ``language`` (the current one): the help line asks for
+    a dozen key names every frame."""
     from client.i18n import NAMESPACE, tr
 
     name = pygame.key.name(key)

@@ -167,22 +167,42 @@ def test_merge_rects_merges_overlaps_and_clips():
     assert sorted(map(tuple, merge_rects([strip, card], screen))) == [(0, 40, 100, 4), (45, 20, 10, 40)]
 
 
-def test_base_frame_repaints_only_when_its_key_changes():
+def test_base_frame_caches_a_key_from_its_second_frame_and_repaints_only_when_it_changes():
     surf = pygame.Surface((40, 30))
     base = BaseFrame()
     calls = []
 
     def paint(target):
-        calls.append(1)
+        calls.append(target is surf)
         target.fill((10, 20, 30))
 
-    base.draw(surf, ("a",), 0.0, paint)
-    base.draw(surf, ("a",), 16.0, paint)
-    assert len(calls) == 1 and base.reused == 1
-    base.draw(surf, ("b",), 32.0, paint)
-    base.draw(surf, ("b",), 32.0 + BaseFrame.REFRESH_MS, paint)  # the safety net
-    base.draw(surf, None, 40.0, paint)  # not cached: painted straight onto the screen
-    assert len(calls) == 4 and surf.get_at((0, 0))[:3] == (10, 20, 30)
+    base.draw(surf, ("a",), 0.0, paint)  # a key seen once: straight onto the screen
+    assert calls == [True] and base.key is None and not base.fresh(("a",), 0.0, (40, 30))
+    base.draw(surf, ("a",), 16.0, paint)  # seen again: painted into the cache
+    base.draw(surf, ("a",), 32.0, paint)
+    assert calls == [True, False] and base.reused == 1 and base.fresh(("a",), 32.0, (40, 30))
+    base.draw(surf, ("b",), 48.0, paint)
+    base.draw(surf, ("b",), 64.0, paint)
+    base.draw(surf, ("b",), 64.0 + BaseFrame.REFRESH_MS, paint)  # the safety net
+    base.draw(surf, None, 80.0, paint)  # not cached: painted straight onto the screen
+    assert calls == [True, False, True, False, True, True] and surf.get_at((0, 0))[:3] == (10, 20, 30)
+
+
+def test_base_frame_keys_mostly_skipped_while_every_frame_brings_a_new_one():
+    """A deal: the key changes every frame. After STORM such frames the key is built on
+    every STORM-th frame only, until a key is seen twice (the storm is over)."""
+    surf = pygame.Surface((40, 30))
+    base = BaseFrame()
+    for i in range(BaseFrame.STORM):
+        assert base.wants_key()
+        base.draw(surf, (i,), 16.0 * i, lambda target: None)
+    asked = [base.wants_key() for _ in range(3 * BaseFrame.STORM)]
+    assert asked.count(True) == 3 and asked[BaseFrame.STORM - 1]
+    base.draw(surf, ("still",), 500.0, lambda target: None)
+    while not base.wants_key():
+        base.draw(surf, None, 510.0, lambda target: None)
+    base.draw(surf, ("still",), 520.0, lambda target: None)  # the same key again: cached
+    assert base.key == ("still",) and all(base.wants_key() for _ in range(10))
 
 
 def test_round_results_show_the_table_still_and_let_the_app_idle(tmp_path):

@@ -324,7 +324,17 @@ class BaseFrame:
     The key is the caller's: every input of the painting that may change (identities of
     the view and layout, the effects index, selections, messages...). ``None`` means "do
     not cache" (something in it moves or breathes: paint straight onto the screen).
-    :attr:`REFRESH_MS` bounds how long a surface is reused whatever the key says."""
+    :attr:`REFRESH_MS` bounds how long a surface is reused whatever the key says.
+
+    A key is cached only from its second frame in a row: painting into the surface and
+    then blitting it costs a whole-window copy more than painting onto the screen, which
+    pays only when the painting is reused. During a deal the key changes nearly every
+    frame (a card lands), and such frames paint straight onto the screen. After
+    :data:`STORM` such frames in a row, :meth:`wants_key` tells the game not to build
+    the key -- itself a cost -- but on every :data:`STORM`-th frame, to see the storm end."""
+
+    #: Frames in a row with a new key after which building the key is mostly skipped.
+    STORM = 4
 
     #: The cached surface is repainted at least this often (scene ms), a safety net for
     #: an input of the painting missing from a key.
@@ -334,6 +344,13 @@ class BaseFrame:
         self.key: Any = None
         self.surf: pygame.Surface | None = None
         self.t = 0.0
+        #: The key of the last frame painted straight onto the screen: seen again in the
+        #: next frame, it is worth caching.
+        self.pending: Any = None
+        #: Frames in a row whose key was new (painted straight), and frames since the
+        #: last key during such a storm (:meth:`wants_key`).
+        self.changes = 0
+        self.skipped = 0
         #: How many times the surface was (re)painted and reused (tests, benchmarks).
         self.painted = 0
         self.reused = 0
@@ -341,7 +358,19 @@ class BaseFrame:
 
     def release(self) -> None:
         """Let the painting go (the table was left): the next frame paints it again."""
-        self.key, self.surf = None, None
+        self.key, self.surf, self.pending = None, None, None
+
+    def wants_key(self) -> bool:
+        """Whether this frame's key is worth building: False in a storm of new keys
+        (the frame is painted straight, :meth:`draw` with None) but on every
+        :data:`STORM`-th frame."""
+        if self.changes < self.STORM:
+            return True
+        self.skipped += 1
+        if self.skipped >= self.STORM:
+            self.skipped = 0
+            return True
+        return False
 
     def fresh(self, key: Any, t_ms: float, size: tuple[int, int]) -> bool:
         """Whether the cached painting is the one :meth:`draw` would blit now for
@@ -379,11 +408,18 @@ class BaseFrame:
             self.surf = pygame.Surface(size, 0, surf)  # the screen's pixel format: a plain copy blit
             self.key = None
         if key != self.key or abs(t_ms - self.t) >= self.REFRESH_MS:
+            if key != self.pending:  # a key seen once: maybe the only frame it lasts
+                self.key, self.pending = None, key
+                self.changes += 1
+                paint(surf)
+                self.painted += 1
+                return
             paint(self.surf)
-            self.key, self.t = key, t_ms
+            self.key, self.t, self.pending = key, t_ms, None
             self.painted += 1
         else:
             self.reused += 1
+        self.changes = self.skipped = 0
         surf.blit(self.surf, (0, 0))
 
 

@@ -31,7 +31,7 @@ class CardMotion:
         moving = False
         for key, f in self.pos.items():
             r = rects.get(key)
-            if r is not None:
+            if r is not None and (f.x != r.x or f.y != r.y):  # most cards rest: no easing to compute
                 f.step(r.x, r.y, dt_ms)
                 moving = moving or f.x != r.x or f.y != r.y
         self.gliding = moving

@@ -18,10 +18,11 @@ Drawing only here, plus the bar's hit test; the table scene owns the state
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 import pygame
 
 from client import text
-from client.i18n import tr
+from client.i18n import current as current_language, tr
 
 #: The wire names of the emotes (``emote.emote``), in the bar's order.
 EMOTES = ("clap", "laugh", "shock", "well_played")
@@ -137,9 +138,17 @@ class EmoteBar:
     def __init__(self) -> None:
         self.rects: dict[str, pygame.Rect] = {}
         self.size = 12
+        #: The chips as last drawn, composed once: (key, top-left px, surface). The bar
+        #: is on every frame of a seated player's table; its look changes only with the
+        #: hover, its place, its labels and key names.
+        self._drawn: tuple[Any, tuple[int, int], pygame.Surface] | None = None
+        self._placed: tuple[Any, int] | None = None
 
     def place(self, area: pygame.Rect, cols: int = 2) -> None:
         """The chips in a grid of ``cols`` columns filling ``area``."""
+        if self._placed == (tuple(area), cols):
+            return  # asked every frame
+        self._placed = (tuple(area), cols)
         rows = (len(EMOTES) + cols - 1) // cols
         gap = max(3, area.h // 16)
         w = (area.w - gap * (cols - 1)) // cols
@@ -154,15 +163,30 @@ class EmoteBar:
     def draw(self, surf: pygame.Surface, hover: tuple[int, int] | None, keys: dict[str, str]) -> None:
         """The chips; ``keys`` (emote -> key name) is written small under each label's
         chip when there is room ("F5")."""
+        if not self.rects:
+            return
         over = self.hit(hover) if hover is not None else None
-        for e, r in self.rects.items():
+        key = (tuple(self.rects.values()), over, tuple(keys.items()), self.size, current_language(),
+               text.cache_epoch())
+        if self._drawn is None or self._drawn[0] != key:
+            labels = tuple(label(e, self.size) for e in self.rects)
+            box = pygame.Rect(next(iter(self.rects.values()))).unionall(list(self.rects.values()))
+            bar = pygame.Surface(box.size, pygame.SRCALPHA)
+            self._paint(bar, (-box.x, -box.y), over, labels, keys)
+            self._drawn = (key, box.topleft, bar)
+        surf.blit(self._drawn[2], self._drawn[1])
+
+    def _paint(self, surf: pygame.Surface, offset: tuple[int, int], over: str | None, labels: tuple[str, ...],
+               keys: dict[str, str]) -> None:
+        """The chips onto ``surf``, each at its rect moved by ``offset`` (px)."""
+        for (e, r0), shown in zip(self.rects.items(), labels):
+            r = r0.move(offset)
             bg = (70, 18, 26, 235) if e == over else (22, 16, 14, 215)
             chip = pygame.Surface(r.size, pygame.SRCALPHA)
             pygame.draw.rect(chip, bg, chip.get_rect(), border_radius=r.h // 2)
             pygame.draw.rect(chip, (*(GOLD if e == over else (150, 120, 70)), 255), chip.get_rect(),
                              max(1, r.h // 14), border_radius=r.h // 2)
             surf.blit(chip, r.topleft)
-            shown = label(e, self.size)
             key = keys.get(e, "")
             line = f"{shown} {key}" if key else shown
             fs = text.fit_size(line, r.w - r.h // 2, self.size, bold=True, min_size=7)

@@ -124,8 +124,11 @@ def draw_table(surf: pygame.Surface, sc: Any) -> None:
     records the rects of the latter in ``sc.top_rects`` (None when the base frame is
     not cached) for :func:`draw_partial`."""
     f = Frame(sc)
-    layer = _static_layer(sc, f, lazy_ok=not _base.fresh(_base_key(sc, f), f.t, surf.get_size()))
-    _base.draw(surf, _base_key(sc, f), f.t, lambda target: _paint_base(target, f, layer))
+    key, version = (_base_key(sc, f) if _base.wants_key() else None), _layer["version"]
+    layer = _static_layer(sc, f, lazy_ok=not _base.fresh(key, f.t, surf.get_size()))
+    if key is not None and _layer["version"] != version:  # the layer was rebuilt: part of the key
+        key = _base_key(sc, f)
+    _base.draw(surf, key, f.t, lambda target: _paint_base(target, f, layer))
     gliders = _glider_items(f)
     for _rects, paint in gliders:
         paint(surf)

@@ -87,7 +87,7 @@ def draw_table(surf: pygame.Surface, sc: Any) -> None:
     then what moves over it; notes the top items' rects in ``sc.top_rects`` for
     :func:`draw_partial` (None when the base frame is not cached)."""
     f = Frame(sc)
-    _base.draw(surf, _base_key(sc, f), f.t, lambda target: _paint_base(target, f))
+    _base.draw(surf, _base_key(sc, f) if _base.wants_key() else None, f.t, lambda target: _paint_base(target, f))
     _war_top(surf, f)
     _turn_glow(surf, f)
     _gliders(surf, f)

@@ -104,7 +104,8 @@ def draw_table(surf: pygame.Surface, sc: Any) -> None:
     for :func:`draw_partial`."""
     f = Frame(sc)
     chrome_key = _chrome_key(sc)
-    _base.draw(surf, _base_key(sc, f, chrome_key), f.t, lambda target: _paint_base(target, f, chrome_key))
+    key = _base_key(sc, f, chrome_key) if _base.wants_key() else None
+    _base.draw(surf, key, f.t, lambda target: _paint_base(target, f, chrome_key))
     _paint_top(surf, sc, f)
     tip = _tooltip(surf, f)
     attempt = sc.reconnecting

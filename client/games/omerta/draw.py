@@ -79,8 +79,11 @@ class Frame(table_draw.Frame):
 
 def draw_table(surf: pygame.Surface, sc: Any) -> None:
     f = Frame(sc)
-    layer = _static_layer(sc, f, lazy_ok=not _base.fresh(_base_key(sc, f), f.t, surf.get_size()))
-    _base.draw(surf, _base_key(sc, f), f.t, lambda target: _paint_base(target, f, layer))
+    key, version = (_base_key(sc, f) if _base.wants_key() else None), _layer["version"]
+    layer = _static_layer(sc, f, lazy_ok=not _base.fresh(key, f.t, surf.get_size()))
+    if key is not None and _layer["version"] != version:  # the layer was rebuilt: part of the key
+        key = _base_key(sc, f)
+    _base.draw(surf, key, f.t, lambda target: _paint_base(target, f, layer))
     _turn_glow(surf, f)
     _gliders(surf, f)
     sc.anim.draw(surf, f.art, f.t)
@@ -310,10 +313,16 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
         plate = area.plate
         colour = PICKED if who in f.picked else fade(OFFERED, 0.35 + 0.65 * f.pulse)
         pygame.draw.rect(surf, colour, plate.inflate(6, 6), max(2, plate.h // 9), border_radius=plate.h // 2 + 3)
-    gliding = f.gliding
+    gliding, baked, faces, reveals, marked = f.gliding, _layer["baked"], f.faces, f.reveals, f.marked
+    numbered = p in f.sc.local_seats and f.sc.show_slot_numbers
     for i, s in enumerate(player.get("slots", [])):
-        if s["slot"] not in gliding:
-            _card(surf, f, area, i, s)
+        sid = s["slot"]
+        if sid in gliding:
+            continue
+        if (sid in baked and sid not in faces and ("slot", sid) not in reveals and ("slot", sid) not in marked
+                and s.get("patrol") is None and not (numbered and i < 9)):
+            continue  # a card at rest in the static layer, nothing on it: what _card would paint
+        _card(surf, f, area, i, s)
 
 
 def _gliders(surf: pygame.Surface, f: Frame) -> None:
