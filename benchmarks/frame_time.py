@@ -97,6 +97,7 @@ def main(argv=None) -> int:
     app = App(merge({}), Settings(name="bench", width=w, height=h, language="en"), reactor,
               settings_path=os.path.join(tempfile.mkdtemp(), "s.json"))
     app.open_window()
+    app.pace_collector()  # as the client's main() does
     from client.games.omerta.table import OmertaTableScene
 
     state, events = busy_state()

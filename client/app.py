@@ -58,6 +58,8 @@ class App:
         self.art: Any = None  # CardArt, created with the window
         self.sound: Any = None
         self.display = Display(self)
+        #: The garbage collector's pacing, once :meth:`pace_collector` started it.
+        self.collector: Any = None
         self.pacer = FramePacer(self, reactor)
         self.frame_times_ms = self.pacer.frame_times_ms  # how long the last frames took (ms)
         self.connections = Connections(self, connect_to)
@@ -143,8 +145,22 @@ class App:
         self.art.clear()
         kept.release()
         text.clear()  # a table's narration, hundreds of lines: the next screen renders its own
+        if self.collector is not None:
+            self.collector.full()  # the old screens' cycles, frozen meanwhile: freed while nothing moves
         trim()
         return shown
+
+    def pace_collector(self) -> Any:
+        """Short garbage-collector pauses for the window's frame loop (and the embedded
+        server's reactor, the same process): :class:`server.pacing.CollectorPacing`
+        with its full collection done at :meth:`reset` rather than on a timer. A full
+        collection of a hosting client takes tens of ms: a stutter, and late key-press
+        stamps, when it falls in a snap race. Returns the pacing (started)."""
+        from server.pacing import CollectorPacing
+
+        self.collector = CollectorPacing(self.reactor, full_s=None)
+        self.collector.start()
+        return self.collector
 
     def open_help(self, game: str | None = None) -> None:
         """The rules help (:mod:`client.scenes.help`) of ``game`` over the current screen."""
@@ -383,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         app.push(ReplayScene(app, *app.replay_log))
     app.running = True
     app.start_loops()
+    app.pace_collector()
     def started(link: Link) -> None:
         if app.tv:
             from client.scenes.join import watch_any

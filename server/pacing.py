@@ -108,11 +108,13 @@ class CollectorPacing:
     ``clock`` is an ``IReactorTime``; ``collector`` the ``gc`` module (a fake in
     tests). :meth:`start` applies the thresholds and starts both timers;
     :meth:`stop` cancels them and puts back the thresholds and the frozen objects.
-    Times in seconds. Only ``mafia-server`` installs it (:mod:`server.main`): the
-    client, which embeds a server, keeps CPython's defaults."""
+    Times in seconds. ``mafia-server`` installs it (:mod:`server.main`), and so does
+    the client (:meth:`client.app.App.pace_collector`, its embedded server with it) with
+    ``full_s`` None: no timer, the client calls :meth:`full` when it changes screens,
+    where a pause goes unseen, rather than in the middle of a race."""
 
     def __init__(self, clock: Any, young: int = 50_000, freeze_s: float = 10.0,
-                 full_s: float = 900.0, collector: Any = gc):
+                 full_s: float | None = 900.0, collector: Any = gc):
         self.clock = clock
         self.young = young
         self.freeze_s = freeze_s
@@ -129,18 +131,25 @@ class CollectorPacing:
         self.gc.collect()  # what starting the server left behind, then ...
         self.gc.freeze()  # ... modules, config and restored matches: never rescanned
         self._freeze_call = self.clock.callLater(self.freeze_s, self._freeze)
-        self._full_call = self.clock.callLater(self.full_s, self._full)
+        if self.full_s is not None:
+            self._full_call = self.clock.callLater(self.full_s, self._full)
 
     def _freeze(self) -> None:
         self.gc.freeze()
         self._freeze_call = self.clock.callLater(self.freeze_s, self._freeze)
 
-    def _full(self) -> None:
+    def full(self) -> None:
+        """One full collection of everything now, frozen objects included (then the
+        survivors frozen again): the cycles that died while frozen are freed."""
         self.gc.unfreeze()
         self.gc.collect()
         self.gc.freeze()
         self.full_collections += 1
-        self._full_call = self.clock.callLater(self.full_s, self._full)
+
+    def _full(self) -> None:
+        self.full()
+        if self.full_s is not None:
+            self._full_call = self.clock.callLater(self.full_s, self._full)
 
     def stop(self) -> None:
         for call in (self._freeze_call, self._full_call):

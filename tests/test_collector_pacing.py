@@ -1,4 +1,4 @@
-"""The server's garbage-collector pacing (issue 14, server/arbiter.py CollectorPacing):
+"""The garbage-collector pacing (server/pacing.py CollectorPacing) of the server and the client:
 young collections less often, survivors frozen now and then, one full collection per
 period that still frees the cycles that died while frozen."""
 from __future__ import annotations
@@ -106,3 +106,25 @@ def test_a_closed_table_is_freed_without_the_collector():
         assert alive() is None
     finally:
         gc.enable()
+
+
+def test_the_client_collects_everything_when_it_changes_screens_not_on_a_timer(tmp_path):
+    """A full collection of a hosting client is a pause of tens of ms: the client's pacing
+    has no full-collection timer (it could fall in a snap race); App.reset does it."""
+    from client.scenes.menu import MenuScene
+    from tests.test_client_app import make_app
+
+    app = make_app(tmp_path)
+    fake = FakeGC()
+    clock = task.Clock()
+    app.reactor = clock
+    pacing = app.pace_collector()
+    pacing.stop()  # the real collector's thresholds and frozen objects back as they were
+    pacing.gc = fake
+    pacing.start()
+    assert pacing.full_s is None
+    clock.advance(3600)
+    assert "unfreeze" not in fake.calls  # an hour of frames: no full collection
+    app.reset(MenuScene(app))
+    assert fake.calls[-3:] == ["unfreeze", "collect", "freeze"] and pacing.full_collections == 1
+    pacing.stop()
