@@ -252,3 +252,27 @@ def test_a_row_half_scrolled_out_of_the_join_list_is_clicked_where_it_shows(tmp_
     row = cut[-1]
     click(app, visible_centre(row["button_element"]))
     assert join.selected_table == int(row["object_id"])
+
+
+def test_a_row_pressed_just_before_the_join_list_is_made_again_is_picked(tmp_path):
+    """The row's button says it was pressed (an event for the next frame); before its
+    list turns that into a selection, the search ends and the lists are made again: the
+    old list, gone, never says anything. The row's own press event still picks."""
+    from client.scenes.join import JoinScene
+    from tests.test_client_app import make_app
+
+    app = make_app(tmp_path)
+    join = app.reset(JoinScene(app))
+    seats = [{"seat": i, "name": f"P{i}", "bot": False, "connected": True} for i in range(3)]
+    join.tables = [{"id": n, "name": f"Night {n:03d}", "game": "omerta", "status": "waiting", "seats": seats}
+                   for n in (3, 4)]
+    join.rebuild()
+    frames(app)
+    row = join.l_tables.item_list[1]
+    pos = row["button_element"].rect.center
+    press(app, pos)
+    release(app, pos)  # the button posts its press for the next frame
+    join.rebuild()  # the search ended in between
+    frames(app)
+    assert join.selected_table == 4
+    assert [i["object_id"] for i in join.l_tables.item_list if i["selected"]] == ["4"]

@@ -371,6 +371,11 @@ class JoinScene(Scene):
                 if picked is not None:
                     self.selected_table = picked
                 self._show_selected_table()
+        elif event.type == pygame_gui.UI_BUTTON_PRESSED and self._table_row(event.ui_element) is not None:
+            # a row's own press: the list that made it may have been made again before
+            # turning the press into its selection event, which then never comes
+            self.selected_table = self._table_row(event.ui_element)
+            self._show_selected_table()
         elif event.type == pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION and role == "tables":
             self._show_selected_table()  # a second click on the picked table keeps it picked
         elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION and role == "tables":
@@ -379,6 +384,14 @@ class JoinScene(Scene):
             self.app.pop()
         elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is getattr(self, "e_address", None):
             self.connect_typed()
+
+    def _table_row(self, element: Any) -> int | None:
+        """The table id of ``element`` when it is a row of a table list this scene made
+        (the current one or one a rebuild replaced), else None."""
+        parent = getattr(element, "parent_element", None)
+        if parent is None or self.old_lists.get(parent) != "tables":
+            return None
+        return self.row_tables.get(str(getattr(element, "text", "")))
 
     def on_message(self, msg: dict[str, Any], link: Any = None) -> None:
         if msg.get("type") == "table" and link is self.link and isinstance(msg.get("table"), dict):
