@@ -71,9 +71,8 @@ class TableEmotes:
             return cached[1]  # asked every frame: the layout's rects are walked once per layout
         h, gap = emote_bar_size(size)
         above = pygame.Rect(info.x, info.top - gap - h, info.w, h)
-        taken = [r for name, r in _layout_rects(layout) if name not in ("info", "size")]
         if above.top > getattr(getattr(layout, "top_bar", None), "bottom", 0) and \
-                above.collidelist(taken) < 0:
+                not _layout_covers(layout, above, skip=("info", "size")):
             rect = above
         else:
             rect = pygame.Rect(info.x, info.top, info.w, h)
@@ -154,24 +153,27 @@ class TableEmotes:
         return any(until > self.owner.t for _e, _t0, until in self.board.shown.values())
 
 
-def _layout_rects(layout: Any) -> list[tuple[str, pygame.Rect]]:
-    """Every rect a game layout holds (its fields, their dicts, lists and areas, one
-    level down), by field name: what the emote bar must not cover."""
-    out: list[tuple[str, pygame.Rect]] = []
-
-    def add(name: str, v: Any, depth: int) -> None:
+def _layout_covers(layout: Any, rect: pygame.Rect, skip: tuple[str, ...] = ()) -> bool:
+    """Whether a rect a game layout holds (its fields, their dicts, lists and areas, one
+    level down; not the fields named in ``skip``) meets ``rect`` (px): where the emote bar
+    must not go. Asked once per layout, and a table makes a new layout with every update:
+    it stops at the first rect met."""
+    def covers(v: Any, depth: int) -> bool:
         if isinstance(v, pygame.Rect):
-            out.append((name, v))
-        elif depth > 0 and isinstance(v, Mapping):
-            for x in v.values():
-                add(name, x, depth - 1)
-        elif depth > 0 and isinstance(v, (list, tuple)):
-            for x in v:
-                add(name, x, depth - 1)
-        elif depth > 0 and hasattr(v, "__dict__"):
-            for k, x in vars(v).items():
-                add(name, x, depth - 1)
+            return bool(v.colliderect(rect))
+        if depth <= 0:
+            return False
+        if isinstance(v, dict):
+            return any(covers(x, depth - 1) for x in v.values())
+        if isinstance(v, (list, tuple)):
+            return any(covers(x, depth - 1) for x in v)
+        if isinstance(v, (int, float, str, bool)) or v is None:
+            return False
+        if hasattr(v, "__dict__"):
+            return any(covers(x, depth - 1) for x in vars(v).values())
+        if isinstance(v, Mapping):
+            return any(covers(x, depth - 1) for x in v.values())
+        return False
 
-    for name, v in (vars(layout).items() if hasattr(layout, "__dict__") else []):
-        add(name, v, 2)
-    return out
+    fields = vars(layout) if hasattr(layout, "__dict__") else {}
+    return any(covers(v, 2) for name, v in fields.items() if name not in skip)
