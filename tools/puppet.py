@@ -173,6 +173,14 @@ def post_key(name: str) -> None:
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=code, mod=0, unicode="", scancode=0))
 
 
+def digest(view: dict[str, Any]) -> str:
+    """A short fingerprint of ``view`` (its JSON, keys sorted): the same match state
+    gives the same one in every run."""
+    import hashlib
+
+    return hashlib.sha1(json.dumps(view, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
 class AutoPlayer:
     """Plays the player's seats as a person who knows the game would: the game's own bot
     (:func:`shared.bots.make_bot`, ``smart``) chooses among the legal actions the table
@@ -187,7 +195,6 @@ class AutoPlayer:
         #: his seat's play does not hang on his reaction times (a result that the seed alone fixes)
         self.claims = True
         self.call: Any = None
-        self.bots: dict[tuple[Any, int], Any] = {}  # (table, seat) -> bot
         self.seen: dict[int, tuple[int, float]] = {}  # seat -> (id of the view, reactor s it appeared)
         self.sent: dict[int, int] = {}  # seat -> id of the view last acted on
 
@@ -234,7 +241,7 @@ class AutoPlayer:
             if link is None or link.conn is None:
                 continue
             # the same view 2 s after an answer: it was refused (the bot misread the view): any legal one
-            action = random.Random(f"{self.seed}/{waited}").choice(legal) if again \
+            action = random.Random(f"{self.seed}/{seat}/{digest(view)}/again").choice(legal) if again \
                 else self.passing(view, seat, legal) or self.choose(top, seat, view, legal)
             if action is None:
                 continue
@@ -255,9 +262,10 @@ class AutoPlayer:
         from shared.games import get_game
 
         game = get_game(top.game)
-        bot = self.bots.get((top.table_id, seat))
-        if bot is None:
-            bot = self.bots[(top.table_id, seat)] = make_bot(top.game, seat, seed=f"{self.seed}/{seat}")
+        # a bot of its own for each decision, seeded by the view: the same view gets the
+        # same answer however many views a busy machine let this player see before it
+        # (a bot kept across views draws from its generator once per view it is asked about)
+        bot = make_bot(top.game, seat, seed=f"{self.seed}/{seat}/{digest(view)}")
         try:
             parsed = [game.ACTIONS.parse(a, from_client=False) for a in legal]
             bot.observe([], view)
@@ -265,7 +273,7 @@ class AutoPlayer:
         except Exception:  # a bot that cannot read this view (it learns from events it did not get)
             decision = None
         if decision is None:  # ... or waits for one: any legal action, as a person would
-            return random.Random(f"{self.seed}/{len(legal)}").choice(legal)
+            return random.Random(f"{self.seed}/{seat}/{digest(view)}").choice(legal)
         return decision.action.to_dict()
 
 
