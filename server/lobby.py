@@ -24,6 +24,7 @@ from twisted.logger import Logger
 from shared import matchlog
 from shared.games import DEFS, GAMES, get_game
 from shared.protocol import VERSION, ProtocolError, clean_name, encode, encode_value
+from shared.sentences import Sentence, say
 from server import persist, waiting_tables
 from server.ratelimit import AddressAllowance
 from server.scoreboard import Scoreboard
@@ -168,15 +169,13 @@ class Lobby:
         if key is not None and not spectate and table.roster.seat_with_key(key) is not None:
             return
         if room is None:
-            raise ProtocolError("private_table", "this table is private: ask its host for its room "
-                                                 "code and join with it")
+            raise ProtocolError("private_table", say("private_no_code"))
         address = getattr(conn, "peer_host", None)
         if not self.code_tries.allowed(address):
-            raise ProtocolError("too_many_codes", too_many_codes_message(self.code_tries.retry_after_s(address)))
+            raise ProtocolError("too_many_codes", too_many_codes_say(self.code_tries.retry_after_s(address)))
         if rooms.normalise(room) != table.room:
             self.code_tries.spend(address)
-            raise ProtocolError("private_table", "wrong room code for this private table: check it "
-                                                 "with its host")
+            raise ProtocolError("private_table", say("private_wrong_code"))
 
     def tables_page(self, after: int | None = None) -> dict[str, Any]:
         """The ``tables`` reply's fields for ``list_tables {after}``: the tables whose
@@ -208,7 +207,7 @@ class Lobby:
     def _table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise ProtocolError("unknown_table", f"there is no table {table_id}")
+            raise ProtocolError("unknown_table", say("no_table", table=table_id))
         return table
 
     def _remove(self, table: Table) -> None:
@@ -240,13 +239,11 @@ class Lobby:
         try:
             game = get_game(game_name)
         except KeyError:
-            raise ProtocolError("unknown_game", f"this server has no game {game_name!r}; "
-                                                f"it has {', '.join(sorted(GAMES))}") from None
+            raise ProtocolError("unknown_game", say("no_game", game=str(game_name)[:40],
+                                                    games=", ".join(sorted(GAMES)))) from None
         limit = int(self.config["server"]["max_tables"])
         if len(self.tables) >= limit:
-            raise ProtocolError("server_full", f"the server already has its {limit} tables open "
-                                               "(server.max_tables): join one of them, try again "
-                                               "later, or ask the host to raise server.max_tables")
+            raise ProtocolError("server_full", say("too_many_tables", n=limit))
         engine, settings = parse_options(game, seats, options or {}, self.config, self.testing)
         tid = next(self._table_ids)
         label = clean_name(name or "", 60) or f"{self.names.get(conn, 'Table')}'s table"
@@ -347,7 +344,7 @@ class Lobby:
         Raises ``bad_token`` (unknown or expired), ``bad_message`` (``step`` not a
         non-negative integer), ``already_seated``."""
         if step is not None and (not isinstance(step, int) or isinstance(step, bool) or step < 0):
-            raise ProtocolError("bad_message", "reconnect: 'step' must be a non-negative integer")
+            raise ProtocolError("bad_message", say("step_negative", request="reconnect"))
         wanted = token.encode()
         table = self.tables.get(self._tokens.get(hashlib.sha256(wanted).digest(), -1))
         if table is not None and not table.closed:
@@ -355,7 +352,7 @@ class Lobby:
                 if seat.token is not None and hmac.compare_digest(seat.token.encode(), wanted):
                     self._at(conn, table.id)
                     return table.reconnect(conn, seat.index, step)
-        raise ProtocolError("bad_token", "this seat is no longer held for you (unknown or expired token)")
+        raise ProtocolError("bad_token", say("bad_token"))
 
     def _at(self, conn: Any, table_id: int) -> None:
         """``conn`` may be at table ``table_id`` (see ``_tables_of``). Runs on every
@@ -388,7 +385,7 @@ class Lobby:
         """Only the table's host (its creator, or whom he passed it to) may add or
         remove bots; raises :class:`ProtocolError` ``not_allowed``."""
         if not table.host.is_host(conn):
-            raise ProtocolError("not_allowed", "only the table's host may add or remove bots")
+            raise ProtocolError("not_allowed", say("host_only_bots"))
 
     # -- requests -------------------------------------------------------------------
     def handle(self, conn: Any, msg: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -404,7 +401,7 @@ class Lobby:
         if kind == "reconnect":
             return "joined", self.reconnect(conn, msg["token"], msg.get("step"))
         if kind == "hello":
-            raise ProtocolError("bad_message", "hello was already done on this connection")
+            raise ProtocolError("bad_message", say("hello_twice"))
         table = self._table(msg["table"])
         self._at(conn, table.id)
         if kind == "join":
@@ -414,7 +411,7 @@ class Lobby:
             return "joined", joined
         if kind == "leave":
             if conn not in table.connections():
-                raise ProtocolError("not_seated", "you are not at this table")
+                raise ProtocolError("not_seated", say("not_at_table"))
             table.leave(conn)
             return "left", {"table": table.id}
         if kind == "add_bot":
@@ -447,27 +444,13 @@ class Lobby:
             return "table", {"table": table.summary()}
         if kind == "emote":  # the sender's copy of the pushed emote is its reply
             return "emote", table.host.emote(conn, msg["emote"])
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")  # pragma: no cover
+        raise ProtocolError("unknown_type")  # pragma: no cover - check_fields knows every type
 
 
-def too_many_codes_message(wait_s: float) -> str:
-    """The ``too_many_codes`` sentence (also the phone page's HTTP 429)."""
-    return (f"too many wrong room codes from your address: check the code on the TV and try "
-            f"again in {max(1, math.ceil(wait_s))} s")
-
-
-def crowded_message(limit: int) -> str:
-    """The ``error too_many_connections`` sentence for a connection refused at accept."""
-    return (f"your address already has {limit} connections open to this server "
-            "(server.max_connections_per_address): close the other pages or clients of this "
-            "device, or ask the host to raise server.max_connections_per_address in config.yaml")
-
-
-def full_message(limit: int) -> str:
-    """The ``error server_full`` sentence for a connection refused at accept."""
-    return (f"the server is full: it already serves {limit} connections "
-            "(server.max_connections). Try again in a moment, or ask the host to raise "
-            "server.max_connections in config.yaml")
+def too_many_codes_say(wait_s: float) -> Sentence:
+    """The ``too_many_codes`` sentence (also the phone page's HTTP 429): try again in
+    ``wait_s`` seconds, rounded up, at least 1."""
+    return say("too_many_codes", s=max(1, math.ceil(wait_s)))
 
 
 class Refused(protocol.Protocol):
@@ -479,9 +462,9 @@ class Refused(protocol.Protocol):
     #: A refused peer that does not read its error is cut off after this long (s).
     ABORT_S = 1.0
 
-    def __init__(self, clock: Any, code: str, message: str):
+    def __init__(self, clock: Any, code: str, message: Sentence):
         self.clock = clock
-        self.line = encode("error", code=code, message=message)
+        self.line = encode("error", **ProtocolError(code, message).fields())
         self._abort: Any = None
 
     def connectionMade(self) -> None:
@@ -546,8 +529,7 @@ class LobbyFactory(protocol.ServerFactory):
         per_address = int(server.get("max_unauthenticated_per_address", 16))
         waiting = self.unauthenticated.get(host)
         if per_address > 0 and waiting and len(waiting) >= per_address:
-            self._evict(next(iter(waiting)), "too many connections from your address wait "
-                                              "for their hello; closing the oldest")
+            self._evict(next(iter(waiting)), say("evicted_address"))
         cap = int(server.get("max_connections_per_address", 32))
         mine = self.by_address.get(host)
         if cap > 0 and mine and len(mine) >= cap:
@@ -555,15 +537,14 @@ class LobbyFactory(protocol.ServerFactory):
             if not waiting:
                 log.warn("refusing connection from {addr}: {n} connections from that address",
                          addr=addr, n=len(mine))
-                return Refused(self.lobby.clock, "too_many_connections", crowded_message(cap))
-            self._evict(next(iter(waiting)), "too many connections from your address; closing "
-                                             "the oldest that said no hello")
+                return Refused(self.lobby.clock, "too_many_connections", say("crowded", n=cap))
+            self._evict(next(iter(waiting)), say("evicted_no_hello"))
         if len(self.live) >= int(server["max_connections"]):
             victim = self._oldest_waiting()
             if victim is None:
                 log.warn("refusing connection from {addr}: too many connections", addr=addr)
-                return Refused(self.lobby.clock, "server_full", full_message(int(server["max_connections"])))
-            self._evict(victim, "the server is full and this connection said no hello; closing it")
+                return Refused(self.lobby.clock, "server_full", say("server_full", n=int(server["max_connections"])))
+            self._evict(victim, say("evicted_full"))
         proto = ServerProtocol(self.lobby, addr)
         proto.factory = self
         return proto
@@ -578,7 +559,7 @@ class LobbyFactory(protocol.ServerFactory):
                 oldest = first
         return oldest
 
-    def _evict(self, proto: Any, why: str) -> None:
+    def _evict(self, proto: Any, why: Sentence) -> None:
         """Close ``proto`` (waiting for its hello) to make room; it counts no more."""
         self._forget(proto)
         proto.refuse("hello_timeout", why)

@@ -12,6 +12,7 @@ from typing import Any
 from shared.gamedef import Option
 from shared.games import DEFS, game_def
 from shared.protocol import ProtocolError
+from shared.sentences import say
 
 #: Options any game's table accepts (table settings, not engine config).
 TABLE_OPTIONS = ("seed", "bot_think_ms", "bot_kind", "bot_takeover", "spectator_delay_s",
@@ -54,8 +55,8 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
     """
     definition = game_def(game.NAME)
     if not definition.min_seats <= seats <= definition.max_seats:
-        raise ProtocolError("bad_seats", f"{definition.title} is played by {definition.min_seats} to "
-                                         f"{definition.max_seats} players, not {seats}")
+        raise ProtocolError("bad_seats", say("bad_seats", game=definition.title, min=definition.min_seats,
+                                             max=definition.max_seats, n=seats))
     engine: dict[str, Any] = {"seats": seats}
     for key in definition.timing_keys:
         engine[key] = config["timing"][key]
@@ -64,13 +65,13 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
     def integer(key: str, lo: int, hi: int) -> int:
         value = options[key]
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise ProtocolError("bad_option", f"option {key!r} must be an integer from {lo} to {hi}")
+            raise ProtocolError("bad_option", say("option_int", option=key, lo=lo, hi=hi))
         return value
 
     for key in options:
         option = definition.option(key)
         if option is not None and option.testing and not testing:
-            raise ProtocolError("testing_only", f"option {key!r} needs a server started with --testing")
+            raise ProtocolError("testing_only", say("testing_only", option=key))
         if key == "seed":
             settings["seed"] = integer("seed", -(2**63), 2**63 - 1)
             if not testing:  # a chosen seed lets its chooser predict hidden cards: say so
@@ -79,11 +80,11 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
             settings["bot_think_ms"] = float(integer(key, 0, 60_000))
         elif key == "bot_kind":
             if options[key] not in ("smart", "random"):
-                raise ProtocolError("bad_option", "option 'bot_kind' is 'smart' or 'random'")
+                raise ProtocolError("bad_option", say("option_choice", option=key, choices="smart, random"))
             settings["bot_kind"] = options[key]
         elif key == "bot_takeover":
             if options[key] not in TAKEOVER_MODES:
-                raise ProtocolError("bad_option", "option 'bot_takeover' is 'after_miss' or 'never'")
+                raise ProtocolError("bad_option", say("option_choice", option=key, choices=", ".join(TAKEOVER_MODES)))
             settings["bot_takeover"] = options[key]
         elif key == "spectator_delay_s":
             settings["spectator_delay_s"] = integer(key, 0, 600)
@@ -91,11 +92,11 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
             settings["turn_timer_s"] = integer(key, 0, 600)
         elif key == "start":
             if options[key] not in START_MODES:
-                raise ProtocolError("bad_option", "option 'start' is 'auto' or 'host'")
+                raise ProtocolError("bad_option", say("option_choice", option=key, choices=", ".join(START_MODES)))
             settings["start"] = options[key]
         elif key == "private":  # joining or watching needs the room code (server.lobby)
             if not isinstance(options[key], bool):
-                raise ProtocolError("bad_option", "option 'private' is true or false")
+                raise ProtocolError("bad_option", say("option_bool", option=key))
             settings["private"] = options[key]
         elif option is not None:
             value = _game_option(option, options[key], seats, integer)
@@ -104,7 +105,7 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
         elif any(d.option(key) for d in DEFS.values()):
             _other_games_option(key, options[key], seats, integer)  # checked, then ignored
         else:
-            raise ProtocolError("bad_option", f"unknown table option {key!r} for {definition.title}")
+            raise ProtocolError("bad_option", say("option_unknown", option=str(key)[:40], game=definition.title))
     try:
         game.new_match(engine, settings["seed"])
     except ValueError as e:
@@ -149,11 +150,11 @@ def _game_option(option: Option, value: Any, seats: int, integer: Any) -> Any:
         return integer(option.key, option.lo, hi)
     if option.kind == "choice":
         if value not in option.choices:
-            raise ProtocolError("bad_option", f"option {option.key!r} is one of "
-                                              f"{', '.join(map(str, option.choices))}")
+            raise ProtocolError("bad_option", say("option_choice", option=option.key,
+                                                  choices=", ".join(map(str, option.choices))))
         return value
     if option.kind == "bool":
         if not isinstance(value, bool):
-            raise ProtocolError("bad_option", f"option {option.key!r} is true or false")
+            raise ProtocolError("bad_option", say("option_bool", option=option.key))
         return value
     return value  # "any": the engine checks it in new_match

@@ -50,6 +50,7 @@ from zope.interface import implementer
 
 from shared.protocol import (FEATURES, MAX_INT, MAX_LINE, MAX_TIME_MS, ProtocolError, check_fields,
                              decode, encode)
+from shared.sentences import Sentence, say
 from server.clocksync import ClockSync
 from server.native import libc_function, per_clock
 from server.persist import group_commit
@@ -314,12 +315,12 @@ class ServerProtocol(LineReceiver):
             return
         log.info("closing connection {id} from {host}: no hello within {s:.0f} s", id=self.conn_id,
                  host=self.peer_host, s=self.hello_timeout_s)
-        self.refuse("hello_timeout", f"no hello within {self.hello_timeout_s:g} s; closing")
+        self.refuse("hello_timeout", say("hello_late", s=round(self.hello_timeout_s, 3)))
 
-    def refuse(self, code: str, message: str) -> None:
+    def refuse(self, code: str, why: Sentence) -> None:
         """Say why in one ``error`` line, then close (the connection waited for its
         hello too long, or made room for a newer one)."""
-        self._say_and_close(encode("error", code=code, message=message), code)
+        self._say_and_close(encode("error", **ProtocolError(code, why).fields()), code)
 
     def seat_taken_over(self, table: int, seat: int) -> None:
         """Seat ``seat`` of table ``table`` went to another connection that showed its
@@ -329,8 +330,8 @@ class ServerProtocol(LineReceiver):
         after it (most often a half-open connection the player left behind)."""
         if self._closing or self.transport is None:
             return
-        data = encode("taken_over", table=table, seat=seat,
-                      message="your seat was taken over on another device (its token was used there)")
+        why = say("taken_over")
+        data = encode("taken_over", table=table, seat=seat, message=why.english(), sentence=why.wire())
         if self.lobby.at_a_table(self):
             self.push_raw(data)
         else:
@@ -426,8 +427,7 @@ class ServerProtocol(LineReceiver):
 
     # -- receiving ------------------------------------------------------------------
     def lineLengthExceeded(self, line: bytes) -> None:
-        self._write(encode("error", code="too_long",
-                           message=f"a line may be at most {MAX_LINE} bytes; closing"))
+        self._write(encode("error", **ProtocolError("too_long", say("too_long", n=MAX_LINE)).fields()))
         self.close_reason = "too_long"
         self.close()
 
@@ -473,11 +473,11 @@ class ServerProtocol(LineReceiver):
                 self._write(encode(reply[0], **({"re": seq} if seq is not None else {}), **reply[1]),
                             reply=True)
         except ProtocolError as e:
-            self._error(e.code, e.message, seq if seq is not None else e.seq)
+            self._error(e, seq if seq is not None else e.seq)
         except Exception:
             log.failure("request failed on connection {id}: {line!r}", id=self.conn_id,
                         line=line[:200])
-            self._error("internal", "the server failed on this request; it goes on", seq)
+            self._error(ProtocolError("internal", say("internal")), seq)
         finally:
             held, self._held = self._held, None
             for data in held or ():
@@ -535,7 +535,7 @@ class ServerProtocol(LineReceiver):
             return None
         if not self.greeted:
             if kind != "hello":
-                raise ProtocolError("hello_first", "send hello before anything else")
+                raise ProtocolError("hello_first", say("hello_first"))
             welcome = self.lobby.hello(self, msg["name"])
             if msg.get("features") is not None:  # optional features (shared.protocol.FEATURES)
                 self.features = FEATURES.intersection(msg["features"])
@@ -572,8 +572,9 @@ class ServerProtocol(LineReceiver):
         self._abort()  # connectionLost holds the seat
 
     # -- errors and abuse -----------------------------------------------------------
-    def _error(self, code: str, message: str, seq: int | None) -> None:
-        fields: dict[str, Any] = {"code": code, "message": message}
+    def _error(self, error: ProtocolError, seq: int | None) -> None:
+        code = error.code
+        fields = error.fields()
         if seq is not None:
             fields["re"] = seq
         self._write(encode("error", **fields), reply=True)
@@ -586,7 +587,7 @@ class ServerProtocol(LineReceiver):
         while self._errors and now - self._errors[0] > ERROR_WINDOW_S:
             self._errors.popleft()
         if len(self._errors) > MAX_ERRORS:
-            self._abuse(f"more than {MAX_ERRORS} bad messages in {ERROR_WINDOW_S:.0f} s")
+            self._abuse(say("too_many_errors", n=MAX_ERRORS, s=round(ERROR_WINDOW_S)))
 
     def _flooding(self) -> bool:
         now = self.clock.seconds()
@@ -596,13 +597,13 @@ class ServerProtocol(LineReceiver):
         count += 1
         self._second = (start, count)
         if count > MAX_MESSAGES_PER_S:
-            self._abuse(f"more than {MAX_MESSAGES_PER_S} messages in a second")
+            self._abuse(say("flooding", n=MAX_MESSAGES_PER_S))
             return True
         return False
 
-    def _abuse(self, why: str) -> None:
-        log.warn("closing connection {id} ({name}): {why}", id=self.conn_id, name=self.name, why=why)
-        self._write(encode("error", code="rate_limited", message=f"{why}; closing the connection"))
+    def _abuse(self, why: Sentence) -> None:
+        log.warn("closing connection {id} ({name}): {why}", id=self.conn_id, name=self.name, why=why.english())
+        self._write(encode("error", **ProtocolError("rate_limited", why).fields()))
         self.close_reason = "rate_limited"
         self.close()
 

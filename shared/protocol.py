@@ -17,6 +17,8 @@ from typing import Any, Mapping
 
 import msgspec
 
+from shared.sentences import Sentence
+
 VERSION = 1
 #: Longest line either end accepts, in bytes (newline excluded). Longer -> ``too_long``.
 MAX_LINE = 64 * 1024
@@ -67,15 +69,26 @@ ERROR_CODES: dict[str, str] = {
 
 class ProtocolError(Exception):
     """A message that cannot be accepted. ``code`` is a key of :data:`ERROR_CODES`;
-    ``seq``: the request's ``seq`` when :func:`decode` refused a line that still names
-    one (the ``error`` then carries it as ``re``), else None."""
+    ``message`` the English sentence, or a :class:`shared.sentences.Sentence` that
+    clients translate (the ``error`` then carries it as ``sentence``, and its English
+    text as ``message``); ``seq``: the request's ``seq`` when :func:`decode` refused a
+    line that still names one (the ``error`` then carries it as ``re``), else None."""
 
-    def __init__(self, code: str, message: str | None = None, seq: int | None = None):
+    def __init__(self, code: str, message: str | Sentence | None = None, seq: int | None = None):
         assert code in ERROR_CODES, code
-        super().__init__(message or ERROR_CODES[code])
+        self.sentence = message if isinstance(message, Sentence) else None
+        text = message.english() if isinstance(message, Sentence) else message or ERROR_CODES[code]
+        super().__init__(text)
         self.code = code
-        self.message = message or ERROR_CODES[code]
+        self.message = text
         self.seq = seq
+
+    def fields(self) -> dict[str, Any]:
+        """The ``error`` message's ``code``, ``message`` and, when known, ``sentence``."""
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.sentence is not None:
+            out["sentence"] = self.sentence.wire()
+        return out
 
 
 #: Deepest nesting of arrays and objects a message may have (an action is 3 deep).

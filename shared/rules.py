@@ -24,6 +24,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol
 
+from shared.sentences import Sentence, known
+
 __all__ = [
     "Action",
     "ActionSet",
@@ -41,14 +43,19 @@ SYSTEM: None = None
 
 
 class IllegalAction(Exception):
-    """An action that breaks a rule. ``reason`` is one sentence a player can read.
+    """An action that breaks a rule. ``reason`` is one sentence a player can read (given
+    as a :class:`shared.sentences.Sentence` when clients should translate it).
 
     Raised by ``apply`` before any change; the state passed in is left untouched.
     """
 
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str | Sentence):
+        text = reason.english() if isinstance(reason, Sentence) else reason
+        super().__init__(text)
+        self.reason = text
+        #: The reason as a code clients translate (:mod:`shared.sentences`), or None: a
+        #: rule's own sentence, which clients that play from ``legal`` never meet.
+        self.sentence = reason if isinstance(reason, Sentence) else known(reason)
 
 
 class BadAction(ValueError):

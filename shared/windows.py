@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Iterable, Mapping
 
 from shared.rules import Action, Event, IllegalAction
+from shared.sentences import say
 
 __all__ = ["Window", "WindowTimeout", "close_event", "open_window", "pass_event"]
 
@@ -89,11 +90,11 @@ class Window:
         it must be a claim or the pass of this window, from an eligible seat that has
         not answered yet."""
         if not self.is_answer(action):
-            raise IllegalAction(f"a {self.kind} window is open: claim or pass")
+            raise IllegalAction(say("window_open", kind=self.kind))
         if seat is None or seat not in self.eligible:
-            raise IllegalAction("you may not claim in this window")
+            raise IllegalAction(say("window_not_eligible"))
         if seat not in self.pending:
-            raise IllegalAction("you have already answered in this window")
+            raise IllegalAction(say("window_answered"))
 
     def answered(self, seat: int) -> "Window":
         """This window once ``seat`` has passed (or claimed wrongly): no longer pending."""
@@ -135,7 +136,7 @@ def check_timeout(window: Window | None, seat: int | None, action: WindowTimeout
     """Raise :class:`IllegalAction` unless the table (seat None) times out the open
     window ``action.window``; returns that window."""
     if seat is not None:
-        raise IllegalAction("only the table closes a window")
+        raise IllegalAction(say("window_table_only"))
     if window is None or window.id != action.window:
-        raise IllegalAction("that window is already closed")
+        raise IllegalAction(say("window_gone"))
     return window

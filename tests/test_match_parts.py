@@ -21,6 +21,7 @@ from server.match.standins import StandIns
 from shared.config import merge
 from shared.protocol import ProtocolError
 from shared.rules import Event
+from shared.sentences import say
 from shared.windows import Window
 from tests.test_table import FakeConn
 
@@ -232,7 +233,7 @@ def test_a_full_disk_pauses_the_table_and_it_resumes_when_the_write_works():
     table.saving = saving
     saving.matchfile = FlakyFile()  # type: ignore[assignment]
     assert not saving.write({"kind": "action", "step": 1})
-    assert saving.paused and "no space left on device" in saving.pause_reason
+    assert saving.paused and "no space left on device" in saving.why_paused().english()
     assert table.delivery.names() == ["to_everyone"] and table.delivery.log[0][1][0] == "table_paused"
     released: list[str] = []
     saving.held_out.append(lambda: released.append("outcome"))
@@ -319,9 +320,9 @@ def test_reaction_medians_and_the_sentence_of_each_outcome():
     assert desk.reaction_medians() == [240.0, None, 305.0]
     first = Claim(0, None, press=1200.0, receive=1210.0, shown=1000.0)  # type: ignore[arg-type]
     late = Claim(1, None, press=1214.0, receive=1230.0, shown=1000.0)  # type: ignore[arg-type]
-    assert desk._describe(first, "won", None, first, [first, late]) == (14.0, "first by 14 ms")
-    assert desk._describe(late, "too_slow", None, first, [first, late]) == (14.0, "too slow by 14 ms")
-    assert desk._describe(late, "wrong", None, None, [late]) == (None, "wrong card: penalty")
+    assert desk._describe(first, "won", None, first, [first, late]) == (14.0, say("first_by", ms=14))
+    assert desk._describe(late, "too_slow", None, first, [first, late]) == (14.0, say("too_slow", ms=14))
+    assert desk._describe(late, "wrong", None, None, [late])[1].english() == "wrong card: penalty"
 
 
 def test_a_window_opening_starts_its_timeout_and_closing_cancels_it():

@@ -140,6 +140,8 @@ def test_the_quicker_reaction_wins_though_its_press_was_later():
     assert won["reaction_ms"] == pytest.approx(94) and slow["reaction_ms"] == pytest.approx(99)
     assert slow["outcome"] == "too_slow" and slow["margin_ms"] == pytest.approx(5)
     assert slow["message"] == "too slow by 5 ms"
+    assert slow["sentence"] == {"code": "too_slow", "params": {"ms": 5}}  # what clients translate
+    assert won["sentence"] == {"code": "first_by", "params": {"ms": 5}}
     snaps = [e for e in far.of("update")[-1]["events"] if e["type"] == "snap"]
     assert snaps and snaps[0]["seat"] == 0 and snaps[0]["success"]
     # the photo finish goes to every seat: both reaction times side by side

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from shared.rules import Action
+from shared.sentences import Sentence, say
 from server.pacing import after_queued_input
 from server.timers import reschedule
 
@@ -72,7 +73,7 @@ class Claim:
 
 def bound_claim(press: float, shown: float, receive: float, rtt_bound: float, sent: float,
                 frame_allowance: float = 0.0,
-                human_floor: float = 0.0) -> tuple[float, float, str | None]:
+                human_floor: float = 0.0) -> tuple[float, float, Sentence | None]:
     """Bound a claim's stamps to what is physically possible.
 
     ``press`` / ``shown``: the client's ``t_press`` / ``t_shown`` converted to server ms;
@@ -91,8 +92,7 @@ def bound_claim(press: float, shown: float, receive: float, rtt_bound: float, se
     shown_b = min(shown_b, press_b)
     reaction = min(press_b - shown_b, press - shown)  # as stamped, or as bounded
     if reaction < human_floor:
-        return press_b, shown_b, (f"a reaction of {reaction:.0f} ms is faster than anyone "
-                                  f"can react ({human_floor:.0f} ms at least)")
+        return press_b, shown_b, say("too_fast", ms=round(reaction), floor=round(human_floor))
     return press_b, shown_b, None
 
 

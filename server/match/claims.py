@@ -13,6 +13,7 @@ from typing import Any
 from twisted.logger import Logger
 
 from shared.protocol import ProtocolError
+from shared.sentences import Sentence, say
 from shared.rules import Action, IllegalAction
 from shared.windows import Window
 from server.match.arbiter import TOLERANCE_MS, Arbiter, Claim, bound_claim
@@ -156,7 +157,7 @@ class ClaimDesk:
         if t.saving.when_saved(lambda: self._decide(window_id, ordered, first_receive)):
             return
         latency = t.now_ms() - first_receive
-        outcomes: list[tuple[Claim, str, str | None]] = []
+        outcomes: list[tuple[Claim, str, Sentence | None]] = []
         winner: Claim | None = None
         for claim in ordered:
             self.claimed.discard(claim.seat)
@@ -167,7 +168,7 @@ class ClaimDesk:
             try:
                 events = t.apply(claim.seat, claim.action)
             except IllegalAction as e:
-                outcomes.append((claim, "refused", e.reason))
+                outcomes.append((claim, "refused", e.sentence or say("claim_refused")))
                 continue
             success = t.definition.claim_outcome(events, claim.seat)
             if success is None:
@@ -186,11 +187,11 @@ class ClaimDesk:
                 continue
             margin, message = self._describe(claim, outcome, reason, winner, ordered)
             claim.origin.push("claim_result", table=t.id, window=window_id, outcome=outcome,
-                              margin_ms=margin, message=message, latency_ms=latency,
-                              reaction_ms=round(claim.reaction, 1))
+                              margin_ms=margin, message=message.english(), sentence=message.wire(),
+                              latency_ms=latency, reaction_ms=round(claim.reaction, 1))
         self._photo_finish(window_id, outcomes, winner)
 
-    def _photo_finish(self, window_id: int, outcomes: list[tuple[Claim, str, str | None]],
+    def _photo_finish(self, window_id: int, outcomes: list[tuple[Claim, str, Sentence | None]],
                       winner: Claim | None) -> None:
         """Tell every seat and spectator the race's reaction times side by side
         (docs/PROTOCOL.md ``race``). A claim that was never applied (too slow, refused)
@@ -224,23 +225,24 @@ class ClaimDesk:
         return out
 
     @staticmethod
-    def _describe(claim: Claim, outcome: str, reason: str | None, winner: Claim | None,
-                  ordered: list[Claim]) -> tuple[float | None, str]:
+    def _describe(claim: Claim, outcome: str, reason: Sentence | None, winner: Claim | None,
+                  ordered: list[Claim]) -> tuple[float | None, Sentence]:
+        """``(margin_ms, sentence)`` of a decided claim's ``claim_result``."""
         if outcome == "won":
             later = [c.reaction - claim.reaction for c in ordered
                      if c is not claim and c.reaction >= claim.reaction]
             if later:
                 gap = min(later)
-                return gap, f"first by {gap:.0f} ms"
-            return None, "first"
+                return gap, say("first_by", ms=round(gap))
+            return None, say("first")
         if outcome == "wrong":
-            return None, "wrong card: penalty"
+            return None, say("wrong_card")
         if outcome == "too_slow":
             if winner is not None:
                 gap = claim.reaction - winner.reaction
-                return gap, f"too slow by {max(0.0, gap):.0f} ms"
-            return None, "too late: the window had closed"
-        return None, reason or "refused"
+                return gap, say("too_slow", ms=round(max(0.0, gap)))
+            return None, say("window_closed")
+        return None, reason or say("claim_refused")
 
     # -- claims -----------------------------------------------------------------------
     def is_claim(self, action: Action) -> bool:
@@ -264,17 +266,17 @@ class ClaimDesk:
         if w is None or action.TYPE not in w.claim_types or press < self.window_shown - TOLERANCE_MS:
             return self._late_claim(conn, seat, action, press, t_shown, offset)
         if seat in self.claimed:
-            raise ProtocolError("illegal_action", "you have already claimed in this window")
+            raise ProtocolError("illegal_action", say("already_claimed"))
         try:
             t.game.apply(t.state, seat, action)  # dry run: the engine's own checks
         except IllegalAction as e:
-            raise ProtocolError("illegal_action", e.reason) from None
+            raise ProtocolError("illegal_action", e.sentence or e.reason) from None
         shown = self.window_shown if t_shown is None or offset is None else t_shown + offset
         press, shown, reason = self._bound(conn, press, shown, now, self.window_shown,
                                            stamped=t_press is not None and offset is not None)
         if reason is not None:
             conn.push("claim_result", table=t.id, window=w.id, outcome="refused",
-                      margin_ms=None, message=reason, latency_ms=0.0)
+                      margin_ms=None, message=reason.english(), sentence=reason.wire(), latency_ms=0.0)
             raise ProtocolError("claim_refused", reason)
         step = len(t.log) + 1
         self.claimed.add(seat)
@@ -284,7 +286,7 @@ class ClaimDesk:
         return {"table": t.id, "step": step}
 
     def _bound(self, conn: Any, press: float, shown: float, now: float, sent: float,
-               stamped: bool = True) -> tuple[float, float, str | None]:
+               stamped: bool = True) -> tuple[float, float, Sentence | None]:
         """:func:`server.pacing.bound_claim` with this connection's bound and the
         config's ``frame_allowance_ms`` and ``human_floor_ms`` (the floor judges stamped
         presses only: an unstamped one counts at its arrival, later than it was)."""
@@ -305,25 +307,26 @@ class ClaimDesk:
         t = self.table
         last = self.last_window
         if last is not None and action.TYPE in last[0].claim_types and seat in self.last_claimants:
-            raise ProtocolError("illegal_action", "you have already claimed in this window")
+            raise ProtocolError("illegal_action", say("already_claimed"))
         if (last is not None and action.TYPE in last[0].claim_types and seat in last[0].pending
                 and press >= last[1] - TOLERANCE_MS):
             window, sent, win_reaction = last
             shown = sent if t_shown is None or offset is None else t_shown + offset
             _, shown, _ = self._bound(conn, press, shown, max(press, shown), sent)  # for the message only
             gap = press - shown - win_reaction if win_reaction is not None else None
-            message = f"too slow by {max(0.0, gap):.0f} ms" if gap is not None else "too late: the window had closed"
+            message = say("too_slow", ms=round(max(0.0, gap))) if gap is not None else say("window_closed")
             conn.push("claim_result", table=t.id, window=window.id, outcome="too_slow",
-                      margin_ms=gap, message=message, latency_ms=0.0)
+                      margin_ms=gap, message=message.english(), sentence=message.wire(), latency_ms=0.0)
             return {"table": t.id, "step": len(t.log)}
         if self.window is None:
             try:
                 t.game.apply(t.state, seat, action)
             except IllegalAction as e:
-                raise ProtocolError("illegal_action", e.reason) from None
-        reason = "you pressed before the card was sent to you"
+                raise ProtocolError("illegal_action", e.sentence or e.reason) from None
+        reason = say("pressed_early")
         conn.push("claim_result", table=t.id, window=self.window.id if self.window else None,
-                  outcome="refused", margin_ms=None, message=reason, latency_ms=0.0)
+                  outcome="refused", margin_ms=None, message=reason.english(), sentence=reason.wire(),
+                  latency_ms=0.0)
         raise ProtocolError("claim_refused", reason)
 
     def bot_claim(self, seat: int, action: Action, delay_ms: float, anchor: float) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from shared.protocol import VERSION, ProtocolError, encode, encode_value, merge_objects
+from shared.sentences import say
 from shared.rules import Action, Event, events_for, private_seats
 from server.match.contracts import MatchTable
 
@@ -185,11 +186,11 @@ class Delivery:
         t = self.table
         seat = t.seat_of(conn)
         if seat is None:
-            raise ProtocolError("not_seated", "you have no seat at this table")
+            raise ProtocolError("not_seated", say("no_seat"))
         if t.status == "waiting" or t.state is None:
-            raise ProtocolError("not_started", "the match has not started yet")
+            raise ProtocolError("not_started", say("not_started"))
         if step is not None and step < 0:
-            raise ProtocolError("bad_message", "resync: 'step' must be a non-negative integer")
+            raise ProtocolError("bad_message", say("step_negative", request="resync"))
         t.roster.resume(conn, seat, step)  # after the updates held for the disk, if any
         return {"table": t.id, "step": len(t.log)}
 

@@ -35,6 +35,7 @@ from typing import Any
 from twisted.logger import Logger
 
 from shared.protocol import EMOTE_LIMIT, EMOTE_WINDOW_S, EMOTES, ProtocolError
+from shared.sentences import say
 from server.match.contracts import MatchTable
 from server.match.spectators import SpectatorFeed
 from server.options import parse_options, public_options
@@ -97,8 +98,8 @@ class HostControls:
         t = self.table
         if not self.is_host(conn):
             seat = self.seat()
-            who = f" ({t.seats[seat].name})" if seat is not None else ""
-            raise ProtocolError("not_allowed", f"only the table's host{who} may do that")
+            name = t.seats[seat].name if seat is not None else None
+            raise ProtocolError("not_allowed", say("host_only_named", name=name) if name else say("host_only"))
 
     def sat(self, seat: Any) -> None:
         """``seat`` was just taken by a player (``join``): the host's seat, or the first
@@ -141,16 +142,14 @@ class HostControls:
         t = self.table
         self._require(conn)
         if t.status != "waiting":
-            raise ProtocolError("already_started", "the match has already started")
+            raise ProtocolError("already_started", say("already_started"))
         free = sum(1 for s in t.seats if s.free)
         if free:
-            raise ProtocolError("seats_free", f"{free} seat{'s are' if free > 1 else ' is'} still "
-                                              "free: add bots or wait for players")
+            raise ProtocolError("seats_free", say("seats_free" if free > 1 else "seats_free_one", n=free))
         away = sum(1 for s in t.seats if s.away)
         if away:
-            raise ProtocolError("seats_free", f"{away} player{'s' if away > 1 else ''} of this table "
-                                              "may still come back after the server restarted: "
-                                              "wait a few seconds")
+            raise ProtocolError("seats_free", say("players_may_return" if away > 1 else "players_may_return_one",
+                                                  n=away))
         t.start_match()
 
     def set_options(self, conn: Any, options: dict[str, Any], testing: bool) -> Any:
@@ -162,7 +161,7 @@ class HostControls:
         t = self.table
         self._require(conn)
         if t.status != "waiting":
-            raise ProtocolError("already_started", "options cannot change once the match runs")
+            raise ProtocolError("already_started", say("options_fixed"))
         merged = dict(self.options)
         for key, value in options.items():
             if value is None:
@@ -184,12 +183,12 @@ class HostControls:
         t = self.table
         self._require(conn)
         if not 0 <= index < len(t.seats):
-            raise ProtocolError("no_such_seat", f"this table has seats 0 to {len(t.seats) - 1}")
+            raise ProtocolError("no_such_seat", say("seat_range", last=len(t.seats) - 1))
         seat = t.seats[index]
         if seat.bot or (seat.conn is None and not seat.away and not seat.left):
-            raise ProtocolError("no_such_seat", f"seat {index} holds no player")
+            raise ProtocolError("no_such_seat", say("seat_no_player", seat=index))
         if seat.conn is conn or (self.token is not None and seat.token == self.token):
-            raise ProtocolError("not_allowed", "the host cannot move himself to the spectators")
+            raise ProtocolError("not_allowed", say("host_cannot_watch"))
         target = seat.conn
         log.info("table {id}: the host moves {name} (seat {seat}) to the spectators", id=t.id,
                  name=seat.name, seat=index)
@@ -221,10 +220,10 @@ class HostControls:
         t = self.table
         self._require(conn)
         if not 0 <= index < len(t.seats):
-            raise ProtocolError("no_such_seat", f"this table has seats 0 to {len(t.seats) - 1}")
+            raise ProtocolError("no_such_seat", say("seat_range", last=len(t.seats) - 1))
         seat = t.seats[index]
         if seat.conn is None or seat.bot:
-            raise ProtocolError("no_such_seat", f"seat {index} holds no connected player")
+            raise ProtocolError("no_such_seat", say("seat_no_connected", seat=index))
         self.conn, self.token = seat.conn, seat.token
         log.info("table {id}: {name} (seat {seat}) is the host now", id=t.id, name=seat.name,
                  seat=index)
@@ -241,16 +240,15 @@ class HostControls:
         t = self.table
         index = t.seat_of(conn)
         if index is None:
-            raise ProtocolError("not_seated", "only a seated player may send emotes")
+            raise ProtocolError("not_seated", say("emote_not_seated"))
         if emote not in EMOTES:
-            raise ProtocolError("bad_message", f"emote: {emote!r} is not one of {', '.join(EMOTES)}")
+            raise ProtocolError("bad_message", say("bad_emote", emote=str(emote)[:40], emotes=", ".join(EMOTES)))
         now = t.clock.seconds()
         times = self.emote_times.setdefault(index, deque())
         while times and now - times[0] >= EMOTE_WINDOW_S:
             times.popleft()
         if len(times) >= EMOTE_LIMIT:
-            raise ProtocolError("too_many_emotes", f"at most {EMOTE_LIMIT} emotes in "
-                                                   f"{EMOTE_WINDOW_S:g} s; wait a little")
+            raise ProtocolError("too_many_emotes", say("too_many_emotes", n=EMOTE_LIMIT, s=round(EMOTE_WINDOW_S, 3)))
         times.append(now)
         fields = dict(table=t.id, seat=index, name=t.seats[index].name, emote=emote,
                       t_server=now * 1000.0)
@@ -265,11 +263,11 @@ class HostControls:
         t = self.table
         index = t.seat_of(conn)
         if index is None:
-            raise ProtocolError("not_seated", "only a seated player may ask to play again")
+            raise ProtocolError("not_seated", say("rematch_not_seated"))
         if t.status != "over" or not self.announced:
-            raise ProtocolError("not_over", "the match is not over yet")
+            raise ProtocolError("not_over", say("not_over"))
         if t.saving.paused:
-            raise ProtocolError("paused", t.saving.pause_reason + "; the match resumes by itself")
+            raise ProtocolError("paused", say("paused", reason=t.saving.why_paused()))
         self.rematch_asked.add(index)
         if not self.check_rematch():
             t.push_summary()

@@ -25,6 +25,7 @@ from typing import Any, Callable
 from twisted.logger import Logger
 
 from shared import matchlog
+from shared.sentences import Sentence, say
 from server import waiting_tables
 from server.match.contracts import MatchTable
 from server.persist import MatchFile, close_file, group_commit, keep_damaged
@@ -54,7 +55,8 @@ class Saving:
         self.unsaved: list[dict[str, Any]] = []
         self.held_out: list[Callable[[], None]] = []
         self.after_resume: list[Callable[[], None]] = []
-        self.pause_reason = ""
+        #: why the table is paused (a sentence clients translate), or None
+        self.pause_reason: Sentence | None = None
         self.retry_call: Any = None
         self.retry_delay = RETRY_FIRST_S
         self.commit_waiting: list[tuple[int, Callable[[], None]]] = []
@@ -62,7 +64,7 @@ class Saving:
         #: the header of a log that could not be created yet (the table waits for the disk)
         self.header_waiting: dict[str, Any] | None = None
         #: why the table waits for something other than the disk (:meth:`hold`), or None
-        self.holding: str | None = None
+        self.holding: Sentence | None = None
         self.holding_until: float | None = None
 
     @property
@@ -79,12 +81,17 @@ class Saving:
         table waits for its players (:meth:`hold`)."""
         return bool(self.unsaved) or self.header_waiting is not None or self.holding is not None
 
+    def why_paused(self) -> Sentence:
+        """Why the table is paused (only meaningful while :attr:`paused`)."""
+        return self.pause_reason or self.holding or say("cannot_save", error="?")
+
     def pause_fields(self) -> dict[str, Any]:
         """The fields of ``table_paused`` after ``table``: ``message`` (why) and, while
         the table waits for its players, ``until`` (server ms when it goes on without
         them) with ``t_server`` (server ms now): a client that reconnected to a restarted
         server has no clock sync with it yet and counts down ``until - t_server``."""
-        out: dict[str, Any] = {"message": self.pause_reason}
+        why = self.why_paused()
+        out: dict[str, Any] = {"message": why.english(), "sentence": why.wire()}
         if self.holding is not None and self.holding_until is not None:
             out["until"] = round(self.holding_until, 3)
             out["t_server"] = round(self.table.now_ms(), 3)
@@ -215,8 +222,8 @@ class Saving:
     def _pause(self, error: OSError) -> None:
         t = self.table
         reason = os.strerror(error.errno) if error.errno else str(error)
-        self.pause_reason = f"the server cannot save this match: {reason.lower()}"
-        log.error("table {id}: {r}; the table pauses and retries", id=t.id, r=self.pause_reason)
+        self.pause_reason = say("cannot_save", error=reason.lower())
+        log.error("table {id}: {r}; the table pauses and retries", id=t.id, r=self.pause_reason.english())
         t.delivery.to_everyone("table_paused", table=t.id, **self.pause_fields())
         self.retry_delay = RETRY_FIRST_S
         self.retry_call = t.clock.callLater(self.retry_delay, self._retry_write)
@@ -262,7 +269,7 @@ class Saving:
                 call()
 
     # -- waiting for the players ------------------------------------------------------
-    def hold(self, reason: str, until_ms: float | None = None) -> None:
+    def hold(self, reason: Sentence, until_ms: float | None = None) -> None:
         """Pause the table for ``reason`` (a sentence for people; ``until_ms``: server
         ms when it goes on anyway) as a full disk does: ``table_paused`` to everybody,
         actions refused, time-outs and decisions put off; :meth:`unhold` ends it."""

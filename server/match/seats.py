@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterator
 from twisted.logger import Logger
 
 from shared.protocol import ProtocolError
+from shared.sentences import say
 from shared.rules import events_for
 from server.match.contracts import MatchTable
 from server.match.seat import Seat
@@ -111,7 +112,7 @@ class SeatRoster:
                     return {"table": t.id, "seat": mine.index, "token": mine.token}
                 return self.reconnect(conn, mine.index, None if t.status == "waiting" else 0)
         if t.seat_of(conn) is not None or conn in t.spectators:
-            raise ProtocolError("already_seated", "you are already at this table")
+            raise ProtocolError("already_seated", say("already_at_table"))
         if spectate:
             t.spectators.add(conn, t.delivery.spectator_start)
             if t.saving.paused:  # the others were told when it paused: this one now
@@ -119,11 +120,11 @@ class SeatRoster:
             t.push_summary()
             return {"table": t.id, "seat": None, "token": None}
         if t.status == "playing":
-            raise ProtocolError("already_started", "the match has started: join as a spectator")
+            raise ProtocolError("already_started", say("join_as_spectator"))
         if t.status == "over":
-            raise ProtocolError("match_over", "the match is over")
+            raise ProtocolError("match_over", say("match_over"))
         if t.host.locked:
-            raise ProtocolError("table_locked", "the host locked this table: you may watch it")
+            raise ProtocolError("table_locked", say("table_locked"))
         target = self._pick_seat(seat)
         target.conn, target.name = conn, conn.name
         target.token = secrets.token_urlsafe(16)
@@ -147,23 +148,23 @@ class SeatRoster:
             for s in seats:
                 if s.free:
                     return s
-            raise ProtocolError("table_full", "every seat of this table is taken")
+            raise ProtocolError("table_full", say("table_full"))
         self.check_index(seat)
         if not seats[seat].free:
-            raise ProtocolError("seat_taken", f"seat {seat} is taken")
+            raise ProtocolError("seat_taken", say("seat_taken", seat=seat))
         return seats[seat]
 
     def check_index(self, seat: int) -> None:
         """Raises ``no_such_seat`` unless ``seat`` is a seat index of this table."""
         n = len(self.table.seats)
         if not 0 <= seat < n:
-            raise ProtocolError("no_such_seat", f"this table has seats 0 to {n - 1}")
+            raise ProtocolError("no_such_seat", say("seat_range", last=n - 1))
 
     def add_bot(self, seat: int | None = None) -> None:
         """Put a bot in ``seat`` (first free when None) before the match starts."""
         t = self.table
         if t.status != "waiting":
-            raise ProtocolError("already_started", "seats cannot change once the match runs")
+            raise ProtocolError("already_started", say("seats_fixed"))
         target = self._pick_seat(seat)
         target.bot, target.name = True, f"Bot {target.index + 1}"
         t.seats_changed()
@@ -172,10 +173,10 @@ class SeatRoster:
         """Free a bot's seat before the match starts."""
         t = self.table
         if t.status != "waiting":
-            raise ProtocolError("already_started", "seats cannot change once the match runs")
+            raise ProtocolError("already_started", say("seats_fixed"))
         self.check_index(seat)
         if not t.seats[seat].bot:
-            raise ProtocolError("no_such_seat", f"seat {seat} holds no bot")
+            raise ProtocolError("no_such_seat", say("no_bot_there", seat=seat))
         t.seats[seat] = Seat(seat)
         t.push_summary()
 
@@ -343,7 +344,7 @@ class SeatRoster:
         t = self.table
         seat = t.seats[index]
         if t.seat_of(conn) not in (None, index):
-            raise ProtocolError("already_seated", "you already sit at another seat of this table")
+            raise ProtocolError("already_seated", say("other_seat_here"))
         t.spectators.remove(conn)
         old = seat.conn
         if old is not None and old is not conn and t.status == "playing":
@@ -414,8 +415,7 @@ class SeatRoster:
         for seat in t.seats:
             if seat.away:
                 seat.stand_in_at = round(until, 3)
-        t.saving.hold(f"the server restarted: waiting up to {wait_s:.0f} s for the players "
-                      "to come back", until)
+        t.saving.hold(say("restart_wait", s=round(wait_s)), until)
         self.gather_call = t.clock.callLater(wait_s, self.end_gathering)
 
     def end_gathering(self) -> None:

@@ -33,6 +33,7 @@ from twisted.logger import Logger
 from shared import matchlog
 from shared.games import game_def
 from shared.protocol import ProtocolError
+from shared.sentences import say
 from shared.rules import Action, BadAction, Event, IllegalAction
 from shared.windows import Window
 from server.match.claims import ClaimDesk
@@ -291,14 +292,13 @@ class Table:
         """
         seat = self.seat_of(conn)
         if seat is None:
-            raise ProtocolError("not_seated", "you have no seat at this table"
-                                + (" (spectators cannot act)" if conn in self.spectators else ""))
+            raise ProtocolError("not_seated", say("no_seat_spectator" if conn in self.spectators else "no_seat"))
         if self.status == "waiting":
-            raise ProtocolError("not_started", "the match has not started yet")
+            raise ProtocolError("not_started", say("not_started"))
         if self.saving.paused:
-            raise ProtocolError("paused", self.saving.pause_reason + "; the match resumes by itself")
+            raise ProtocolError("paused", say("paused", reason=self.saving.why_paused()))
         if self.status == "over":
-            raise ProtocolError("match_over", "the match is over")
+            raise ProtocolError("match_over", say("match_over"))
         try:
             action = self.game.ACTIONS.parse(data)
         except BadAction as e:
@@ -308,11 +308,11 @@ class Table:
             return claims.human_claim(conn, seat, action, t_press, t_shown)
         w = claims.window
         if w is not None and action.TYPE == w.pass_type and seat in claims.claimed:
-            raise ProtocolError("illegal_action", "you have already claimed in this window")
+            raise ProtocolError("illegal_action", say("already_claimed"))
         try:
             self.apply(seat, action)
         except IllegalAction as e:
-            raise ProtocolError("illegal_action", e.reason) from None
+            raise ProtocolError("illegal_action", e.sentence or e.reason) from None
         return {"table": self.id, "step": len(self.log)}
 
     def bot_send(self, seat: int, driver: Any, decision: Any, anchor: float) -> None:
@@ -354,7 +354,7 @@ class Table:
         then -- once it is on disk -- send the updates, track the window and the turn,
         end the match when it is over. Returns the action's events."""
         if self.saving.paused:
-            raise IllegalAction(self.saving.pause_reason + "; the match resumes by itself")
+            raise IllegalAction(say("paused", reason=self.saving.why_paused()))
         state, events = self.game.apply(self.state, seat, action)
         # its public view now, not at the release: the group commit may apply the table's
         # next action first, and a game's view may reuse what the previous state's view

@@ -29,7 +29,7 @@ from typing import Any
 from autobahn.twisted.resource import WebSocketResource
 from twisted.web import resource, server, static
 
-from server.lobby import too_many_codes_message
+from server.lobby import too_many_codes_say
 from server.web.bridge import SERVER_NAME, PhoneSocketFactory
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -114,7 +114,8 @@ class RoomAPI(resource.Resource):
         if not tries.allowed(address):  # the code is not even looked at
             wait = tries.retry_after_s(address)
             request.setHeader(b"retry-after", str(max(1, int(wait + 0.999))).encode())
-            return _json(request, 429, {"error": "too_many_codes", "message": too_many_codes_message(wait)})
+            why = too_many_codes_say(wait)
+            return _json(request, 429, {"error": "too_many_codes", "message": why.english(), "sentence": why.wire()})
         table = self.lobby.table_by_room(path[0])
         if table is None:
             tries.spend(address)

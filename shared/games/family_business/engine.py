@@ -15,6 +15,7 @@ from shared.games.family_business.state import FBState, Resolution
 from shared.games.family_business.war import begin_turn
 from shared.rng import CowRandom
 from shared.rules import Action, Event, IllegalAction
+from shared.sentences import say
 from shared.windows import WindowTimeout, check_timeout, close_event, open_window, pass_event
 
 _VARIANT_ALIASES = {"1989": "1989", "2006": "2006", "1989_56": "1989", "2006_58": "2006"}
@@ -136,23 +137,23 @@ def apply(state: FBState, seat: int | None, action_: Action) -> tuple[FBState, l
 
 def _dispatch(s: FBState, seat: int | None, a: Action, events: list[Event]) -> None:
     if s.phase == "over":
-        raise IllegalAction("the match is over")
+        raise IllegalAction(say("match_over"))
     if isinstance(a, WindowTimeout):
         w = check_timeout(s.window, seat, a)
         _close(s, w, "timeout", events)
         resolve(s, events)
         return
     if seat is None or not isinstance(seat, int) or not 0 <= seat < s.n:
-        raise IllegalAction("no such seat")
+        raise IllegalAction(say("no_such_seat"))
     if s.window is not None:
         _window_answer(s, seat, a, events)
         return
     if isinstance(a, (Counter, NoCounter)):
-        raise IllegalAction("too late: no counter window is open")
+        raise IllegalAction(say("no_counter_window"))
     if s.phase == "resolve":
         c = chooser(s)
         if seat != c:
-            raise IllegalAction("wait: another player is choosing")
+            raise IllegalAction(say("another_choosing"))
         assert s.res is not None
         expected = Place if s.res.tasks else Order
         if not isinstance(a, expected):
@@ -164,7 +165,7 @@ def _dispatch(s: FBState, seat: int | None, a: Action, events: list[Event]) -> N
         proceed(s, events)
         return
     if seat != s.turn:
-        raise IllegalAction("it is not your turn")
+        raise IllegalAction(say("not_your_turn"))
     card = getattr(a, "card", None)
     if not isinstance(a, (Void, *PLAY_ACTION.values())) or card not in s.hands[seat]:
         raise IllegalAction("play or void one card of your hand")

@@ -11,6 +11,7 @@ from shared.games.mafiosi.rounds import bouncer_problem, choose_bouncer, keep_po
 from shared.games.mafiosi.state import MafiosiState
 from shared.games.mafiosi.tricks import play_problem
 from shared.rules import Action, Event, IllegalAction
+from shared.sentences import say
 
 #: The action each phase expects.
 _EXPECTED: dict[str, type[ChooseBouncer | PlayCard | KeepPointCard]] = {
@@ -102,9 +103,9 @@ def apply(state: MafiosiState, seat: int | None, action: Action) -> tuple[Mafios
     the player, the given state untouched."""
     s = state
     if s.phase == "over":
-        raise IllegalAction("the match is over")
+        raise IllegalAction(say("match_over"))
     if seat is None or not isinstance(seat, int) or not 0 <= seat < s.n:
-        raise IllegalAction("no such seat")
+        raise IllegalAction(say("no_such_seat"))
     expected = _EXPECTED[s.phase]
     if not isinstance(action, expected):
         raise IllegalAction(_WRONG_KIND[s.phase])

@@ -16,6 +16,7 @@ from shared.games.omerta.state import (
     _slot_of, _take_from_pile)
 from shared.windows import Window, check_timeout, close_event, open_window, pass_event
 from shared.rules import Action, Event, IllegalAction
+from shared.sentences import say
 
 
 def _trigger(s: OmertaState, card_id: int, events: list[Event]) -> None:
@@ -214,13 +215,13 @@ def apply(state: OmertaState, seat: int | None, action: Action) -> tuple[OmertaS
 
 def _dispatch(s: OmertaState, seat: int | None, action: Action, events: list[Event]) -> None:
     if s.phase == "over":
-        raise IllegalAction("the match is over")
+        raise IllegalAction(say("match_over"))
     if isinstance(action, WindowTimeout):
         check_timeout(s.window, seat, action)
         _close_window(s, events, "timeout")
         return
     if seat is None or not 0 <= seat < s.n:
-        raise IllegalAction("no such seat")
+        raise IllegalAction(say("no_such_seat"))
 
     if s.phase == "peek":
         if not isinstance(action, Peek):
@@ -245,9 +246,9 @@ def _dispatch(s: OmertaState, seat: int | None, action: Action, events: list[Eve
         _window_action(s, seat, action, events)
         return
     if isinstance(action, (Snap, SnapPass, Hitwoman, HitwomanPass)):
-        raise IllegalAction("too late: no window is open")
+        raise IllegalAction(say("no_window"))
     if seat != s.turn:
-        raise IllegalAction("it is not your turn")
+        raise IllegalAction(say("not_your_turn"))
 
     if s.step == "start":
         if isinstance(action, DeclareOmerta):
