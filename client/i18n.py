@@ -132,3 +132,33 @@ def labelled(name: str, text: str = "") -> str:
 def key(name: str) -> str:
     """The full i18n key for a pygame_gui widget's ``text`` (it translates itself)."""
     return f"{NAMESPACE}.{name}"
+
+
+def server_text(sentence: object, message: str) -> str:
+    """A server sentence in the current language: ``sentence`` is the wire's
+    ``{"code", "params"}`` (docs/PROTOCOL.md "Server sentences"), translated as
+    ``server.<code>`` with its parameters (a parameter that is itself a sentence is
+    translated first); ``message``, the server's English, when the sentence is absent,
+    malformed or of a code this client does not know."""
+    text = _sentence_text(sentence, 0)
+    return message if text is None else text
+
+
+def _sentence_text(sentence: object, depth: int) -> str | None:
+    if depth > 4 or not isinstance(sentence, dict):
+        return None
+    code, params = sentence.get("code"), sentence.get("params", {})
+    if not isinstance(code, str) or not isinstance(params, dict):
+        return None
+    key = f"server.{code}"
+    fields: dict[str, object] = {}
+    for name, value in params.items():
+        if isinstance(value, dict):
+            value = _sentence_text(value, depth + 1)
+            if value is None:
+                return None
+        elif not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            return None
+        fields[str(name)] = value
+    text = tr(key, **fields)
+    return None if text == f"{NAMESPACE}.{key}" else text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from client.i18n import tr
+from client.i18n import server_text, tr
 
 INFO = (243, 232, 207)
 GOOD = (150, 235, 140)
@@ -65,4 +65,4 @@ def claim_result(msg: Mapping[str, Any]) -> Line:
         return (tr("claim.wrong"), BAD, None)
     if outcome == "too_slow":
         return (tr("claim.too_slow", ms=ms), BAD, "snap_lost")
-    return (tr("claim.refused", reason=str(msg.get("message") or "")), BAD, None)
+    return (tr("claim.refused", reason=server_text(msg.get("sentence"), str(msg.get("message") or ""))), BAD, None)

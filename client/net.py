@@ -23,6 +23,7 @@ from twisted.internet.error import ConnectionDone
 from twisted.protocols.basic import LineReceiver
 from twisted.python import failure
 
+from client.i18n import server_text
 from shared.protocol import DEFAULT_DISCOVERY_PORT, MAX_LINE, ProtocolError, decode, encode
 
 __all__ = ["ClientProtocol", "ServerError", "all_tables", "connect", "discover", "now_ms"]
@@ -41,13 +42,17 @@ def now_ms() -> float:
 
 class ServerError(Exception):
     """The server answered a request with ``error``. ``code`` is one of
-    ``shared.protocol.ERROR_CODES``; ``message`` is a sentence for people. The code
+    ``shared.protocol.ERROR_CODES``; ``message`` is a sentence for people, translated
+    when the server sent it as a code (``sentence``), ``english`` the server's own. The code
     ``disconnected`` means the connection closed before the reply arrived."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, sentence: object = None):
         super().__init__(f"{code}: {message}")
         self.code = code
-        self.message = message
+        self.english = message
+        #: the server's sentence in the player's language (the English one for a code
+        #: this client does not know: :func:`client.i18n.server_text`)
+        self.message = server_text(sentence, message)
 
 
 class ClientProtocol(LineReceiver):
@@ -111,7 +116,7 @@ class ClientProtocol(LineReceiver):
         if re is not None and re in self._pending:
             d = self._pending.pop(re)
             if kind == "error":
-                d.errback(ServerError(str(msg.get("code")), str(msg.get("message"))))
+                d.errback(ServerError(str(msg.get("code")), str(msg.get("message")), msg.get("sentence")))
             else:
                 d.callback(msg)
             return

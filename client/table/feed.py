@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from client.i18n import tr
+from client.i18n import server_text, tr
 from client.narrate import BAD, GOOD, NOTE
 
 
@@ -72,7 +72,7 @@ class TableFeed:
                 # the history keeps the fact; the count runs in the notice, from the next frame
                 sc.column.say(tr("table.paused_restart_said"), (255, 170, 140), 20_000)
                 return
-            text = tr("table.paused", reason=str(msg.get("message", "")))
+            text = tr("table.paused", reason=server_text(msg.get("sentence"), str(msg.get("message", ""))))
             sc.column.say(text, (255, 170, 140), 120_000)
             sc.app.notify(text, 120.0)
         else:

@@ -64,6 +64,32 @@
     document.documentElement.lang = S.lang;
   }
 
+  // A server sentence (docs/PROTOCOL.md "Server sentences") in this phone's language:
+  // `server.<code>` of the client's strings filled with its parameters (a parameter that is
+  // a sentence itself is translated first); the server's English `message` for a sentence
+  // that is missing, malformed or of a code this page does not know.
+  function sentenceText(sentence, depth) {
+    if (!sentence || typeof sentence !== "object" || typeof sentence.code !== "string" || (depth || 0) > 4) return null;
+    const key = "server." + sentence.code;
+    let s = (S.client || {})[key];
+    if (typeof s !== "string") return null;
+    const params = sentence.params && typeof sentence.params === "object" ? sentence.params : {};
+    const vars = {};
+    for (const k of Object.keys(params)) {
+      const v = params[k];
+      if (v && typeof v === "object") { const inner = sentenceText(v, (depth || 0) + 1); if (inner === null) return null; vars[k] = inner; }
+      else if (typeof v === "string" || typeof v === "number") vars[k] = String(v);
+      else return null;
+    }
+    return s.replace(/%\{(\w+)\}/g, (_, k) => (vars[k] !== undefined ? vars[k] : ""));
+  }
+
+  function said(msg) {
+    const text = msg ? sentenceText(msg.sentence, 0) : null;
+    return text !== null ? text : String((msg && msg.message) || "");
+  }
+  W.__mafiaSaid = said;
+
   function esc(x) {
     return String(x).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
   }
@@ -243,7 +269,7 @@
       saveSeat();
       renderWaiting();
     } catch (e) {
-      $("#join-message").textContent = t("web.error", {message: e.message || e.code || ""});
+      $("#join-message").textContent = t("web.error", {message: said(e) || e.code || ""});
       try { renderSeats((await lookUp(S.room)).table); } catch (_) { /* keep the list */ }
     }
   }
@@ -316,7 +342,7 @@
       const w = S.waiting[msg.re];
       delete S.waiting[msg.re];
       if (msg.type === "error") w.reject(msg); else w.resolve(msg);
-      if (msg.type === "error" && S.playing) { S.notice = t("web.error", {message: msg.message}); S.busy = false; render(); }
+      if (msg.type === "error" && S.playing) { S.notice = t("web.error", {message: said(msg)}); S.busy = false; render(); }
       if (msg.type === "ack") { S.busy = false; }
       return;
     }
@@ -327,7 +353,7 @@
       case "table_paused":
         if (msg.table !== S.table) break;
         // until - t_server: a phone back on a restarted server has no clock sync with it yet
-        S.pause = {until: typeof msg.until === "number" ? msg.until : null, message: msg.message || "",
+        S.pause = {until: typeof msg.until === "number" ? msg.until : null, why: {sentence: msg.sentence, message: msg.message},
                    local: typeof msg.until === "number" && typeof msg.t_server === "number"
                      ? performance.now() + msg.until - msg.t_server : null};
         tick();
@@ -359,7 +385,7 @@
         setState(msg);
         break;
       case "claim_result":
-        S.notice = msg.outcome === "won" ? t("web.claim_won", {message: msg.message}) : t("web.claim_other", {message: msg.message});
+        S.notice = msg.outcome === "won" ? t("web.claim_won", {message: said(msg)}) : t("web.claim_other", {message: said(msg)});
         render();
         break;
       case "match_over":
@@ -445,7 +471,7 @@
     if (S.pause) {
       const n = S.pause.local !== null ? Math.max(0, Math.ceil((S.pause.local - performance.now()) / 1000))
         : S.pause.until !== null ? secondsTo(S.pause.until) : null;
-      lines.push(n !== null ? t("web.paused_restart", {n: n}) : t("web.paused", {reason: S.pause.message}));
+      lines.push(n !== null ? t("web.paused_restart", {n: n}) : t("web.paused", {reason: said(S.pause.why)}));
     }
     for (const s of S.seats || []) {
       if (!s || !s.away || s.bot || typeof s.stand_in_at !== "number" || s.seat === S.seat) continue;
