@@ -20,7 +20,18 @@
  * Countdowns (#countdown, above the screen): a seat held for its player who lost the
  * connection, while no stand-in may play it (`stand_in_at`, server ms), and a restarted
  * server's wait for its players (`table_paused` with `until`), counted in seconds on
- * this phone's clock through the server's `clock.offset_ms`.
+ * this phone's clock through the server's `clock.offset_ms`. A reaction window counts
+ * down in the claim bar (#wincount: its `timeout_ms` from the update that opened it) and
+ * a timed turn beside the status (#turncount: `timer.deadline`).
+ *
+ * Around the match, as the pygame client has them: the photo finish of each race
+ * (`race`) and a history of the match's moves (#history), quick reactions (`emote`),
+ * Leave (`leave`, two taps), watching a full table as a spectator (`join` with
+ * `spectate`: the public view, no actions), the host's Start and Add a bot on a table
+ * that waits for him (`start: "host"`), and at the end a podium with Play again
+ * (`rematch`). While a match runs the screen is kept awake (Wake Lock, released when the
+ * page is hidden), and the phone vibrates when it is this seat's move once a first tap
+ * has allowed vibrations.
  */
 "use strict";
 (function () {
@@ -35,6 +46,8 @@
     step: 0, seats: [], status: "", result: null, notice: "", busy: false, memory: {},
     drawnCard: null, windowId: null, tShown: null, shownFor: null, prevLegal: 0,
     retry: 0, closing: false, playing: false, offset: null, pause: null, takenOver: false,
+    spectator: false, race: null, history: [], winClock: null, turnClock: null, tapped: false,
+    wakeLock: null, leaveArmed: 0, rematchAsked: false, toast: null,
   };
   W.__mafia = S;  // for tests and the fairness benchmark
 
@@ -134,10 +147,10 @@
     S.ws = null;
     for (const k in S.waiting) S.waiting[k].reject({code: "closed", message: t("web.no_server")});
     S.waiting = {};
-    if (S.closing || !S.token) return;
+    if (S.closing || (!S.token && !S.spectator)) return;
     netNotice(t("web.reconnecting"));
     const delay = Math.min(10000, 500 * Math.pow(2, S.retry++));
-    setTimeout(resume, delay);
+    setTimeout(S.spectator ? () => watch(S.table) : resume, delay);
   }
 
   function netNotice(text) {
@@ -214,10 +227,95 @@
         <b>${esc(t("web.seat", {n: s.seat + 1}))}</b><span>${esc(label)}</span></button>`;
     }
     html += "</div>";
+    const free = table.status === "waiting" && table.seats.some((s) => s.name === null && !s.bot);
+    if (!free && table.status === "waiting") html += `<p class="info">${esc(t("web.full"))}</p>`;
+    // a full table, or one that plays already, is watched (the pygame client's Watch)
+    html += `<button id="watch" class="big quiet" type="button">${esc(t("web.watch"))}</button>`;
     $("#seats").innerHTML = html;
     for (const b of document.querySelectorAll("button.seat:not([disabled])")) {
       b.addEventListener("click", () => takeSeat(table.id, Number(b.dataset.seat)));
     }
+    $("#watch").addEventListener("click", () => watch(table.id));
+  }
+
+  // Watch a table as a spectator: the public view, no actions, no token (a lost
+  // connection watches again).
+  async function watch(tableId) {
+    const box = $("#player-name");
+    if (box && box.value.trim()) S.name = box.value.trim();
+    const msgBox = $("#join-message");
+    if (msgBox) msgBox.textContent = t("web.connecting");
+    try {
+      if (!S.ws) await greet();
+      await request("join", {table: tableId, spectate: true, room: S.room});
+      S.table = tableId; S.seat = null; S.token = null; S.spectator = true; S.retry = 0;
+      netNotice("");
+      if (!S.playing) renderWaiting();
+    } catch (e) {
+      if (S.spectator && (!S.ws || S.ws.readyState !== 1)) return;  // onClosed tries again
+      if (msgBox) msgBox.textContent = t("web.error", {message: said(e) || e.code || ""});
+    }
+  }
+
+  // Leave the table: two taps (the first arms the button for 4 s), then `leave`; the seat
+  // is forgotten on this phone (a bot plays it; the server still keeps its token).
+  function leaveTapped(button) {
+    const now = performance.now();
+    if (!S.leaveArmed || now - S.leaveArmed > 4000) {
+      S.leaveArmed = now;
+      button.textContent = t("web.leave_confirm");
+      button.classList.add("armed");
+      return;
+    }
+    S.leaveArmed = 0;
+    const done = () => {
+      localStorage.removeItem(roomKey());
+      localStorage.removeItem(roomKey() + ".memory");
+      S.closing = true;
+      if (S.ws) { try { S.ws.close(); } catch (e) { /* closed already */ } }
+      S.ws = null; S.closing = false;
+      Object.assign(S, {token: null, seat: null, table: null, view: null, legal: [], playing: false,
+                        spectator: false, result: null, race: null, history: [], winClock: null,
+                        turnClock: null, notice: "", pause: null, rematchAsked: false});
+      releaseWakeLock();
+      document.body.style.paddingBottom = "";
+      $("#who").textContent = "";
+      tick();
+      showJoin(t("web.left"));
+    };
+    request("leave", {table: S.table}).then(done, done);
+  }
+
+  function leaveButton() {
+    return `<button id="leave" class="big quiet" type="button">${esc(t("web.leave"))}</button>`;
+  }
+
+  function wireLeave(root) {
+    const b = root.querySelector("#leave");
+    if (b) b.addEventListener("click", () => leaveTapped(b));
+  }
+
+  // The host's controls on a table waiting for him (the pygame lobby's): add bots to the
+  // free seats, then start. The server checks that this connection is the host.
+  function hostControls(tb) {
+    if (!tb || S.seat === null || tb.host !== S.seat || tb.status !== "waiting") return "";
+    const free = tb.seats.filter((s) => s.name === null && !s.bot).length;
+    let h = `<div class="hostbox"><p class="info">${esc(t("web.host_you"))}</p>`;
+    if (free) h += `<button id="add-bot" class="big quiet" type="button">${esc(t("web.add_bot"))}</button>`;
+    if ((tb.options || {}).start === "host") {
+      h += `<button id="start" class="big" type="button"${free ? " disabled" : ""}>${esc(t("web.start"))}</button>`;
+    }
+    return h + "</div>";
+  }
+
+  function wireHost(root) {
+    const hostAsk = (type) => request(type, {table: S.table}).catch((e) => {
+      const n = $("#host-message");
+      if (n) n.textContent = t("web.error", {message: said(e)});
+    });
+    const add = root.querySelector("#add-bot"), go = root.querySelector("#start");
+    if (add) add.addEventListener("click", () => hostAsk("add_bot"));
+    if (go) go.addEventListener("click", () => hostAsk("start"));
   }
 
   async function greet() {
@@ -329,11 +427,22 @@
     });
   }
 
+  function whoText() {
+    return S.spectator ? t("web.watching_as", {name: S.name}) : t("web.you_are", {name: S.name, n: (S.seat === null ? 0 : S.seat) + 1});
+  }
+
   function renderWaiting() {
-    const tb = S.summary;
+    const tb = S.summary && S.summary.id === S.table ? S.summary : null;
     const taken = tb ? tb.seats.filter((s) => s.name !== null || s.bot).length : 0;
-    $("#who").textContent = t("web.you_are", {name: S.name, n: (S.seat === null ? 0 : S.seat) + 1});
-    $("#screen").innerHTML = `<section class="waiting"><p class="big-text">${esc(t("web.waiting_players", {n: taken, total: tb ? tb.seats.length : "?"}))}</p></section>`;
+    $("#who").textContent = whoText();
+    const screen = $("#screen");
+    screen.innerHTML = `<section class="waiting"><p class="big-text">${esc(t("web.waiting_players", {n: taken, total: tb ? tb.seats.length : "?"}))}</p>` +
+      (S.spectator ? `<p class="info center">${esc(t("web.watching"))}</p>` : "") +
+      guarded("host controls", () => hostControls(tb), () => "") +
+      `<p id="host-message" class="notice"></p>${leaveButton()}</section>`;
+    document.body.style.paddingBottom = "";
+    wireHost(screen);
+    wireLeave(screen);
   }
 
   // ------------------------------------------------------------------ messages
@@ -375,22 +484,44 @@
       case "match_started":
         if (msg.table !== S.table) break;
         S.game = msg.game; S.seats = msg.seats; S.playing = true; S.result = null; S.busy = false;
-        if (!msg.resumed) S.memory = {};
+        S.rematchAsked = false; S.winClock = null;
+        if (!msg.resumed) { S.memory = {}; S.history = []; S.race = null; }
+        keepAwake();
         learn(msg.missed || []);
         setState(msg);
         break;
       case "update":
         if (msg.table !== S.table) break;
         learn(msg.events || []);
+        remember(msg.events || []);
         setState(msg);
         break;
       case "claim_result":
+        if (msg.table !== S.table) break;
         S.notice = msg.outcome === "won" ? t("web.claim_won", {message: said(msg)}) : t("web.claim_other", {message: said(msg)});
+        note(S.notice);
         render();
+        break;
+      case "race":
+        if (msg.table !== S.table || !Array.isArray(msg.claims)) break;
+        S.race = msg;
+        note(raceLine(msg));
+        render();
+        break;
+      case "emote":
+        if (msg.table === S.table) showEmote(msg);
+        break;
+      case "moved":  // the host moved this phone to the spectators
+        if (msg.table !== S.table) break;
+        localStorage.removeItem(roomKey());
+        S.seat = null; S.token = null; S.spectator = true; S.legal = [];
+        if (S.playing) render(); else renderWaiting();
         break;
       case "match_over":
         if (msg.table !== S.table) break;
-        S.result = msg.result;
+        S.result = msg.result && typeof msg.result === "object" ? msg.result : {};
+        S.winClock = null; S.turnClock = null;
+        note(t("web.over"));
         render();
         break;
       case "taken_over":
@@ -403,14 +534,42 @@
 
   function setState(msg) {
     const wasMine = S.legal.length > 0;
-    S.view = msg.view; S.legal = msg.legal || []; S.step = msg.step;
+    S.view = msg.view; S.legal = Array.isArray(msg.legal) ? msg.legal : []; S.step = msg.step;
     S.busy = false;
+    clocks(msg);
     render();
     const mine = S.legal.length > 0;
-    if (mine && !wasMine && navigator.vibrate) {
+    // vibrate() needs a tap on the page first (a browser's user activation): before it,
+    // a call is refused and logged, so the phone waits for the player's first tap
+    if (mine && !wasMine && S.tapped && navigator.vibrate) {
       try { navigator.vibrate(S.view && S.view.window ? [80, 40, 80] : 150); } catch (e) { /* not allowed */ }
     }
     stampWindow();
+  }
+
+  // This phone's time (performance.now() ms) of a server time, through the clock offset;
+  // before the first clock sync, from the message's own t_server (one way late at most).
+  function localTime(serverMs, msg) {
+    if (S.offset !== null) return serverMs - S.offset;
+    return performance.now() + serverMs - (typeof msg.t_server === "number" ? msg.t_server : serverMs);
+  }
+
+  // The open window's and the turn's deadlines, for the countdowns (tick).
+  function clocks(msg) {
+    const w = S.view && S.view.window;
+    if (w && typeof w.timeout_ms === "number") {
+      if (!S.winClock || S.winClock.id !== w.window) {
+        const opened = typeof msg.window_shown === "number" ? msg.window_shown : msg.t_server;
+        S.winClock = {id: w.window, total: w.timeout_ms,
+                      end: typeof opened === "number" ? localTime(opened + w.timeout_ms, msg) : performance.now() + w.timeout_ms};
+        S.race = null;  // a new race
+      }
+    } else {
+      S.winClock = null;
+    }
+    const timer = msg.timer;
+    S.turnClock = timer && typeof timer.deadline === "number" && typeof timer.seat === "number"
+      ? {seat: timer.seat, end: localTime(timer.deadline, msg)} : null;
   }
 
   // t_shown: the frame after the one that drew the window's card was presented.
@@ -458,6 +617,114 @@
     try { localStorage.setItem(roomKey() + ".memory", JSON.stringify(S.memory)); } catch (e) { /* full */ }
   }
 
+  // ------------------------------------------------------------------ history, races, emotes
+  const HISTORY_KEPT = 40;
+
+  function note(text) {
+    if (!text) return;
+    S.history.push(String(text));
+    if (S.history.length > HISTORY_KEPT) S.history.splice(0, S.history.length - HISTORY_KEPT);
+  }
+
+  // One line of the history per event that tells a move (the others are the TV's).
+  function eventLine(e) {
+    const who = typeof e.seat === "number" ? playerName(e.seat) : "";
+    switch (e.type) {
+      case "round_started": return typeof e.round === "number" ? t("hist.round", {round: e.round}) : null;
+      case "turn": return who ? t("web.turn_of", {name: who}) : null;
+      case "omerta": return t("hist.omerta", {name: who});
+      case "snap": return t(e.success ? "hist.snap_ok" : "hist.snap_wrong", {name: who});
+      case "counter": return t("hist.counter", {name: who});
+      case "penalty": return t("hist.penalty", {name: who});
+      case "play":
+        if (S.game === "family_business" && e.card) return t("hist.play", {name: who, card: fbCardName(e.card)});
+        if (S.game === "mafiosi" && e.card) return t("hist.play", {name: who, card: mafCard(e.card)});
+        return null;
+      case "recruit": return e.card ? t("hist.recruit", {name: who, card: famCard(e.card)}) : null;
+      case "eliminated": return t("hist.eliminated", {name: who});
+      case "trick_won": return t("hist.trick_won", {name: who});
+      default: return null;
+    }
+  }
+
+  function remember(events) {
+    for (const e of events) {
+      if (!e || typeof e !== "object") continue;
+      note(guarded("history of " + e.type, () => eventLine(e), () => null));
+    }
+  }
+
+  // The photo finish: "Lena 231 ms · Marc 236 ms", the winner first.
+  function raceLine(msg) {
+    const runners = msg.claims.filter((c) => c && typeof c.seat === "number" && typeof c.reaction_ms === "number")
+      .map((c) => t("web.race_runner", {name: playerName(c.seat), ms: Math.round(c.reaction_ms)}));
+    return t("web.race", {runners: runners.join(" · ")});
+  }
+
+  function showEmote(msg) {
+    const text = t("emote." + String(msg.emote));
+    const line = t("web.emote_from", {name: typeof msg.seat === "number" ? playerName(msg.seat) : String(msg.name || ""), emote: text});
+    note(line);
+    const box = $("#toast");
+    if (!box) return;
+    box.textContent = line;
+    box.hidden = false;
+    clearTimeout(S.toast);
+    S.toast = setTimeout(() => { box.hidden = true; }, 3000);
+  }
+
+  const EMOTES = ["clap", "laugh", "shock", "well_played"];
+
+  function emoteRow() {
+    if (S.spectator || S.seat === null) return "";
+    return `<div class="emotes">${EMOTES.map((e) => `<button type="button" class="emote" id="emote-${e}" data-emote="${e}">${esc(t("emote." + e))}</button>`).join("")}</div>`;
+  }
+
+  function wireEmotes(root) {
+    for (const b of root.querySelectorAll("button.emote")) {
+      b.addEventListener("click", () => {
+        request("emote", {table: S.table, emote: b.dataset.emote}).then(showEmote, (e) => {
+          S.notice = t("web.error", {message: said(e)});
+          render();
+        });
+      });
+    }
+  }
+
+  function historyHtml() {
+    if (!S.history.length) return "";
+    const items = S.history.slice().reverse().map((line) => `<li>${esc(line)}</li>`).join("");  // the latest first
+    return `<details id="history" class="history"${S.historyOpen ? " open" : ""}><summary>${esc(t("web.history"))}</summary><ul>${items}</ul></details>`;
+  }
+
+  // ------------------------------------------------------------------ screen awake
+  // Wake Lock (where the browser has it): the screen stays on while a match runs and the
+  // page is seen; a hidden page loses its lock (the browser releases it) and asks again
+  // when seen.
+  function keepAwake() {
+    if (!S.playing || S.wakeLock || document.visibilityState !== "visible") return;
+    if (!navigator.wakeLock || typeof navigator.wakeLock.request !== "function") return;
+    S.wakeLock = "asking";
+    navigator.wakeLock.request("screen").then((lock) => {
+      S.wakeLock = lock;
+      lock.addEventListener("release", () => { if (S.wakeLock === lock) S.wakeLock = null; });
+      if (!S.playing) releaseWakeLock();
+    }, () => { S.wakeLock = null; });
+  }
+
+  function releaseWakeLock() {
+    const lock = S.wakeLock;
+    S.wakeLock = null;
+    if (lock && typeof lock.release === "function") lock.release().catch(() => {});
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") keepAwake(); else releaseWakeLock();
+  });
+  // The first tap: vibrations are allowed from now on, and a lock refused before it may
+  // be granted now.
+  document.addEventListener("pointerdown", () => { S.tapped = true; keepAwake(); }, true);
+
   // ------------------------------------------------------------------ countdowns
   // Whole seconds (rounded up) until a server time, on this phone's clock; null before
   // the first clock sync.
@@ -481,7 +748,25 @@
     return lines;
   }
 
+  function clockText(end) {
+    return t("web.seconds", {n: Math.max(0, Math.ceil((end - performance.now()) / 1000))});
+  }
+
   function tick() {
+    const win = $("#wincount");
+    if (win && S.winClock) {
+      const left = Math.max(0, S.winClock.end - performance.now());
+      const text = clockText(S.winClock.end);
+      const label = win.querySelector("b");
+      if (label && label.textContent !== text) label.textContent = text;
+      const fill = win.querySelector("i");
+      if (fill) fill.style.width = Math.min(100, 100 * left / Math.max(1, S.winClock.total)).toFixed(1) + "%";
+    }
+    const turn = $("#turncount");
+    if (turn) {
+      const text = S.turnClock ? clockText(S.turnClock.end) : "";
+      if (turn.textContent !== text) turn.textContent = text;
+    }
     const box = $("#countdown");
     if (!box) return;
     const lines = S.token && !S.takenOver ? countdownLines() : [];
@@ -489,11 +774,19 @@
     if (box.textContent !== text) box.textContent = text;
     box.hidden = !lines.length;
   }
-  setInterval(tick, 250);
+  setInterval(tick, 200);
 
   // ------------------------------------------------------------------ names
   function seatName(p) {
     if (p === S.seat) return t("web.you");
+    const s = (S.seats || [])[p];
+    return s && s.name ? s.name : t("web.seat", {n: p + 1});
+  }
+
+  // A seat's player by name, this phone's own too: the history and the photo finish are
+  // sentences about people ("Lena plays 7♣"), where "you" would not agree with the verb.
+  function playerName(p) {
+    if (p === S.seat && S.name) return S.name;
     const s = (S.seats || [])[p];
     return s && s.name ? s.name : t("web.seat", {n: p + 1});
   }
@@ -658,22 +951,82 @@
   // ------------------------------------------------------------------ rendering
   function statusLine() {
     const v = S.view;
+    // a timed turn counts down beside the status (tick fills #turncount)
+    const clock = S.turnClock && !S.result ? `<span id="turncount" class="turncount">${esc(clockText(S.turnClock.end))}</span>` : "";
     if (S.result || (v && (v.phase === "over"))) return `<div class="status over">${esc(t("web.over"))}</div>`;
-    if (S.legal.length) return `<div class="status mine">${esc(v && v.turn === S.seat && !v.window ? t("web.your_turn") : t("web.act_now"))}</div>`;
-    if (v && typeof v.turn === "number" && v.turn >= 0 && v.turn !== S.seat && !v.window) return `<div class="status">${esc(t("web.turn_of", {name: seatName(v.turn)}))}</div>`;
-    return `<div class="status">${esc(t("web.wait_others"))}</div>`;
+    if (S.legal.length) return `<div class="status mine">${esc(v && v.turn === S.seat && !v.window ? t("web.your_turn") : t("web.act_now"))}${clock}</div>`;
+    if (v && typeof v.turn === "number" && v.turn >= 0 && v.turn !== S.seat && !v.window) return `<div class="status">${esc(t("web.turn_of", {name: seatName(v.turn)}))}${clock}</div>`;
+    return `<div class="status">${esc(t(S.spectator ? "web.watching" : "web.wait_others"))}${clock}</div>`;
+  }
+
+  // The end of a match: a podium (the winners first, then the others by how close their
+  // score came to the winners', whichever way the game counts) and Play again.
+  function podium(r) {
+    const scores = Array.isArray(r.scores) ? r.scores : [];
+    const winners = Array.isArray(r.winners) ? r.winners.filter((w) => typeof w === "number") : [];
+    const best = winners.length && typeof scores[winners[0]] === "number" ? scores[winners[0]] : null;
+    const seats = scores.map((s, i) => i);
+    seats.sort((a, b) => {
+      const wa = winners.indexOf(a) >= 0 ? 0 : 1, wb = winners.indexOf(b) >= 0 ? 0 : 1;
+      if (wa !== wb) return wa - wb;
+      if (best === null || typeof scores[a] !== "number" || typeof scores[b] !== "number") return a - b;
+      return Math.abs(scores[a] - best) - Math.abs(scores[b] - best) || a - b;
+    });
+    let rank = 0, prev = null;
+    const rows = seats.map((seat, i) => {
+      const key = (winners.indexOf(seat) >= 0 ? "w" : "") + String(scores[seat]);
+      if (key !== prev) { rank = i + 1; prev = key; }
+      return `<li class="place p${Math.min(rank, 4)}${seat === S.seat ? " me" : ""}"><span class="medal">${esc(String(rank))}</span><span class="pname">${esc(seatName(seat))}</span><b>${esc(String(scores[seat]))}</b></li>`;
+    }).join("");
+    return `<ol class="podium">${rows}</ol>`;
+  }
+
+  function playAgain() {
+    if (S.spectator || S.seat === null) return "";
+    const tb = S.summary && S.summary.id === S.table ? S.summary : null;
+    const asked = tb && Array.isArray(tb.rematch) ? tb.rematch : [];
+    const mine = S.rematchAsked || asked.indexOf(S.seat) >= 0;
+    const others = asked.filter((s) => s !== S.seat).map(seatName);
+    let h = `<button id="play-again" class="big" type="button"${mine ? " disabled" : ""}>${esc(t(mine ? "web.play_again_asked" : "web.play_again"))}</button>`;
+    if (others.length) h += `<p class="info center">${esc(t("web.play_again_others", {names: others.join(", ")}))}</p>`;
+    return h;
   }
 
   function resultHtml() {
     const r = S.result;
     if (!r) return "";
     const names = (r.winners || []).map(seatName).join(", ");
-    const scores = (r.scores || []).map((s, i) => seatName(i) + " " + s).join(" · ");
-    return `<section class="result"><h2>${esc(t("web.over"))}</h2><p>${esc(t("web.winners", {names: names}))}</p><p>${esc(t("web.scores", {scores: scores}))}</p></section>`;
+    return `<section class="result"><p>${esc(t("web.winners", {names: names}))}</p>` +
+      guarded("podium", () => podium(r), () => `<p>${esc(t("web.scores", {scores: (r.scores || []).join(" · ")}))}</p>`) +
+      playAgain() + `</section>`;
+  }
+
+  function wireResult(root) {
+    const b = root.querySelector("#play-again");
+    if (!b) return;
+    b.addEventListener("click", () => {
+      b.disabled = true;
+      S.rematchAsked = true;
+      request("rematch", {table: S.table}).then((reply) => {
+        if (reply && reply.table) S.summary = reply.table;
+        render();
+      }, (e) => {
+        S.rematchAsked = false;
+        S.notice = t("web.error", {message: said(e)});
+        render();
+      });
+    });
+  }
+
+  function raceHtml() {
+    if (!S.race) return "";
+    return `<p id="race" class="race">${esc(raceLine(S.race))}</p>`;
   }
 
   const VIEWS = {omerta: (v) => renderOmerta(v), family_business: (v) => renderFB(v),
                  famiglia: (v) => renderFamiglia(v), mafiosi: (v) => renderMafiosi(v)};
+  const PUBLIC_VIEWS = {omerta: (v) => watchOmerta(v), family_business: (v) => watchFB(v),
+                        famiglia: (v) => watchFamiglia(v), mafiosi: (v) => watchMafiosi(v)};
   W.__renderErrors = [];
 
   // `draw()`, or `fallback()` when it throws: one view that cannot be drawn never takes
@@ -708,7 +1061,9 @@
     const claims = acts.filter(isClaim), passes = acts.filter((a) => !isClaim(a));
     const cols = claims.length > 6 ? 4 : claims.length > 2 ? 3 : Math.max(1, claims.length);
     const claimButtons = claims.map((a) => actionButton(a, S.legal.indexOf(a), undefined, "", barInner(a))).join("");
-    return `<div id="claimbar" class="claimbar" style="--cols:${cols}">${claimButtons}${actionsList(passes)}</div>`;
+    // the window's time left, over the whole bar (tick counts it down)
+    const clock = S.winClock ? `<div id="wincount" class="wincount"><b>${esc(clockText(S.winClock.end))}</b><i></i></div>` : "";
+    return `<div id="claimbar" class="claimbar cols-${cols}">${clock}${claimButtons}${actionsList(passes)}</div>`;
   }
 
   // A snap in the bar names the card by its place and by what this seat remembers of it,
@@ -722,18 +1077,26 @@
   function render() {
     if (!S.playing || !S.view) return;
     const v = S.view;
-    $("#who").textContent = t("web.you_are", {name: S.name, n: S.seat + 1});
-    const view = VIEWS[S.game];
+    $("#who").textContent = whoText();
+    const watching = S.spectator || S.seat === null;
+    const view = (watching ? PUBLIC_VIEWS : VIEWS)[S.game];
     const body = guarded(S.game + " view", () => (view ? view(v) : ""), fallbackView);
     const head = guarded("header", () => `<div class="gamebar"><b>${esc(t("game." + S.game))}</b>${v.round ? " · " + esc(t("web.round", {round: v.round, rounds: v.rounds})) : ""}</div>` + statusLine(), () => "");
     const bar = guarded("claim bar", claimBar, () => `<div id="claimbar" class="claimbar">${S.legal.filter(inBar).map((a) => actionButton(a, S.legal.indexOf(a), a.type)).join("")}</div>`);
     const screen = $("#screen");
-    screen.innerHTML = head + (S.notice ? `<p class="notice">${esc(S.notice)}</p>` : "") + body +
-      guarded("result", resultHtml, () => "") + bar;
+    const open = screen.querySelector("#history");
+    if (open) S.historyOpen = open.open;
+    screen.innerHTML = head + guarded("race", raceHtml, () => "") + (S.notice ? `<p class="notice">${esc(S.notice)}</p>` : "") +
+      (S.result ? guarded("result", resultHtml, () => "") + body : body) +
+      `<div class="tools">${emoteRow()}${guarded("history", historyHtml, () => "")}${leaveButton()}</div>` + bar;
     screen.dataset.step = String(S.step);
     screen.dataset.legal = String(S.legal.length);
     padForClaimBar();
     wireActions(screen);
+    wireEmotes(screen);
+    wireResult(screen);
+    wireLeave(screen);
+    tick();
   }
 
   // The page scrolls above the pinned claim bar: nothing hides under it.
@@ -808,6 +1171,51 @@
     h += `<h3>${esc(t("fam.gang"))}</h3><div class="row cards">${(me.gang || []).map(famHtml).join("")}</div>`;
     h += `<div class="actions">${actionsList(S.legal)}</div>`;
     if (!S.legal.length && !S.result) h += `<p class="idle">${esc(t("web.nothing"))}</p>`;
+    return h;
+  }
+
+  // ------------------------------------------------------------------ watching
+  // A spectator's screen: the public view only (the server sends nothing else), each
+  // player's name with what everybody sees of him, and the public cards of the game.
+  function playersList(v, extra) {
+    const rows = (Array.isArray(v.players) ? v.players : []).map((p) => {
+      const turn = p.seat === v.turn ? " turn" : "";
+      return `<li class="pl${turn}"><b>${esc(seatName(p.seat))}</b><span>${esc(extra(p))}</span></li>`;
+    }).join("");
+    return `<h3>${esc(t("web.players"))}</h3><ul class="players">${rows}</ul>`;
+  }
+
+  function count(n) { return typeof n === "number" ? t("web.cards", {n: n}) : ""; }
+
+  function watchOmerta(v) {
+    let h = "";
+    const w = v.window;
+    if (w && w.kind === "snap") h += `<div class="prompt hot side"><span>${esc(t("om.snap_prompt", {value: w.value}))}</span>${omCardHtml(v.discard[v.discard.length - 1])}</div>`;
+    h += playersList(v, (p) => count((p.slots || []).length));
+    if ((v.discard || []).length && !(w && w.kind === "snap")) h += `<h3>${esc(t("om.discard_top"))}</h3><div class="row cards">${omCardHtml(v.discard[v.discard.length - 1])}</div>`;
+    return h;
+  }
+
+  function watchFB(v) {
+    const list = (v.hit_list || []).map((m) => m.name).join(", ") || t("fb.empty");
+    let h = `<p class="info">${esc(t("fb.hit_list", {names: list}))}</p>`;
+    h += playersList(v, (p) => p.in_game === false ? t("web.out") : t("web.alive", {n: Array.isArray(p.front) ? p.front.length : "?"}));
+    return h;
+  }
+
+  function watchFamiglia(v) {
+    let h = `<h3>${esc(t("fam.street"))}</h3><div class="row cards">${(v.street || []).map(famHtml).join("")}</div>`;
+    h += playersList(v, (p) => count(p.hand_count) + (typeof p.score === "number" ? " · " + t("web.score", {n: p.score}) : ""));
+    for (const p of v.players || []) {
+      if ((p.gang || []).length) h += `<h3>${esc(t("web.gang_of", {name: seatName(p.seat)}))}</h3><div class="row cards">${p.gang.map(famHtml).join("")}</div>`;
+    }
+    return h;
+  }
+
+  function watchMafiosi(v) {
+    let h = "";
+    if ((v.trick || []).length) h += `<h3>${esc(t("maf.trick"))}</h3><div class="row">${v.trick.map((x) => mafCardHtml(x.card, "small", "disabled") + `<span class="who">${esc(seatName(x.seat))}</span>`).join("")}</div>`;
+    h += playersList(v, (p) => count(p.hand_count));
     return h;
   }
 
