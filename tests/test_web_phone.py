@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 import urllib.request
 import json
@@ -264,12 +265,21 @@ def test_omerta_match_from_two_phones_with_snaps_and_the_claims_on_screen(server
     press(phones[1], "discard_drawn")
     wait_for(phones[0], "return document.querySelectorAll('#claimbar button[data-claim]').length === 5")
     assert phones[0].execute_script("return document.querySelector('.notice').textContent")  # and a notice
+    # the window counts down in its bar: its 8 s (snap_timeout_ms), in each phone's language
+    shown = wait_for(phones[0], "const b = document.querySelector('#wincount b'); return b && b.textContent")
+    assert re.fullmatch(r"[1-8] s", shown), shown
+    shown = wait_for(phones[1], "const b = document.querySelector('#wincount b'); return b && b.textContent")
+    assert re.fullmatch("[1-8]\u00a0s", shown), shown
     claim_bar_on_screen(phones[0], claims=5)
     human_pause(phones[1])
     snap = press(phones[1], "snap", lambda a: a["slot"] == first)
     assert snap == {"type": "snap", "slot": first}
     result = wait_for(phones[1], "return window.__received.find(m => m.type === 'claim_result')")
     assert result["outcome"] == "won", result
+    # the French phone says the server's sentence in French (sent as a code with its params)
+    assert result["sentence"]["code"] in ("first", "first_by"), result
+    notice = wait_for(phones[1], "const n = document.querySelector('.notice'); return n && n.textContent")
+    assert notice.startswith("Vous étiez le premier ! (premier") and "first" not in notice, notice
     assert wait_for(phones[1], "return window.__received.find(m => m.type === 'update' && "
                                "m.events.some(e => e.type === 'snap' && e.seat === 1 && e.success))")
     # the claim carried both stamps from the page's clock: a human reaction time
@@ -415,6 +425,28 @@ def test_mafiosi_match_from_a_phone_with_a_reload(server, host, phones):
     play_out(phones, rng, prefer=())
     assert check_visibility(server, "mafiosi", table["id"], phones, [0, 1], {0: before}) > 10
     assert all(p.execute_script("return window.__mafia.result.game") == "mafiosi" for p in phones)
+    # the end: a podium of the three seats, the winner first, and Play again on both phones
+    for p in phones:
+        places = p.execute_script("return Array.from(document.querySelectorAll('.podium .place .pname'))"
+                                  ".map(e => e.textContent)")
+        assert len(places) == 3, places
+        winners = p.execute_script("return window.__mafia.result.winners.map(s => "
+                                   "s === window.__mafia.seat ? 'me' : s)")
+        assert winners, winners
+    phones[0].find_element("id", "play-again").click()
+    wait_for(phones[1], "return (window.__mafia.summary.rematch || []).indexOf(0) >= 0 && "
+                        "document.querySelector('.result .info') !== null")  # Marc sees Lena asked
+    ended = len(received(phones[1]))
+    phones[1].find_element("id", "play-again").click()
+    for p in phones:  # a second match at the same table, from the phones
+        second = wait_for(p, f"return window.__received.slice({ended if p is phones[1] else 0})"
+                             ".find(m => m.type === 'match_started' && !m.resumed && "
+                             "window.__received.indexOf(m) > window.__received.findIndex(x => x.type === 'match_over'))")
+        assert second["table"] == table["id"] and second["step"] == 0
+        wait_for(p, "return window.__mafia.result === null && !document.querySelector('.podium')")
+        press(p, "choose_bouncer")  # both play the new match's first move
+    assert wait_for(phones[1], "return window.__received.filter(m => m.type === 'table' && "
+                               "m.table.match_no === 2).length > 0 || window.__mafia.summary.match_no === 2")
 
 
 COUNTDOWN = "const b = document.querySelector('#countdown'); return !b.hidden && b.textContent"
@@ -448,3 +480,52 @@ def test_phones_count_down_to_a_held_seats_stand_in_and_to_a_restarted_servers_w
     phones[0].execute_script("const S = window.__mafia; S.ws.onmessage({data: JSON.stringify("
                              "{type: 'table_resumed', table: S.table})})")
     wait_for(phones[0], "return document.querySelector('#countdown').hidden")
+
+
+def test_host_starts_from_a_phone_a_spectator_watches_the_full_table_emotes_and_leave(server, phones):
+    fr, en = phones[1], phones[0]  # the French phone plays (and hosts), the English one watches
+    creator = Host(server.port, "Vito")
+    try:
+        table = creator.create("mafiosi", 3, {"seed": 15, "rounds": 1, "bot_think_ms": 0, "start": "host"},
+                               bots=[2])
+        url = server.url(table["room"])
+        join_seat(fr, url, "Léa", 0)
+    finally:
+        creator.close()  # the host leaves before the match: the seated phone is the host now
+    wait_for(fr, "return window.__mafia.summary.host === 0 && document.querySelector('#add-bot') !== null")
+    assert fr.execute_script("return document.querySelector('#start').disabled")  # a seat is free
+    fr.find_element("id", "add-bot").click()
+    wait_for(fr, "const b = document.querySelector('#start'); return b && !b.disabled")
+    # the table is full: a second phone is offered to watch it, and does
+    en.get(url)
+    wait_for(en, "return document.querySelector('#watch') !== null && document.querySelector('button.seat')")
+    assert en.execute_script("return document.querySelectorAll('button.seat:not([disabled])').length") == 0
+    en.find_element("id", "watch").click()
+    wait_for(en, "return window.__mafia.spectator && window.__received.some(m => m.type === 'joined')")
+    assert not en.execute_script("return document.querySelector('#start')")  # only the host starts
+    fr.find_element("id", "start").click()
+    started = wait_for(en, "return window.__received.find(m => m.type === 'match_started')")
+    assert started["seat"] is None and started["legal"] == []
+    wait_for(fr, "return window.__mafia.playing && window.__mafia.legal.length > 0")
+    wait_for(en, "return document.querySelector('.players') !== null")
+    assert not buttons(en) and not en.execute_script("return document.querySelector('.emote')")
+    # an emote from the player reaches the spectator; a fourth within 5 s is refused, in French
+    for _ in range(3):
+        fr.find_element("id", "emote-clap").click()
+    wait_for(en, "return window.__received.filter(m => m.type === 'emote' && m.emote === 'clap' && "
+                 "m.seat === 0).length === 3")
+    assert wait_for(en, "const t = document.querySelector('#toast'); return !t.hidden && t.textContent") == "Léa: Bravo!"
+    fr.find_element("id", "emote-laugh").click()
+    refused = wait_for(fr, "const n = document.querySelector('.notice'); return n && n.textContent")
+    assert refused == "Refusé : au plus 3 réactions en 5 s ; patientez un peu", refused
+    play_out([fr, en], random.Random(9), prefer=())
+    assert check_visibility(server, "mafiosi", table["id"], [fr, en], [0, None]) > 10
+    assert en.execute_script("return document.querySelectorAll('.podium .place').length") == 3
+    assert not en.execute_script("return document.querySelector('#play-again')")  # a spectator does not ask
+    # Leave: two taps; the phone forgets the seat and is back on the join screen
+    fr.find_element("id", "leave").click()
+    assert fr.execute_script("return window.__received.every(m => m.type !== 'left')")  # the first tap arms it
+    fr.find_element("id", "leave").click()
+    wait_for(fr, "return document.querySelector('#room-code') !== null && "
+                 "document.querySelector('#join-message').textContent === 'Vous avez quitté la table.'")
+    assert fr.execute_script(f"return localStorage.getItem('mafia.room.{table['room']}')") is None
