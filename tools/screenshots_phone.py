@@ -1,6 +1,6 @@
 """Screenshots of the phone page (phones as private hands) and of the TV's room code.
 
-    python tools/screenshots_phone.py --out DIR [--only phone|snap|tv]
+    python tools/screenshots_phone.py --out DIR [--only phone|snap|states|tv]
 
 * ``phone_<game>_<lang>.png``: the phone page at 390x844 (headless Chromium from the
   distribution's packages, ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``), in a
@@ -10,6 +10,11 @@
 * ``phone_omerta_snap5_<lang>_<W>x<H>.png``: an Omerta snap window on a phone that holds
   five cards (a wrong snap's penalty) and shows that snap's notice, at 360x640 and
   390x844: the claim buttons pinned at the bottom of the screen;
+* ``phone_state_<state>_<lang>_<W>x<H>.png``, at 360x640 and 390x844 in both languages:
+  ``join`` (the seats of a table), ``host`` (the host's Add a bot and Start on a table
+  that waits for him), ``turn`` (the phone's own move, a timed turn counting down),
+  ``watch_join`` and ``watch`` (a second phone finds the table full and watches it),
+  ``podium`` (the end of the match with Play again) and ``history`` (the moves, open);
 * ``tv_roomcode_<lang>.png``: ``mafia-table`` (under the current display; run it under
   ``xvfb-run``) hosting a table, its lobby showing the address, the room code and the QR
   code.
@@ -317,8 +322,6 @@ def _wait_page(phone: Any, script: str, timeout: float = 15.0) -> Any:
 
 def _snap5_shots(server: ServerProcess, host: Host, lang: str, out: Path) -> list[Path]:
     """The snap window of a phone holding five cards, with a notice, at both sizes."""
-    from server.web.rooms import room_code
-
     table = host.create("omerta", 3, {"seed": 1717, "rounds": 1, "bot_think_ms": 0, "deck": SNAP5_DECK,
                                       "first_player": 0, "snap_timeout_ms": 30_000}, bots=[2],
                         name="Vito's table" if lang == "en" else "Table de Vito")
@@ -326,7 +329,7 @@ def _snap5_shots(server: ServerProcess, host: Host, lang: str, out: Path) -> lis
     phone = open_phone(lang=lang)
     paths = []
     try:
-        join_seat(phone, server.url(room_code(table["id"])), "Lena" if lang == "en" else "Léa", 0)
+        join_seat(phone, server.url(table["room"]), "Lena" if lang == "en" else "Léa", 0)
         other.request("join", table=table["id"], seat=1)
         tid = table["id"]
         other.request("action", table=tid, action={"type": "peek", "slots": [4, 5]})  # seat 1's slots
@@ -353,6 +356,103 @@ def _snap5_shots(server: ServerProcess, host: Host, lang: str, out: Path) -> lis
     finally:
         close_phone(phone)
         other.close()
+
+
+SHOT_SIZES = ((360, 640), PHONE_SIZE)
+
+
+def _shoot(phone: Any, out: Path, name: str, lang: str, scroll: str = "0") -> list[Path]:
+    """``phone`` at each of :data:`SHOT_SIZES`, scrolled to ``scroll`` (a JS expression)."""
+    paths = []
+    for size in SHOT_SIZES:
+        phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                              {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True})
+        time.sleep(0.3)
+        phone.execute_script(f"window.scrollTo(0, {scroll});")
+        time.sleep(0.1)
+        path = out / f"phone_state_{name}_{lang}_{size[0]}x{size[1]}.png"
+        phone.save_screenshot(str(path))
+        paths.append(path)
+    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                          {"width": PHONE_SIZE[0], "height": PHONE_SIZE[1], "deviceScaleFactor": 1, "mobile": True})
+    return paths
+
+
+def _states_shots(server: ServerProcess, lang: str, out: Path) -> list[Path]:
+    """A Mafiosi table that waits for its host (the phone, once the creator left), a timed
+    turn, a spectator phone at the full table, and the end of the match."""
+    creator = Host(server.port, "Vito")
+    table = creator.create("mafiosi", 3, {"seed": 1818, "rounds": 1, "bot_think_ms": 0, "start": "host",
+                                          "turn_timer_s": 60}, bots=[2],
+                           name="Vito's table" if lang == "en" else "Table de Vito")
+    phone, watcher = open_phone(lang=lang), open_phone(lang=lang)
+    name, other = ("Lena", "Marc") if lang == "en" else ("Léa", "Marc")
+    paths: list[Path] = []
+    try:
+        url = server.url(table["room"])
+        phone.get(url)
+        _wait_page(phone, "return document.querySelector('button.seat') !== null")
+        phone.find_element("id", "player-name").clear()
+        phone.find_element("id", "player-name").send_keys(name)
+        paths += _shoot(phone, out, "join", lang)
+        join_seat(phone, url, name, 0)
+        creator.close()  # the host leaves before the match: the seated phone is the host now
+        _wait_page(phone, "return document.querySelector('#add-bot') !== null")
+        paths += _shoot(phone, out, "host", lang)
+        phone.find_element("id", "add-bot").click()
+        _wait_page(phone, "const b = document.querySelector('#start'); return b && !b.disabled")
+        watcher.get(url)
+        _wait_page(watcher, "return document.querySelector('#watch') !== null")
+        watcher.find_element("id", "player-name").clear()
+        watcher.find_element("id", "player-name").send_keys(other)
+        paths += _shoot(watcher, out, "watch_join", lang)
+        watcher.find_element("id", "watch").click()
+        phone.find_element("id", "start").click()
+        _wait_page(phone, "return window.__mafia.legal.length > 0")
+        # the bouncer, then the first card of a trick: a timed turn
+        import random
+        rng = random.Random(3)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not phone.execute_script(
+                "return window.__mafia.turnClock !== null && window.__mafia.legal.length > 0"):
+            offered = buttons(phone)
+            if offered:
+                try:
+                    phone.find_element("id", rng.choice(offered)["id"]).click()
+                except Exception:
+                    pass
+            time.sleep(0.2)
+        time.sleep(1.2)
+        paths += _shoot(phone, out, "turn", lang)
+        _wait_page(watcher, "return window.__mafia.playing && window.__mafia.view !== null")
+        paths += _shoot(watcher, out, "watch", lang)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not phone.execute_script("return window.__mafia.result !== null"):
+            offered = buttons(phone)
+            if offered:
+                try:
+                    phone.find_element("id", rng.choice(offered)["id"]).click()
+                except Exception:
+                    pass
+            time.sleep(0.1)
+        _wait_page(phone, "return document.querySelector('#play-again') !== null")
+        time.sleep(0.5)
+        paths += _shoot(phone, out, "podium", lang)
+        phone.execute_script("document.querySelector('#history').open = true;")
+        paths += _shoot(phone, out, "history", lang, "document.querySelector('#history').offsetTop - 80")
+        return paths
+    finally:
+        creator.close()
+        close_phone(phone)
+        close_phone(watcher)
+
+
+def states_shots(out: Path) -> list[Path]:
+    server = ServerProcess()
+    try:
+        return [p for lang in ("en", "fr") for p in _states_shots(server, lang, out)]
+    finally:
+        server.stop()
 
 
 def snap_shots(out: Path) -> list[Path]:
@@ -415,7 +515,7 @@ def _tv_child(lang: str, out: Path, data: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="shots_phone")
-    ap.add_argument("--only", choices=("phone", "snap", "tv"))
+    ap.add_argument("--only", choices=("phone", "snap", "states", "tv"))
     ap.add_argument("--tv-child", help=argparse.SUPPRESS)
     ap.add_argument("--data", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -426,6 +526,8 @@ def main(argv: list[str] | None = None) -> int:
     made: list[Path] = []
     if args.only == "snap":
         made += snap_shots(out)
+    if args.only in (None, "states"):
+        made += states_shots(out)
     if args.only in (None, "phone"):
         if not chromium_available():
             print("screenshots_phone: needs chromium, chromium-driver and selenium", file=sys.stderr)
