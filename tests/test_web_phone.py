@@ -8,7 +8,11 @@ phones (a wrong one that gives a fifth card, then a race with the claim buttons 
 on screen at 360x640 and 390x844), Family Business with a counter and a reload,
 Famiglia with pair recruits on both phones, a view that cannot be drawn and the seat's
 token taken over on another device (the old phone is told, then takes it back),
-Mafiosi with a reload. Afterwards every ``match_started``, ``update`` and
+Mafiosi with a reload, then its podium and Play again (a second match begins from the
+phones); a Mafiosi table started by its host from a phone, with a spectator phone at the
+full table, emotes (the fourth refused, in French) and Leave. The snap window counts
+down on screen, and the French phone says the server's sentences in French. Afterwards
+every ``match_started``, ``update`` and
 ``match_over`` each page received (the page keeps them in ``window.__received``) is
 checked against the game's visibility rules, replayed from the server's match log: no
 phone ever received a card its seat may not see (the check of tests/test_conformance.py,
@@ -77,6 +81,15 @@ def click(phone: Any, button_id: str) -> bool:
         return True
     except WebDriverException:  # re-rendered meanwhile: the next look sees the new buttons
         return False
+
+
+def tap(phone: Any, button_id: str, timeout: float = 10.0) -> None:
+    """Click the button ``button_id``, again if the page drew it anew meanwhile."""
+    deadline = time.monotonic() + timeout
+    while not click(phone, button_id):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"could not tap #{button_id}")
+        time.sleep(0.03)
 
 
 def wait_for(phone: Any, script: str, timeout: float = 20.0) -> Any:
@@ -433,11 +446,11 @@ def test_mafiosi_match_from_a_phone_with_a_reload(server, host, phones):
         winners = p.execute_script("return window.__mafia.result.winners.map(s => "
                                    "s === window.__mafia.seat ? 'me' : s)")
         assert winners, winners
-    phones[0].find_element("id", "play-again").click()
+    tap(phones[0], "play-again")
     wait_for(phones[1], "return (window.__mafia.summary.rematch || []).indexOf(0) >= 0 && "
                         "document.querySelector('.result .info') !== null")  # Marc sees Lena asked
     ended = len(received(phones[1]))
-    phones[1].find_element("id", "play-again").click()
+    tap(phones[1], "play-again")
     for p in phones:  # a second match at the same table, from the phones
         second = wait_for(p, f"return window.__received.slice({ended if p is phones[1] else 0})"
                              ".find(m => m.type === 'match_started' && !m.resumed && "
@@ -494,16 +507,16 @@ def test_host_starts_from_a_phone_a_spectator_watches_the_full_table_emotes_and_
         creator.close()  # the host leaves before the match: the seated phone is the host now
     wait_for(fr, "return window.__mafia.summary.host === 0 && document.querySelector('#add-bot') !== null")
     assert fr.execute_script("return document.querySelector('#start').disabled")  # a seat is free
-    fr.find_element("id", "add-bot").click()
+    tap(fr, "add-bot")
     wait_for(fr, "const b = document.querySelector('#start'); return b && !b.disabled")
     # the table is full: a second phone is offered to watch it, and does
     en.get(url)
     wait_for(en, "return document.querySelector('#watch') !== null && document.querySelector('button.seat')")
     assert en.execute_script("return document.querySelectorAll('button.seat:not([disabled])').length") == 0
-    en.find_element("id", "watch").click()
+    tap(en, "watch")
     wait_for(en, "return window.__mafia.spectator && window.__received.some(m => m.type === 'joined')")
     assert not en.execute_script("return document.querySelector('#start')")  # only the host starts
-    fr.find_element("id", "start").click()
+    tap(fr, "start")
     started = wait_for(en, "return window.__received.find(m => m.type === 'match_started')")
     assert started["seat"] is None and started["legal"] == []
     wait_for(fr, "return window.__mafia.playing && window.__mafia.legal.length > 0")
@@ -511,11 +524,11 @@ def test_host_starts_from_a_phone_a_spectator_watches_the_full_table_emotes_and_
     assert not buttons(en) and not en.execute_script("return document.querySelector('.emote')")
     # an emote from the player reaches the spectator; a fourth within 5 s is refused, in French
     for _ in range(3):
-        fr.find_element("id", "emote-clap").click()
+        tap(fr, "emote-clap")
     wait_for(en, "return window.__received.filter(m => m.type === 'emote' && m.emote === 'clap' && "
                  "m.seat === 0).length === 3")
     assert wait_for(en, "const t = document.querySelector('#toast'); return !t.hidden && t.textContent") == "Léa: Bravo!"
-    fr.find_element("id", "emote-laugh").click()
+    tap(fr, "emote-laugh")
     refused = wait_for(fr, "const n = document.querySelector('.notice'); return n && n.textContent")
     assert refused == "Refusé : au plus 3 réactions en 5 s ; patientez un peu", refused
     play_out([fr, en], random.Random(9), prefer=())
@@ -523,9 +536,9 @@ def test_host_starts_from_a_phone_a_spectator_watches_the_full_table_emotes_and_
     assert en.execute_script("return document.querySelectorAll('.podium .place').length") == 3
     assert not en.execute_script("return document.querySelector('#play-again')")  # a spectator does not ask
     # Leave: two taps; the phone forgets the seat and is back on the join screen
-    fr.find_element("id", "leave").click()
+    tap(fr, "leave")
     assert fr.execute_script("return window.__received.every(m => m.type !== 'left')")  # the first tap arms it
-    fr.find_element("id", "leave").click()
+    tap(fr, "leave")
     wait_for(fr, "return document.querySelector('#room-code') !== null && "
                  "document.querySelector('#join-message').textContent === 'Vous avez quitté la table.'")
     assert fr.execute_script(f"return localStorage.getItem('mafia.room.{table['room']}')") is None

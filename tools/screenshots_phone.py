@@ -361,6 +361,19 @@ def _snap5_shots(server: ServerProcess, host: Host, lang: str, out: Path) -> lis
 SHOT_SIZES = ((360, 640), PHONE_SIZE)
 
 
+def _tap(phone: Any, button_id: str, timeout: float = 10.0) -> None:
+    """Click ``button_id``, again when the page drew it anew meanwhile."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            phone.find_element("id", button_id).click()
+            return
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def _shoot(phone: Any, out: Path, name: str, lang: str, scroll: str = "0") -> list[Path]:
     """``phone`` at each of :data:`SHOT_SIZES`, scrolled to ``scroll`` (a JS expression)."""
     paths = []
@@ -399,15 +412,15 @@ def _states_shots(server: ServerProcess, lang: str, out: Path) -> list[Path]:
         creator.close()  # the host leaves before the match: the seated phone is the host now
         _wait_page(phone, "return document.querySelector('#add-bot') !== null")
         paths += _shoot(phone, out, "host", lang)
-        phone.find_element("id", "add-bot").click()
+        _tap(phone, "add-bot")
         _wait_page(phone, "const b = document.querySelector('#start'); return b && !b.disabled")
         watcher.get(url)
         _wait_page(watcher, "return document.querySelector('#watch') !== null")
         watcher.find_element("id", "player-name").clear()
         watcher.find_element("id", "player-name").send_keys(other)
         paths += _shoot(watcher, out, "watch_join", lang)
-        watcher.find_element("id", "watch").click()
-        phone.find_element("id", "start").click()
+        _tap(watcher, "watch")
+        _tap(phone, "start")
         _wait_page(phone, "return window.__mafia.legal.length > 0")
         # the bouncer, then the first card of a trick: a timed turn
         import random

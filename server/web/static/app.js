@@ -287,7 +287,8 @@
   }
 
   function leaveButton() {
-    return `<button id="leave" class="big quiet" type="button">${esc(t("web.leave"))}</button>`;
+    const armed = S.leaveArmed && performance.now() - S.leaveArmed <= 4000;  // kept across a redraw
+    return `<button id="leave" class="big quiet${armed ? " armed" : ""}" type="button">${esc(t(armed ? "web.leave_confirm" : "web.leave"))}</button>`;
   }
 
   function wireLeave(root) {
@@ -436,11 +437,16 @@
     const taken = tb ? tb.seats.filter((s) => s.name !== null || s.bot).length : 0;
     $("#who").textContent = whoText();
     const screen = $("#screen");
-    screen.innerHTML = `<section class="waiting"><p class="big-text">${esc(t("web.waiting_players", {n: taken, total: tb ? tb.seats.length : "?"}))}</p>` +
+    const html = `<section class="waiting"><p class="big-text">${esc(t("web.waiting_players", {n: taken, total: tb ? tb.seats.length : "?"}))}</p>` +
       (S.spectator ? `<p class="info center">${esc(t("web.watching"))}</p>` : "") +
       guarded("host controls", () => hostControls(tb), () => "") +
       `<p id="host-message" class="notice"></p>${leaveButton()}</section>`;
     document.body.style.paddingBottom = "";
+    // a table message that changes nothing here (a spectator came) keeps the buttons
+    // under the player's finger
+    if (screen.querySelector(".waiting") && S.waitingHtml === html) return;
+    S.waitingHtml = html;
+    screen.innerHTML = html;
     wireHost(screen);
     wireLeave(screen);
   }
