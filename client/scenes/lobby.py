@@ -22,7 +22,6 @@ The dialog sits left of centre: the right side of the window is kept for a side 
 """
 from __future__ import annotations
 
-import socket
 from functools import lru_cache
 from typing import Any
 
@@ -33,26 +32,11 @@ from client import felt, games, text
 from client.i18n import plural_key, tr
 from client.ui.errors import error_text, free_seats
 from client.ui.scene import Scene
+from client.ui.roomcode import lan_address
 from client.ui.scoreboard import score_rows, stand_in_note
 from client.ui.widgets import button, call, label, panel
 
 #: Error codes of the host's requests that have a sentence of their own (``hostctl.err_<code>``).
-def lan_address() -> str:
-    """This machine's LAN IPv4 address as others see it (best effort, no traffic)."""
-    try:
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            s.connect(("10.255.255.255", 1))
-            return s.getsockname()[0]
-        finally:
-            s.close()
-    except OSError:
-        try:
-            return socket.gethostbyname(socket.gethostname())
-        except OSError:
-            return "127.0.0.1"
-
-
 @lru_cache(maxsize=16)
 def badge_surface(label_text: str, height: int) -> pygame.Surface:
     """A small gold pill with ``label_text`` (the "host" badge), ``height`` px tall."""

@@ -13,6 +13,7 @@ line: this machine's LAN address for the embedded server).
 """
 from __future__ import annotations
 
+import socket
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +30,22 @@ GOLD = (217, 181, 74)
 INK = (240, 235, 220)
 #: The quiet zone around the symbol, in modules (the standard asks for 4).
 QUIET = 4
+
+
+def lan_address() -> str:
+    """This machine's LAN IPv4 address as others see it (best effort, no traffic)."""
+    try:
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+        finally:
+            s.close()
+    except OSError:
+        try:
+            return socket.gethostbyname(socket.gethostname())
+        except OSError:
+            return "127.0.0.1"
 
 
 def phone_url(link: Any, table: dict[str, Any], host: str | None = None) -> tuple[str, str] | None:
