@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
 import pytest_twisted
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -186,3 +187,16 @@ def test_roomcode_panel_draws_the_qr_of_the_phone_url():
     surf = pygame.Surface((420, 260))
     assert roomcode.draw_for(surf, surf.get_rect(), Link(), {"id": 5, "room": "KQTBX"}, 1.0)
     assert not roomcode.draw_for(surf, surf.get_rect(), Old(), {"id": 5, "room": "KQTBX"}, 1.0)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 768), (800, 600)])
+def test_the_tv_keeps_the_room_code_in_the_bottom_right_corner_of_a_running_table(size):
+    import pygame
+
+    from client.ui import roomcode
+
+    rect = roomcode.corner_rect(size)
+    screen = pygame.Rect((0, 0), size)
+    assert screen.contains(rect)
+    assert rect.left > size[0] * 0.75 and rect.top > size[1] * 0.5  # clear of the message column
+    assert rect.w >= 140 and rect.h >= 180  # room for the QR code, the code and the address

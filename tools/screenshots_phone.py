@@ -17,7 +17,8 @@
   ``podium`` (the end of the match with Play again) and ``history`` (the moves, open);
 * ``tv_roomcode_<lang>.png``: ``mafia-table`` (under the current display; run it under
   ``xvfb-run``) hosting a table, its lobby showing the address, the room code and the QR
-  code.
+  code; ``tv_table_<lang>.png``: the same TV once the match runs, the code and QR code
+  still in a corner for latecomers and phones that lost the page.
 
 Also the helpers the phone tests and ``benchmarks/fairness_phone.py`` share:
 :func:`chromium_available`, :func:`open_phone` (a headless Chromium WebDriver),
@@ -495,10 +496,10 @@ def tv_shots(out: Path) -> list[Path]:
     paths = []
     for lang in ("en", "fr"):
         with tempfile.TemporaryDirectory() as data:
-            proc = subprocess.run([sys.executable, __file__, "--tv-child", lang, "--out", str(out),
+            proc = subprocess.run([sys.executable, "-m", "tools.screenshots_phone", "--tv-child", lang, "--out", str(out),
                                    "--data", data], cwd=str(ROOT), timeout=120)
         if proc.returncode == 0:
-            paths.append(out / f"tv_roomcode_{lang}.png")
+            paths += [out / f"tv_roomcode_{lang}.png", out / f"tv_table_{lang}.png"]
     return paths
 
 
@@ -521,6 +522,12 @@ def _tv_child(lang: str, out: Path, data: str) -> int:
     d.pump(3, lambda: isinstance(app.top, LobbyScene))
     d.pump(0.5)
     d.shot(f"tv_roomcode_{lang}")
+    tid = got["t"]["table"]["id"]
+    for seat in (0, 2, 3):  # the table fills: the match starts, the TV shows it running
+        link.request("add_bot", table=tid, seat=seat)
+    d.pump(6, lambda: not isinstance(app.top, LobbyScene) and getattr(app.top, "view", None) is not None)
+    d.pump(2.5)
+    d.shot(f"tv_table_{lang}")
     app.quit()
     return 0
 

@@ -59,6 +59,7 @@ from client.table.pause import PauseClock
 from client.table.roster import SeatRoster
 from client.table.timer import TurnTimer
 from client.table.tips import CardTip
+from client.ui import roomcode
 from client.ui.scene import Scene
 
 __all__ = ["MSG_MS", "TableScene"]
@@ -444,7 +445,28 @@ class TableScene(Scene):
         """What is painted over the table, bottom first: the full history view (when
         open), the tip of the card under the mouse (when this screen is on top) and the
         emote badges and bar. A kit layer adds its own (the photo finish)."""
-        return [self.history.draw, self.tip.draw_on_top, self.emotes.draw]
+        return [self.draw_room_code, self.history.draw, self.tip.draw_on_top, self.emotes.draw]
+
+    def room_code_rect(self, surface: pygame.Surface) -> pygame.Rect | None:
+        """Where the TV (``--tv``, a screen where nobody plays) shows the table's room code
+        and QR code while the match runs, so that a latecomer or a phone that lost the page
+        can join or watch: None on other screens, or when the server serves no phone page
+        or did not tell this screen the code."""
+        if not getattr(self.app, "tv", False) or self.links or self.replay or self.display is None:
+            return None
+        if roomcode.phone_url(self.display, self.roster.table_entry()) is None:
+            return None
+        return roomcode.corner_rect(surface.get_size())
+
+    def draw_room_code(self, surface: pygame.Surface) -> None:
+        """The room-code panel of :meth:`room_code_rect`, when it has one."""
+        rect = self.room_code_rect(surface)
+        if rect is None:
+            return
+        host = str(getattr(self.display, "address", ("127.0.0.1", 0))[0])
+        if host in ("127.0.0.1", "localhost"):  # phones reach this machine by its LAN address
+            host = roomcode.lan_address()
+        roomcode.draw_for(surface, rect, self.display, self.roster.table_entry(), rect.h / 420, host=host)
 
     def animating(self) -> bool:
         """Something moves: an effect plays, a card glides to its place, a reaction
@@ -464,7 +486,12 @@ class TableScene(Scene):
                 or self.held or self.app.top is not self or self.history.open):
             self.top_rects = None
             return None
-        return self._draw_partial(surface)
+        rects = self._draw_partial(surface)
+        corner = self.room_code_rect(surface)
+        if rects is not None and corner is not None and any(corner.colliderect(r) for r in rects):
+            self.draw_room_code(surface)  # a card that glided under the panel: it stays on top
+            rects.append(corner)
+        return rects
 
     def precise_input(self) -> bool:
         """A live table with a local seat: key presses are stamped every 2 ms."""

@@ -126,6 +126,16 @@ def draw_panel(surface: pygame.Surface, rect: pygame.Rect, url: str, code: str, 
         y += img.get_height() + (gaps[i] if i < len(gaps) else 0)
 
 
+def corner_rect(size: tuple[int, int]) -> pygame.Rect:
+    """Where the TV keeps the panel over a running table: the bottom right corner of a
+    screen of ``size`` px (the message column holds the bottom left), about a quarter
+    of the screen's height wide, below the side players' boxes."""
+    w, h = size
+    pw = max(140, int(min(w * 0.16, h * 0.24)))
+    ph = int(pw * 1.32)
+    return pygame.Rect(w - pw - 4, h - ph - 4, pw, ph)
+
+
 def draw_for(surface: pygame.Surface, rect: pygame.Rect, link: Any, table: dict[str, Any],
              scale: float = 1.0, host: str | None = None) -> bool:
     """:func:`draw_panel` for ``table`` on ``link``'s server (reached by others at
