@@ -205,6 +205,18 @@ def test_base_frame_keys_mostly_skipped_while_every_frame_brings_a_new_one():
     assert base.key == ("still",) and all(base.wants_key() for _ in range(10))
 
 
+def test_a_table_left_in_a_storm_leaves_none_to_the_next_one():
+    """The left table's deal (a storm of new keys) must not keep the next table from
+    caching its frame: its first frames build their key."""
+    surf = pygame.Surface((40, 30))
+    base = BaseFrame()
+    for i in range(2 * BaseFrame.STORM):
+        base.draw(surf, (i,), 16.0 * i, lambda target: None)
+    assert not all(base.wants_key() for _ in range(BaseFrame.STORM))
+    base.release()
+    assert all(base.wants_key() for _ in range(BaseFrame.STORM - 1))
+
+
 def test_round_results_show_the_table_still_and_let_the_app_idle(tmp_path):
     """Under the round's results (a dark veil, a big box) the table is drawn once into a
     still picture: its end-of-round animations no longer keep 60 frames a second going

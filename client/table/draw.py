@@ -357,8 +357,11 @@ class BaseFrame:
         kept.frame(self)
 
     def release(self) -> None:
-        """Let the painting go (the table was left): the next frame paints it again."""
+        """Let the painting go (the table was left): the next frame paints it again, and
+        the next table starts with no storm of new keys (the left table's deal says
+        nothing about it)."""
         self.key, self.surf, self.pending = None, None, None
+        self.changes = self.skipped = 0
 
     def wants_key(self) -> bool:
         """Whether this frame's key is worth building: False in a storm of new keys
