@@ -6,7 +6,10 @@ headless (``SDL_VIDEODRIVER=dummy``), with its own clock origin.
 The player's key press is a pygame ``KEYDOWN`` posted into the event queue at its own
 ``t_shown`` (the kit's stamp of the first frame showing the card) plus a reaction time,
 by a thread that sleeps until then -- like a keyboard, outside the client's loop -- and
-picked up and stamped by the real sampler. Everything else (its turns) it plays at once
+picked up and stamped by the real sampler. The thread notes the client ms just before
+its post (``t_injected``): on a busy machine it wakes late, and that instant, not the
+planned one, is when the key really went down (the benchmark's truth);
+``inject_late_ms`` is how late it was. Everything else (its turns) it plays at once
 through the scene's own ``send``.
 
 Modes:
@@ -20,7 +23,8 @@ Modes:
   ``--presses`` presses were judged; ``--frame-ms`` makes every frame take that long.
 
 It writes one JSON object per line on stdout: ``ready``, ``press`` (one per claim
-sent, with its stamps and outcome), ``done`` (its CPU time).
+sent, with its stamps and outcome; client ms: ``t_shown``, ``t_injected``, ``t_press``),
+``done`` (its CPU time).
 """
 from __future__ import annotations
 
@@ -52,19 +56,20 @@ def draw_reaction(rng: random.Random) -> float:
     return min(HIGH, max(LOW, rng.gauss(MEAN, SD)))
 
 
-def plan(seed: int, wid: int, lie_share: float = 0.08) -> dict[str, Any]:
+def plan(seed: int, wid: int, lie_share: float = 0.08, equal_share: float = 0.3) -> dict[str, Any]:
     """What each player does in snap window ``wid`` of a race table: ``kind`` (``gap``,
     ``equal`` or ``lie``) and the reaction of ``near`` and ``far`` (ms after their own
     ``t_shown``); ``gap`` races put ``gap`` ms between them (the quicker one at random);
     ``equal`` races draw both from the same distribution, antithetically (window ``2k``
     and ``2k+1`` swap the same two draws, so the truth gives each player 50 %); ``lie``
-    races make ``liar`` send ``t_shown`` ``lie`` ms late, both reacting in 250 ms."""
+    races make ``liar`` send ``t_shown`` ``lie`` ms late, both reacting in 250 ms.
+    ``lie_share`` of the windows are lies, ``equal_share`` of the others equal races."""
     rng = random.Random(f"{seed}/{wid}")
     u = rng.random()
     if u < lie_share:
         liar = rng.choice(("near", "far"))
         return {"kind": "lie", "liar": liar, "lie": rng.choice(LIES), "near": MEAN, "far": MEAN}
-    if u < lie_share + (1 - lie_share) * 0.3:
+    if u < lie_share + (1 - lie_share) * equal_share:
         pair = random.Random(f"{seed}/pair/{wid // 2}")
         a, b = draw_reaction(pair), draw_reaction(pair)
         if wid % 2:
@@ -89,6 +94,7 @@ def main() -> int:
     p.add_argument("--frame-ms", type=float, default=0.0, help="extra work in every frame (ms)")
     p.add_argument("--presses", type=int, default=1000)
     p.add_argument("--lie-share", type=float, default=0.08)
+    p.add_argument("--equal-share", type=float, default=0.3)
     args = p.parse_args()
 
     import client.net as net
@@ -143,16 +149,23 @@ def main() -> int:
         return top if isinstance(top, ReactionTableScene) else None
 
     # -- the key press, from outside the client's loop ----------------------------------
-    def press_at(t_client: float, on_post: Any) -> None:
+    def press_at(t_client: float, on_inject: Any) -> None:
+        """Post the key at client ms ``t_client`` from a thread of its own; ``on_inject``
+        gets the client ms read just before the post and just after it: the key
+        really went into the queue between the two, and the sampler cannot stamp it
+        before the first (a busy machine wakes this thread late: that is the press's
+        real time, and the truth of the race)."""
         def run() -> None:
             while True:
                 left = t_client - now_ms()
                 if left <= 0:
                     break
                 time.sleep(left / 1000.0 - 0.0015 if left > 2.0 else 0.0001)
+            before = now_ms()
+            on_inject(before, None)
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ",
                                                  scancode=44))
-            on_post(now_ms())
+            on_inject(before, now_ms())
             time.sleep(0.06)  # a finger lifts again: without a KEYUP the next press is a repeat
             pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_SPACE, mod=0, scancode=44))
 
@@ -222,7 +235,7 @@ def main() -> int:
             shown = sc.window_shown_ms.get(wid)
             if key not in records and shown is not None:
                 if args.mode == "race":
-                    pl = plan(args.seed, wid, args.lie_share)
+                    pl = plan(args.seed, wid, args.lie_share, args.equal_share)
                     r = float(pl[args.role])
                     lie = float(pl["lie"]) if pl["kind"] == "lie" and pl["liar"] == args.role else 0.0
                 else:
@@ -235,9 +248,13 @@ def main() -> int:
                     sc.window_shown_ms[wid] = shown + lie  # the lying client's t_shown
                 target = shown + r
 
-                def posted(t: float, rec: dict[str, Any] = rec, target: float = target) -> None:
-                    rec["post_late_ms"] = t - target
-                press_at(target, posted)
+                def injected(before: float, after: float | None, rec: dict[str, Any] = rec,
+                             target: float = target) -> None:
+                    rec["t_injected"] = before  # the press's truth (client ms)
+                    rec["inject_late_ms"] = before - target  # the harness's own lateness
+                    if after is not None:
+                        rec["inject_span_ms"] = after - before  # how long the post itself took
+                press_at(target, injected)
             return
         step = state["link"].steps.get(sc.table_id)
         for kind in ("peek", "discard_drawn", "decline", "draw_deck", "end_turn", "hitwoman_pass", "snap_pass"):
