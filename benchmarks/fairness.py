@@ -1,8 +1,9 @@
 """Fairness benchmark: races must be judged by reaction time, not by who has the shorter
 network path (docs/PROTOCOL.md "Clock sync and reaction windows"). A script, not a test.
 
-    .venv/bin/python benchmarks/fairness.py            # full run (~10-15 min on 2 cores)
-    .venv/bin/python benchmarks/fairness.py --quick    # the same keys in under a minute
+    .venv/bin/python benchmarks/fairness.py                  # full run (~30 min on 2 cores)
+    .venv/bin/python benchmarks/fairness.py --quick          # 2 x 100 races (~4 min)
+    .venv/bin/python benchmarks/fairness.py --quick --contention 2   # beside 2 CPU hogs
 
 A real ``mafia-server`` (``--testing``, bots playing at once) runs in its own process;
 everything goes over real TCP. Two Omerta tables race at the same time, one per
@@ -23,9 +24,11 @@ Each snap window where near and far may both claim is a race, planned by
 ``fairness_player.plan`` from the window id: a *gap* race (the two reactions 1, 2, 5, 10
 or 20 ms apart, the quicker one at random), an *equal* race (both drawn from the same
 distribution; windows 2k and 2k+1 swap the same two draws) or a *lie* (one client sends
-``t_shown`` 10, 50 or 200 ms late). A race's truth is which reaction was really smaller: the drawn one plus how late the
-harness managed to post the key (the thread that plays the hand is late by up to a few
-ms on a busy machine; the client stamps what really happened, so must the truth).
+``t_shown`` 10, 50 or 200 ms late). A race's truth is which reaction was really smaller:
+the instant each player's key actually went into its client's queue (``t_injected``,
+noted by the harness at the injection) minus its ``t_shown`` -- on a busy machine the
+harness's thread wakes late, and the press is when it happened, not when it was meant
+to (the harness's lateness is printed: ``harness_press_late_p50_ms``/``_p99_ms``).
 On the same races it prints the share won by the quicker reactor with the server's
 reaction-time order (the first claim it applied), with the previous absolute-press
 order (``t_press`` + the connection's clock offset, as the server converts it) and with
@@ -39,7 +42,19 @@ animating) and a client whose frames take 30 ms (1 ms path, two bots);
 plus every honest press of the races. CPU time of every process is printed (2 cores).
 Then the phone (``benchmarks/fairness_phone.py``, ``--phone-races``): the phone page in
 headless Chromium on a 30 ms ± 15 ms asymmetric path against a near client, equal
-reflexes: ``phone_share_equal``. The last line is one JSON object.
+reflexes: ``phone_share_equal`` beside ``phone_share_equal_truth``.
+
+``--contention N`` runs N CPU hogs (busy loops at normal priority) from before the server
+starts until the end. Each race is written to the race log (``--log``, JSON lines) as it
+ends, and the figures are computed from that log (``benchmarks/fairness_report.py``):
+keys as above plus ``races`` (judged, both tables), ``far_share_equal_truth`` and, where
+a race went against the truth, where (``wrong_by_client_stamp``, ``_server_bounds``,
+``_server_collection``). The set-up has its own cap (``--setup-max-s``); the race budget
+(``--max-s``) starts when the tables race. The run exits 2 with a ``MEASURED TOO
+LITTLE`` line when fewer races than asked were judged (per table, or by the phone), 1
+with a ``MISSED`` line when a figure misses its target (the quicker reactor >= 99 % at a
+5 ms gap; equal races' shares within 0.03 of their truth, which lies within its 95 %
+interval of one half; no honest press refused). The last line is one JSON object.
 """
 from __future__ import annotations
 
@@ -47,7 +62,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -63,19 +77,13 @@ import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's
 from twisted.internet import defer, protocol, task  # noqa: E402
 
 from client.net import ClientProtocol  # noqa: E402
-from fairness_player import GAPS, LIES  # noqa: E402
+from fairness_report import failures, read_log, summarize  # noqa: E402
 from shared.config import merge  # noqa: E402
 from tools.relay import DelayRelay  # noqa: E402
 
 PLAYER = ROOT / "benchmarks" / "fairness_player.py"
 CONFIGS = {"sym": {"down": 80.0, "up": 80.0}, "asym": {"down": 70.0, "up": 90.0}}
 NEAR_MS, JITTER_MS = 1.0, 10.0
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), -(-len(ordered) * p // 100)))
-    return ordered[int(rank) - 1]
 
 
 def proc_cpu_s(pid: int) -> float | None:
@@ -150,6 +158,7 @@ class Dealer:
         self.started = defer.Deferred()
         self.over = False
         self.passed: set[int] = set()
+        self.on_applied: Any = lambda wid: None  # a claim of window ``wid`` was applied
 
     def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -163,6 +172,7 @@ class Dealer:
                     self.windows[e["window"]] = {"eligible": list(e.get("eligible", [])), "applied": []}
                 elif e.get("type") == "snap" and e.get("window") in self.windows:
                     self.windows[e["window"]]["applied"].append(e.get("seat"))
+                    self.on_applied(e["window"])
             self.play(msg)
         elif kind == "match_over" and msg.get("table") == self.table:
             self.over = True
@@ -209,17 +219,19 @@ class Dealer:
 
 class Table:
     """One configuration's table: relays, two player processes, the dealer, and every
-    record of its races."""
+    record of its races; each race goes to the log as soon as it is decided."""
 
     def __init__(self, bench: "Bench", conf: str):
         self.bench = bench
         self.conf = conf
         self.dealer = Dealer(bench, conf)
+        self.dealer.on_applied = self.check
         self.presses: dict[tuple[str, int], dict[str, Any]] = {}  # (role, wid) -> press record
         self.arrivals: dict[tuple[str, float], float] = {}  # (role, t_press) -> arrival ms
         self.bufs: dict[str, bytes] = {"near": b"", "far": b""}
         self.players: dict[str, PlayerProcess] = {}
         self.ports: dict[str, Any] = {}
+        self.written: set[int] = set()  # windows logged as races
 
     def on_up(self, role: str, data: bytes) -> None:
         """A chunk the relay handed to the server: note when each claim arrived."""
@@ -238,29 +250,63 @@ class Table:
     def on_event(self, proc: PlayerProcess, ev: dict[str, Any]) -> None:
         if ev.get("ev") == "press" and ev.get("table") == self.dealer.table:
             self.presses[(ev["role"], ev["window"])] = ev
+            self.check(ev["window"])
 
-    def finished(self) -> list[dict[str, Any]]:
-        """Every race with both claims judged, as one record."""
-        out = []
-        for wid, w in self.dealer.windows.items():
-            near, far = self.presses.get(("near", wid)), self.presses.get(("far", wid))
-            if near is None or far is None or not w["applied"]:
-                continue
-            out.append({"conf": self.conf, "window": wid, "near": near, "far": far,
-                        "applied": w["applied"]})
-        return out
+    def arrival(self, role: str, press: dict[str, Any]) -> float | None:
+        t = press.get("t_press")
+        return None if t is None else self.arrivals.get((role, round(float(t), 3)))
+
+    def check(self, wid: int) -> None:
+        """Log window ``wid`` as a race once both claims are judged and the server has
+        applied one."""
+        w = self.dealer.windows.get(wid)
+        near, far = self.presses.get(("near", wid)), self.presses.get(("far", wid))
+        if wid in self.written or w is None or near is None or far is None or not w["applied"]:
+            return
+        self.written.add(wid)
+        self.bench.log.write({"rec": "race", "conf": self.conf, "window": wid, "near": near, "far": far,
+                              "applied": list(w["applied"]), "arrival_near": self.arrival("near", near),
+                              "arrival_far": self.arrival("far", far)})
+
+    def log_loose_presses(self) -> None:
+        """The presses in no race (a refused lie, a window the other missed)."""
+        for (role, wid), p in sorted(self.presses.items(), key=lambda kv: kv[0][1]):
+            if wid not in self.written:
+                self.bench.log.write({"rec": "press", "conf": self.conf, **p})
+
+    def judged(self) -> int:
+        return len(self.written)
+
+
+class RaceLog:
+    """The race log: one JSON object per line, flushed as each is written, so a run
+    that dies keeps every race it finished (:mod:`fairness_report` reads it back)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.f = open(path, "w", encoding="utf-8")
+
+    def write(self, rec: dict[str, Any]) -> None:
+        self.f.write(json.dumps(rec, default=str) + "\n")
+        self.f.flush()
+
+    def close(self) -> None:
+        self.f.close()
 
 
 class Bench:
-    def __init__(self, reactor: Any, args: argparse.Namespace, port: int):
+    def __init__(self, reactor: Any, args: argparse.Namespace, port: int, log: RaceLog):
         self.reactor = reactor
         self.args = args
         self.port = port
+        self.log = log
         self.rng = random.Random(args.seed)
         self.tables = {conf: Table(self, conf) for conf in CONFIGS}
         self.honest: dict[str, PlayerProcess] = {}
-        self.honest_presses: dict[str, list[dict[str, Any]]] = {}
+        self.honest_presses: dict[str, int] = {}
         self.listening: list[Any] = []
+        self.setup_s: float | None = None  # how long until both tables raced (s)
+        self.race_s = 0.0  # how long they raced (s)
 
     def delay(self, base: float, jitter: float):
         return lambda: max(0.0, base + self.rng.uniform(-jitter, jitter))
@@ -290,7 +336,7 @@ class Bench:
         for role in ("near", "far"):
             t.players[role] = self.spawn(f"{role}-{conf}", t.on_event, "--mode", "race", "--role", role,
                                          "--connect", f"127.0.0.1:{ports[role]}", "--lie-share",
-                                         str(self.args.lie_share))
+                                         str(self.args.lie_share), "--equal-share", str(self.args.equal_share))
         from client.net import connect
 
         t.dealer.proto = yield connect(self.reactor, "127.0.0.1", self.port, f"dealer-{conf}", listener=t.dealer)
@@ -308,13 +354,11 @@ class Bench:
     def start_honest(self, name: str, *extra: str) -> None:
         def on_event(proc: PlayerProcess, ev: dict[str, Any]) -> None:
             if ev.get("ev") == "press":
-                self.honest_presses.setdefault(name, []).append(ev)
+                self.honest_presses[name] = self.honest_presses.get(name, 0) + 1
+                self.log.write({"rec": "honest", **ev, "name": name})
 
         self.honest[name] = self.spawn(name, on_event, "--mode", "honest", "--presses",
                                        str(self.args.presses), *extra)
-
-    def races(self) -> list[dict[str, Any]]:
-        return [r for t in self.tables.values() for r in t.finished()]
 
     @defer.inlineCallbacks
     def run(self):
@@ -323,29 +367,19 @@ class Bench:
         self.start_honest("host-embedded", "--size", "1280x720")
         port = self.relay(NEAR_MS, NEAR_MS, 0.0)
         self.start_honest("slow-frames", "--connect", f"127.0.0.1:{port}", "--frame-ms", "30")
-        yield defer.DeferredList([self.start_table(conf) for conf in CONFIGS], fireOnOneErrback=True)
-        print(f"  tables racing after {time.monotonic() - t0:.1f} s", file=sys.stderr, flush=True)
-        want = self.args.races
-        last_report = 0.0
-        while True:
-            done = {conf: len(t.finished()) for conf, t in self.tables.items()}
-            honest = {n: len(v) for n, v in self.honest_presses.items()}
-            honest_done = all(p.done is not None for p in self.honest.values())
-            elapsed = time.monotonic() - t0
-            if elapsed - last_report > 20:
-                last_report = elapsed
-                print(f"  {elapsed:.0f} s: races {done}, honest presses {honest}", file=sys.stderr, flush=True)
-            races_done = all(n >= want for n in done.values()) or any(t.dealer.over for t in self.tables.values())
-            if races_done:
-                for t in self.tables.values():
-                    for p in t.players.values():
-                        if p.done is None:
-                            p.stop()
-            if (races_done and honest_done) or elapsed > self.args.max_s:
-                if elapsed > self.args.max_s:
-                    print(f"  time cap {self.args.max_s} s: reporting what is done", file=sys.stderr)
-                break
-            yield task.deferLater(self.reactor, 0.5, lambda: None)
+        setup = defer.DeferredList([self.start_table(conf) for conf in CONFIGS], fireOnOneErrback=True,
+                                   consumeErrors=True)
+        setup.addTimeout(self.args.setup_max_s, self.reactor)
+        try:
+            yield setup
+        except Exception as e:
+            print(f"  set-up failed after {time.monotonic() - t0:.1f} s (cap {self.args.setup_max_s:g} s): "
+                  f"{type(e).__name__}: {e}", file=sys.stderr, flush=True)
+        else:
+            self.setup_s = time.monotonic() - t0
+            print(f"  tables racing after {self.setup_s:.1f} s of set-up; the race budget "
+                  f"({self.args.max_s:g} s) starts now", file=sys.stderr, flush=True)
+            yield self.race()
         procs = [p for t in self.tables.values() for p in t.players.values()] + list(self.honest.values())
         for p in procs:
             if p.done is None:
@@ -358,207 +392,144 @@ class Bench:
                 except Exception:
                     pass
         for t in self.tables.values():
+            t.log_loose_presses()
             if t.dealer.proto is not None:
                 t.dealer.proto.transport.loseConnection()
         for lp in self.listening:
             yield lp.stopListening()
         return procs
 
+    @defer.inlineCallbacks
+    def race(self):
+        """Race until every table judged the races asked and the honest players are done,
+        a match ends, or the race budget (``--max-s``, after the set-up) is spent."""
+        t0 = time.monotonic()
+        want = self.args.races
+        last_report = 0.0
+        stopped = False
+        while True:
+            done = {conf: t.judged() for conf, t in self.tables.items()}
+            honest_done = all(p.done is not None for p in self.honest.values())
+            elapsed = time.monotonic() - t0
+            self.race_s = elapsed
+            if elapsed - last_report > 20:
+                last_report = elapsed
+                print(f"  {elapsed:.0f} s racing: races {done}, honest presses {self.honest_presses}",
+                      file=sys.stderr, flush=True)
+            over = [conf for conf, t in self.tables.items() if t.dealer.over]
+            races_done = all(n >= want for n in done.values()) or bool(over)
+            if races_done and not stopped:
+                stopped = True
+                if over and not all(n >= want for n in done.values()):
+                    print(f"  the match of {', '.join(over)} ended before {want} races", file=sys.stderr)
+                for t in self.tables.values():
+                    for p in t.players.values():
+                        if p.done is None:
+                            p.stop()
+            if (races_done and honest_done) or elapsed > self.args.max_s:
+                if elapsed > self.args.max_s:
+                    print(f"  race budget of {self.args.max_s:g} s spent: reporting what is done", file=sys.stderr)
+                break
+            yield task.deferLater(self.reactor, 0.5, lambda: None)
 
-def slack_of(rec: dict[str, Any], timing: dict[str, Any]) -> float | None:
-    """The connection's slack at the press: rtt_bound + frame allowance (ms)."""
-    p99 = rec.get("rtt_p99_ms")
-    if p99 is None:
-        return None
-    bound = min(max(float(p99), float(timing["rtt_bound_floor_ms"])), float(timing["rtt_bound_cap_ms"]))
-    return bound + float(timing["frame_allowance_ms"])
+
+def phone_races(args: argparse.Namespace) -> tuple[dict[str, Any], int]:
+    """The phone's share of equal races (``phone_share_equal``...), from
+    ``benchmarks/fairness_phone.py`` in its own process, and its exit status; ``({}, 2)``
+    when it printed no figures (Chromium missing)."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fairness_phone.py"), "--races",
+                           str(args.phone_races), "--seed", str(args.seed), "--max-s", str(args.phone_max_s)],
+                          cwd=ROOT, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    for line in lines[:-1]:
+        print(line)
+    try:
+        return (json.loads(lines[-1]) if lines else {}), proc.returncode
+    except ValueError:
+        return {}, proc.returncode or 2
 
 
-def refused(rec: dict[str, Any]) -> bool:
-    return rec.get("outcome") == "refused" or rec.get("error") == "claim_refused"
+#: A CPU hog: a busy loop that ends when the benchmark is gone (killed without cleaning up).
+HOG = ("import os\nparent = os.getppid()\nwhile os.getppid() == parent:\n"
+       "    for _ in range(1_000_000):\n        pass\n")
 
 
-def report(bench: Bench, procs: list[PlayerProcess], timing: dict[str, Any], server_cpu: float | None,
-           wall: float) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    races = bench.races()
-    for conf in CONFIGS:
-        sfx = "" if conf == "sym" else "_asym"
-        c = CONFIGS[conf]
-        rs = [r for r in races if r["conf"] == conf]
-        tbl = bench.tables[conf]
-        print(f"\n== {conf}: near {NEAR_MS:g} ms; far {c['down']:g} ms down / {c['up']:g} ms up, "
-              f"±{JITTER_MS:g} ms each way; {len(rs)} races with both claims judged")
-        seat_role = {p["seat"]: p["role"] for p in tbl.presses.values()}  # as each player saw its seat
-        judged = []
-        for r in rs:
-            n, f = r["near"], r["far"]
-            if refused(n) or refused(f) or n["kind"] not in ("gap", "equal"):
-                continue
-            # the truth is the reaction each player really had: the planned one plus how
-            # late the harness thread managed to post the key (a busy 2-core machine)
-            rn = n["r"] + float(n.get("post_late_ms") or 0.0)
-            rf = f["r"] + float(f.get("post_late_ms") or 0.0)
-            truth = "near" if rn < rf else "far"
-            ours = seat_role.get(r["applied"][0])
-            absolute = "near" if (n["t_press"] + n["offset_ms"]) < (f["t_press"] + f["offset_ms"]) else "far"
-            an = tbl.arrivals.get(("near", round(float(n["t_press"]), 3)))
-            af = tbl.arrivals.get(("far", round(float(f["t_press"]), 3)))
-            arrival = None if an is None or af is None else ("near" if an < af else "far")
-            judged.append({**r, "truth": truth, "ours": ours, "absolute": absolute, "arrival": arrival,
-                           "gap": abs(n["r"] - f["r"]), "kind": n["kind"],
-                           "latency": max(float(n.get("latency_ms") or 0), float(f.get("latency_ms") or 0))})
-        print(f"{'gap ms':>7} {'races':>6} {'reaction %':>11} {'absolute %':>11} {'arrival %':>10}")
-        for gap in GAPS:
-            g = [x for x in judged if x["kind"] == "gap" and abs(x["gap"] - gap) < 0.01]
-            if not g:
-                continue
-            share = {k: sum(x[k] == x["truth"] for x in g) / len(g) for k in ("ours", "absolute", "arrival")}
-            key = f"{gap:g}ms{sfx}"
-            out[f"correct_reaction_{key}"] = round(share["ours"], 4)
-            out[f"correct_absolute_{key}"] = round(share["absolute"], 4)
-            out[f"correct_arrival_{key}"] = round(share["arrival"], 4)
-            out[f"races_{key}"] = len(g)
-            calm = [x for x in g
-                    if max(abs(x["near"].get("post_late_ms") or 0), abs(x["far"].get("post_late_ms") or 0)) <= 2.0]
-            calm_share = sum(x["ours"] == x["truth"] for x in calm) / len(calm) if calm else float("nan")
-            out[f"correct_reaction_calm_{key}"] = round(calm_share, 4) if calm else None
-            print(f"{gap:>7g} {len(g):>6} {100 * share['ours']:>11.1f} {100 * share['absolute']:>11.1f} "
-                  f"{100 * share['arrival']:>10.1f}   (reaction, presses posted on time: {100 * calm_share:.1f} % "
-                  f"of {len(calm)})")
-        eq = [x for x in judged if x["kind"] == "equal"]
-        if eq:
-            far = sum(x["ours"] == "far" for x in eq) / len(eq)
-            far_truth = sum(x["truth"] == "far" for x in eq) / len(eq)
-            far_abs = sum(x["absolute"] == "far" for x in eq) / len(eq)
-            far_arr = sum(x["arrival"] == "far" for x in eq) / len(eq)
-            out[f"far_share_equal{sfx}"] = round(far, 4)
-            out[f"far_share_equal_truth{sfx}"] = round(far_truth, 4)
-            out[f"far_share_equal_absolute{sfx}"] = round(far_abs, 4)
-            out[f"far_share_equal_arrival{sfx}"] = round(far_arr, 4)
-            out[f"races_equal{sfx}"] = len(eq)
-            print(f"equal reflexes ({len(eq)} races): the far player wins {100 * far:.1f} % with reaction-time "
-                  f"order (truth {100 * far_truth:.1f} %), {100 * far_abs:.1f} % with absolute order, "
-                  f"{100 * far_arr:.1f} % with arrival order")
-        lat = [x["latency"] for x in judged]
-        if lat:
-            out[f"decision_latency_p50_ms{sfx}"] = round(statistics.median(lat), 1)
-            out[f"decision_latency_p99_ms{sfx}"] = round(percentile(lat, 99), 1)
-            print(f"decision latency after the first claim: p50 {out[f'decision_latency_p50_ms{sfx}']} ms, "
-                  f"p99 {out[f'decision_latency_p99_ms{sfx}']} ms")
-        # lies
-        lies = [r[role] for r in rs for role in ("near", "far") if r[role]["kind"] == "lie" and r[role]["lie"] > 0]
-        lies += [p for (role, wid), p in tbl.presses.items() if p["kind"] == "lie" and p["lie"] > 0
-                 and not any(r["window"] == wid for r in rs)]
-        best: tuple[float, float, str] | None = None
-        over_slack = None
-        for role in ("near", "far"):
-            for lie in LIES:
-                ls = [p for p in lies if p["role"] == role and p["lie"] == lie]
-                if not ls:
-                    continue
-                acc = [p for p in ls if not refused(p) and p.get("reaction_ms") is not None]
-                gains = [(p["t_press"] - p["t_shown"]) - float(p["reaction_ms"]) for p in acc]
-                slacks = [s for s in (slack_of(p, timing) for p in ls) if s is not None]
-                nref = sum(refused(p) for p in ls)
-                slack = statistics.median(slacks) if slacks else float("nan")
-                print(f"{role} lies {lie:g} ms about t_shown ({len(ls)} claims): refused {nref}; gain "
-                      + (f"mean {statistics.mean(gains):.1f} ms, max {max(gains):.1f} ms" if gains else "-")
-                      + f"; its slack {slack:.1f} ms")
-                out[f"lie_{role}_{lie:g}ms_refused{sfx}"] = f"{nref}/{len(ls)}"
-                for p, g in zip(acc, gains):
-                    s = slack_of(p, timing)
-                    if best is None or g > best[0]:
-                        best = (g, s if s is not None else float("nan"), role)
-                    if s is not None:
-                        over_slack = g - s if over_slack is None else max(over_slack, g - s)
-        if best is not None:
-            out[f"lie_gain_max_ms{sfx}"] = round(best[0], 1)
-            out[f"slack_ms{sfx}"] = round(best[1], 1)
-            out[f"lie_gain_over_slack_max_ms{sfx}"] = round(over_slack, 1) if over_slack is not None else None
-            print(f"largest gain of a lie: {best[0]:.1f} ms ({best[2]}, slack {best[1]:.1f} ms); "
-                  f"gain - slack at most {over_slack:.1f} ms")
-        # honest presses of this configuration
-        honest_races = [r[role] for r in rs for role in ("near", "far") if r[role]["lie"] == 0]
-        honest_races += [p for (role, wid), p in tbl.presses.items() if p["lie"] == 0
-                         and not any(r["window"] == wid for r in rs)]
-        ref_races = sum(refused(p) for p in honest_races)
-        host = bench.honest_presses.get("host-embedded", [])
-        slow = bench.honest_presses.get("slow-frames", [])
-        ref_host, ref_slow = sum(refused(p) for p in host), sum(refused(p) for p in slow)
-        for label, ps, n in (("host on its own embedded server, table animating", host, ref_host),
-                             ("client with 30 ms frames (1 ms path)", slow, ref_slow),
-                             ("honest race presses", honest_races, ref_races)):
-            print(f"refused honest presses, {label}: {n} / {len(ps)}")
-            for p in ps:
-                if refused(p):
-                    print(f"    refused: {p.get('message')}", file=sys.stderr)
-        out[f"refused_honest_host{sfx}"] = f"{ref_host}/{len(host)}"
-        out[f"refused_honest_slow_frames{sfx}"] = f"{ref_slow}/{len(slow)}"
-        out[f"refused_honest_races{sfx}"] = f"{ref_races}/{len(honest_races)}"
-        out[f"refused_honest{sfx}"] = ref_host + ref_slow + ref_races
-        late = [p["post_late_ms"] for p in honest_races if p.get("post_late_ms") is not None]
-        if late:
-            out[f"harness_press_late_p99_ms{sfx}"] = round(percentile(late, 99), 2)
-            print(f"harness: key events posted late by p50 {statistics.median(late):.2f} ms, "
-                  f"p99 {percentile(late, 99):.2f} ms")
-    # CPU
+def start_hogs(n: int) -> list[subprocess.Popen]:
+    """``n`` plain busy loops at normal priority: a machine whose cores other programs
+    want too (the host's laptop runs the server, its own client and whatever else)."""
+    return [subprocess.Popen([sys.executable, "-c", HOG]) for _ in range(n)]
+
+
+def stop_hogs(hogs: list[subprocess.Popen]) -> float:
+    """Kill the hogs; returns the CPU seconds they got (what they took from the run)."""
+    cpu = sum(proc_cpu_s(h.pid) or 0.0 for h in hogs)
+    for h in hogs:
+        h.kill()
+    for h in hogs:
+        h.wait(10)
+    return cpu
+
+
+def loadavg() -> str:
+    try:
+        return Path("/proc/loadavg").read_text().strip()
+    except OSError:
+        return "?"
+
+
+def print_cpu(records: list[dict[str, Any]], server_cpu: float | None, wall: float, hogs_cpu: float,
+              contention: int) -> None:
     print("\nCPU (2 cores):")
-    for p in procs:
-        d = p.done or {}
-        if d.get("cpu_s") is not None:
-            print(f"  {p.name:>20}: {d['cpu_s']:.1f} s CPU in {d['wall_s']:.0f} s "
-                  f"({100 * d['cpu_s'] / max(1e-9, d['wall_s']):.0f} %), frame p50 "
-                  f"{d.get('frame_ms_p50') or 0:.1f} ms")
+    for rec in records:
+        if rec.get("rec") == "proc" and rec.get("cpu_s") is not None:
+            print(f"  {rec['name']:>20}: {rec['cpu_s']:.1f} s CPU in {rec['wall_s']:.0f} s "
+                  f"({100 * rec['cpu_s'] / max(1e-9, rec['wall_s']):.0f} %), frame p50 "
+                  f"{rec.get('frame_ms_p50') or 0:.1f} ms")
     if server_cpu is not None:
         print(f"  {'server':>20}: {server_cpu:.1f} s CPU in {wall:.0f} s ({100 * server_cpu / wall:.0f} %)")
     import resource
 
     me = resource.getrusage(resource.RUSAGE_SELF)
     print(f"  {'benchmark+relays':>20}: {me.ru_utime + me.ru_stime:.1f} s CPU in {wall:.0f} s")
-    out["wall_s"] = round(wall, 1)
-    return out
-
-
-def phone_races(args: argparse.Namespace) -> dict[str, Any]:
-    """The phone's share of equal races (``phone_share_equal``...), from
-    ``benchmarks/fairness_phone.py`` in its own process; ``{}`` when Chromium is missing."""
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fairness_phone.py"), "--races",
-                           str(args.phone_races), "--seed", str(args.seed)], cwd=ROOT, stdout=subprocess.PIPE,
-                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    lines = [line for line in proc.stdout.splitlines() if line.strip()]
-    for line in lines[:-1]:
-        print(line)
-    try:
-        return json.loads(lines[-1]) if proc.returncode == 0 and lines else {}
-    except ValueError:
-        return {}
+    if contention:
+        print(f"  {f'{contention} hogs':>20}: {hogs_cpu:.1f} s CPU in {wall:.0f} s "
+              f"({100 * hogs_cpu / max(1e-9, wall):.0f} % of one core)")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--quick", action="store_true", help="fewer races and presses (under a minute)")
-    p.add_argument("--races", type=int, default=None, help="races per configuration (default 900; quick 40)")
+    p.add_argument("--quick", action="store_true", help="fewer races and presses (a few minutes)")
+    p.add_argument("--races", type=int, default=None,
+                   help="races to judge per configuration (default 1100; quick 100)")
     p.add_argument("--presses", type=int, default=None, help="honest presses per run (default 1000; quick 40)")
-    p.add_argument("--lie-share", type=float, default=0.08)
-    p.add_argument("--max-s", type=float, default=None, help="stop after this many seconds anyway")
+    p.add_argument("--lie-share", type=float, default=0.08, help="share of races where a player lies")
+    p.add_argument("--equal-share", type=float, default=None,
+                   help="share of the other races with equal reflexes (default 0.5; quick 0.3)")
+    p.add_argument("--contention", type=int, default=0, metavar="N",
+                   help="run N CPU hogs (busy loops, normal priority) beside the whole run")
+    p.add_argument("--max-s", type=float, default=None,
+                   help="race budget in s, counted once the tables race (default 2400; quick 400)")
+    p.add_argument("--setup-max-s", type=float, default=300.0, help="the set-up may take this long (s)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--config", help="server config file (default: config.yaml)")
     p.add_argument("--server-log", default=os.devnull)
-    p.add_argument("--dump", help="write every race as JSON lines to this file")
+    p.add_argument("--log", "--dump", dest="log",
+                   help="the race log (JSON lines, written as races end; default: a temporary file)")
     p.add_argument("--phone-races", type=int, default=None,
                    help="equal races of the phone page against a near client (fairness_phone.py; "
                         "default 400, quick 60; 0 = none)")
+    p.add_argument("--phone-max-s", type=float, default=None, help="the phone's race budget (s)")
     p.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
                    help="override a server config value (an experiment), e.g. timing.rtt_bound_cap_ms=200")
     args = p.parse_args()
-    args.races = args.races or (40 if args.quick else 700)
+    args.races = args.races or (100 if args.quick else 1100)
     args.presses = args.presses or (40 if args.quick else 1000)
+    if args.equal_share is None:
+        args.equal_share = 0.3 if args.quick else 0.5
     if args.phone_races is None:
         args.phone_races = 60 if args.quick else 400
-    args.max_s = args.max_s or (50.0 if args.quick else 840.0)
-    if args.quick:
-        args.lie_share = max(args.lie_share, 0.2)
+    args.max_s = args.max_s or (400.0 if args.quick else 2400.0)
+    args.phone_max_s = args.phone_max_s or (240.0 if args.quick else 900.0)
 
     import yaml
 
@@ -575,6 +546,12 @@ def main() -> None:
     cfg_path = os.path.join(tmp, "config.yaml")
     with open(cfg_path, "w", encoding="utf-8") as f:
         yaml.safe_dump(raw, f)
+    log_path = args.log or os.path.join(tmp, "races.jsonl")
+    log = RaceLog(log_path)
+    load_before = loadavg()
+    print(f"load before: {load_before}; {args.contention} CPU hogs; race log {log_path}", flush=True)
+    log.write({"rec": "meta", "args": vars(args), "loadavg_before": load_before})
+    hogs = start_hogs(args.contention)
     exe = Path(sys.executable).parent / "mafia-server"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "server.main"]
     server = subprocess.Popen(cmd + ["--host", "127.0.0.1", "--port", "0", "--no-discovery", "--testing",
@@ -589,22 +566,48 @@ def main() -> None:
 
         @defer.inlineCallbacks
         def run(reactor):
-            bench = Bench(reactor, args, port)
+            bench = Bench(reactor, args, port, log)
             procs = yield bench.run()
             wall = time.monotonic() - t0
-            if args.dump:
-                with open(args.dump, "w", encoding="utf-8") as f:
-                    for race in bench.races():
-                        f.write(json.dumps(race, default=str) + "\n")
-            result = report(bench, procs, config["timing"], proc_cpu_s(server.pid), wall)
+            for proc in procs:
+                if proc.done is not None:
+                    log.write({"rec": "proc", **proc.done, "name": proc.name})
+            server_cpu = proc_cpu_s(server.pid)
+            log.write({"rec": "end", "wall_s": wall, "setup_s": bench.setup_s, "race_s": bench.race_s,
+                       "server_cpu_s": server_cpu, "loadavg_after": loadavg()})
+            log.close()
+            records = read_log(log_path)
+            lines: list[str] = []
+            result = summarize(records, config["timing"], lines)
+            print("\n".join(lines))
+            print_cpu(records, server_cpu, wall, sum(proc_cpu_s(h.pid) or 0.0 for h in hogs), args.contention)
+            result.update(wall_s=round(wall, 1), race_s=round(bench.race_s, 1), contention=args.contention,
+                          setup_s=round(bench.setup_s, 1) if bench.setup_s is not None else None)
+            phone_status = 0
             if args.phone_races > 0:  # the phone page in headless Chromium (fairness_phone.py)
-                result.update(phone_races(args))
+                phone, phone_status = phone_races(args)
+                result.update(phone)
+            result["loadavg_before"], result["loadavg_after"] = load_before, loadavg()
+            little, missed = failures(result, args.races, args.phone_races)
+            if phone_status and args.phone_races > 0 and not any(m.startswith("phone") for m in little):
+                little.append(f"phone: fairness_phone.py failed (exit {phone_status})")
+            print(f"\nload before {load_before}, after {result['loadavg_after']}; set-up {result['setup_s']} s, "
+                  f"racing {result['race_s']} s; race log {log_path}")
+            for m in little:
+                print(f"MEASURED TOO LITTLE: {m}")
+            for m in missed:
+                print(f"MISSED: {m}")
+            result["measured_too_little"] = little
+            result["missed"] = missed
             print(json.dumps(result, sort_keys=True), flush=True)
+            if little or missed:
+                raise SystemExit(2 if little else 1)
 
         task.react(run)
     finally:
         server.terminate()
         server.wait(10)
+        stop_hogs(hogs)
 
 
 if __name__ == "__main__":
