@@ -27,8 +27,10 @@ the same two draws, so the truth gives each player 50 %. A race's truth is the s
 *actual* reaction (``t_press - t_shown`` as each really happened, timer lateness
 included); the server's decision is the first claim it applied (the window's first
 ``snap`` event). Printed: the phone's share of the races by the server's decision
-(``phone_share_equal``, target 50 % ± 3 %), by the truth, and how often the server
-agreed with the truth; the last line is one JSON object.
+(``phone_share_equal``: within 3 % of the truth of the same races), by the truth
+(``phone_share_equal_truth``, and whether it lies within its 95 % interval of one half),
+how often the server agreed with the truth, and how late each side's timer pressed; the
+last line is one JSON object. Exits 2 when fewer races than asked were judged.
 """
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's replays)
 
 from fairness_player import draw_reaction  # noqa: E402
+from fairness_report import percentile, share_in_interval  # noqa: E402
 
 PHONE_DOWN_MS, PHONE_UP_MS, PHONE_JITTER_MS = 22.0, 38.0, 15.0
 NEAR_MS = 1.0
@@ -267,16 +270,24 @@ class PhoneBench:
         truth = sum(r["truth"] == "phone" for r in races) / n
         agree = sum(r["server"] == r["truth"] for r in races) / n
         late = sorted(r["phone_late"] for r in races)
+        near_late = sorted(r["near_late"] for r in races)
         out.update(phone_share_equal=round(share, 4), phone_share_equal_truth=round(truth, 4),
+                   phone_share_equal_truth_in_ci=share_in_interval(truth, n),
                    phone_correct_equal=round(agree, 4),
-                   phone_timer_late_p50_ms=round(late[len(late) // 2], 2))
+                   phone_timer_late_p50_ms=round(percentile(late, 50), 2),
+                   phone_timer_late_p99_ms=round(percentile(late, 99), 2),
+                   phone_near_late_p50_ms=round(percentile(near_late, 50), 2),
+                   phone_near_late_p99_ms=round(percentile(near_late, 99), 2))
         if rtts:
             out["phone_rtt_ms"] = round(sorted(rtts)[len(rtts) // 2], 1)
         print(f"\n== phone: page in headless Chromium, {PHONE_DOWN_MS:g} ms down / {PHONE_UP_MS:g} ms up "
               f"±{PHONE_JITTER_MS:g} ms; near {NEAR_MS:g} ms; {n} equal races")
-        print(f"the phone wins {100 * share:.1f} % (truth {100 * truth:.1f} %); the server agrees with the "
-              f"truth in {100 * agree:.1f} %; claims refused {refused}; phone RTT median "
-              f"{out.get('phone_rtt_ms')} ms")
+        print(f"the phone wins {100 * share:.1f} % (truth of the same races {100 * truth:.1f} %, 95 % interval "
+              f"of one half ±{196 * (0.25 / n) ** 0.5:.1f} %); the server agrees with the truth in "
+              f"{100 * agree:.1f} %; claims refused {refused}; phone RTT median {out.get('phone_rtt_ms')} ms")
+        print(f"presses later than planned (the truth counts them as they happened): phone's timer p50 "
+              f"{out['phone_timer_late_p50_ms']} ms, p99 {out['phone_timer_late_p99_ms']} ms; near's p50 "
+              f"{out['phone_near_late_p50_ms']} ms, p99 {out['phone_near_late_p99_ms']} ms")
         return out
 
 
@@ -303,6 +314,10 @@ def main() -> None:
         raise SystemExit(2)
     out = PhoneBench(args).run()
     print(json.dumps(out, sort_keys=True), flush=True)
+    if out.get("races_phone", 0) < args.races:
+        print(f"MEASURED TOO LITTLE: {out.get('races_phone', 0)} phone races judged of {args.races} asked",
+              file=sys.stderr)
+        raise SystemExit(2)
 
 
 if __name__ == "__main__":
