@@ -77,7 +77,7 @@ import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's
 from twisted.internet import defer, protocol, task  # noqa: E402
 
 from client.net import ClientProtocol  # noqa: E402
-from fairness_report import failures, read_log, summarize  # noqa: E402
+from fairness_report import failures, percentile, read_log, summarize  # noqa: E402
 from shared.config import merge  # noqa: E402
 from tools.relay import DelayRelay  # noqa: E402
 
@@ -159,9 +159,14 @@ class Dealer:
         self.over = False
         self.passed: set[int] = set()
         self.on_applied: Any = lambda wid: None  # a claim of window ``wid`` was applied
+        self.seen_kinds: set[Any] = set()
 
     def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
+        if kind not in self.seen_kinds:  # what happened to a table that stops racing
+            self.seen_kinds.add(kind)
+            if kind not in ("match_started", "update", "clock", "ping", "race", "tables", "table"):
+                print(f"  dealer of {self.conf} got {str(msg)[:200]}", file=sys.stderr, flush=True)
         if kind in ("match_started", "update") and msg.get("table") == self.table:
             if kind == "match_started":
                 self.seat = msg["seat"]
@@ -178,7 +183,7 @@ class Dealer:
             self.over = True
 
     def on_disconnect(self, reason: Any) -> None:
-        pass
+        print(f"  dealer of {self.conf} disconnected: {getattr(reason, 'value', reason)}", file=sys.stderr, flush=True)
 
     def play(self, msg: dict[str, Any]) -> None:
         self.last = msg
@@ -305,6 +310,7 @@ class Bench:
         self.honest: dict[str, PlayerProcess] = {}
         self.honest_presses: dict[str, int] = {}
         self.listening: list[Any] = []
+        self.relays: list[DelayRelay] = []
         self.setup_s: float | None = None  # how long until both tables raced (s)
         self.race_s = 0.0  # how long they raced (s)
 
@@ -313,7 +319,8 @@ class Bench:
 
     def relay(self, down: float, up: float, jitter: float, observe: Any = None) -> int:
         f = DelayRelay(self.reactor, "127.0.0.1", self.port, self.delay(up, jitter), self.delay(down, jitter),
-                       observe_up=observe)
+                       observe_up=observe, keep_late=True)
+        self.relays.append(f)
         lp = self.reactor.listenTCP(0, f, interface="127.0.0.1")
         self.listening.append(lp)
         return lp.getHost().port
@@ -573,6 +580,7 @@ def main() -> None:
                 if proc.done is not None:
                     log.write({"rec": "proc", **proc.done, "name": proc.name})
             server_cpu = proc_cpu_s(server.pid)
+            relay_late = [x for f in bench.relays for x in (f.late_ms or [])]
             log.write({"rec": "end", "wall_s": wall, "setup_s": bench.setup_s, "race_s": bench.race_s,
                        "server_cpu_s": server_cpu, "loadavg_after": loadavg()})
             log.close()
@@ -581,6 +589,11 @@ def main() -> None:
             result = summarize(records, config["timing"], lines)
             print("\n".join(lines))
             print_cpu(records, server_cpu, wall, sum(proc_cpu_s(h.pid) or 0.0 for h in hogs), args.contention)
+            if relay_late:  # the harness's latency relays run late on a busy machine too
+                result["relay_late_p50_ms"] = round(percentile(relay_late, 50), 2)
+                result["relay_late_p99_ms"] = round(percentile(relay_late, 99), 2)
+                print(f"harness: the latency relays delivered chunks late by p50 {result['relay_late_p50_ms']} ms, "
+                      f"p99 {result['relay_late_p99_ms']} ms ({len(relay_late)} chunks)")
             result.update(wall_s=round(wall, 1), race_s=round(bench.race_s, 1), contention=args.contention,
                           setup_s=round(bench.setup_s, 1) if bench.setup_s is not None else None)
             phone_status = 0

@@ -28,10 +28,12 @@ class _Pipe:
     One queue and one timer: delayed calls due at the same instant are not guaranteed
     to run in the order they were scheduled, so each chunk is not scheduled alone."""
 
-    def __init__(self, reactor: Any, delay_ms: DelayFn, observe: Callable[[bytes], None] | None = None):
+    def __init__(self, reactor: Any, delay_ms: DelayFn, observe: Callable[[bytes], None] | None = None,
+                 late_ms: list[float] | None = None):
         self.reactor = reactor
         self.delay_ms = delay_ms
         self.observe = observe
+        self.late_ms = late_ms  # how late each chunk went out after its due time (ms), if kept
         self.transport: Any = None
         self.queue: deque[tuple[float, bytes]] = deque()  # (due monotonic s, chunk)
         self.timer: Any = None
@@ -53,7 +55,9 @@ class _Pipe:
         self.timer = None
         now = time.monotonic()
         while self.queue and self.queue[0][0] <= now and self.transport is not None:
-            _, data = self.queue.popleft()
+            due, data = self.queue.popleft()
+            if self.late_ms is not None:
+                self.late_ms.append((now - due) * 1000.0)
             self.transport.write(data)
             if self.observe is not None:
                 self.observe(data)
@@ -93,8 +97,8 @@ class _Inbound(protocol.Protocol):
     def connectionMade(self) -> None:
         relay: DelayRelay = self.factory
         self.transport.setTcpNoDelay(True)
-        self.up = _Pipe(relay.reactor, relay.up_ms, relay.observe_up)
-        self.down = _Pipe(relay.reactor, relay.down_ms)
+        self.up = _Pipe(relay.reactor, relay.up_ms, relay.observe_up, relay.late_ms)
+        self.down = _Pipe(relay.reactor, relay.down_ms, late_ms=relay.late_ms)
         self.down.attach(self.transport)
         creator = protocol.ClientCreator(relay.reactor, _Outbound, self)
         d = creator.connectTCP(relay.host, relay.port)
@@ -113,14 +117,18 @@ class DelayRelay(protocol.ServerFactory):
     ``up_ms`` / ``down_ms``: callables returning the one-way delay in ms of the next
     chunk client -> server / server -> client (e.g. ``lambda: 40 + rng.uniform(-10, 10)``).
     ``observe_up(data)``, if given, is called as each client -> server chunk is handed to
-    the server's socket (its arrival time, for benchmarks).
+    the server's socket (its arrival time, for benchmarks). With ``keep_late``,
+    :attr:`late_ms` collects how late each chunk went out after its delay (ms): the relay
+    runs in its caller's reactor, and a busy machine runs it late -- that lateness is the
+    relay's, not the path's it imitates.
     """
 
     protocol = _Inbound
 
     def __init__(self, reactor: Any, host: str, port: int, up_ms: DelayFn, down_ms: DelayFn,
-                 observe_up: Callable[[bytes], None] | None = None):
+                 observe_up: Callable[[bytes], None] | None = None, keep_late: bool = False):
         self.observe_up = observe_up
+        self.late_ms: list[float] | None = [] if keep_late else None
         self.reactor = reactor
         self.host = host
         self.port = port
