@@ -241,7 +241,8 @@ def main() -> int:
                 else:
                     pl, r, lie = {"kind": "honest"}, draw_reaction(rng), 0.0
                 rec = {"role": args.role, "table": sc.table_id, "window": wid, "seat": seat, "kind": pl["kind"],
-                       "r": r, "lie": lie, "t_shown": shown, "now_at_plan": now_ms()}
+                       "r": r, "lie": lie, "t_shown": shown, "now_at_plan": now_ms(),
+                       "t_arrived": arrived.pop((sc.table_id, wid), None)}
                 records[key] = rec
                 sc.cursor[seat] = sc.own_cards(seat)[0] if sc.own_cards(seat) else None
                 if lie:
@@ -251,6 +252,7 @@ def main() -> int:
                 def injected(before: float, after: float | None, rec: dict[str, Any] = rec,
                              target: float = target) -> None:
                     rec["t_injected"] = before  # the press's truth (client ms)
+                    state["injected"] = rec
                     rec["inject_late_ms"] = before - target  # the harness's own lateness
                     if after is not None:
                         rec["inject_span_ms"] = after - before  # how long the post itself took
@@ -265,6 +267,25 @@ def main() -> int:
                 sc.send(seat, types[kind])
                 return
 
+    # -- the sampler's own timing: what the main thread did while a key waited ----------
+    real_poll = app.sampler.poll
+    last_poll = {"t": now_ms(), "cpu": time.thread_time()}
+
+    def poll() -> list[Any]:
+        t, cpu = now_ms(), time.thread_time()
+        events = real_poll()
+        rec = state.get("injected")
+        if rec is not None and any(e.type == pygame.KEYDOWN for e, _ in events):
+            # the gap since the previous poll, and the main thread's CPU in it: a gap
+            # spent computing is the client's own work (a frame); a gap without CPU is
+            # a thread that did not run (the machine was busy)
+            rec["poll_gap_ms"] = t - last_poll["t"]
+            rec["poll_gap_cpu_ms"] = (cpu - last_poll["cpu"]) * 1000.0
+            state["injected"] = None
+        last_poll["t"], last_poll["cpu"] = now_ms(), time.thread_time()
+        return events
+
+    app.sampler.poll = poll  # type: ignore[method-assign]
     real_render = app.display.render
 
     def render(dt: float, flip: bool = True) -> None:
@@ -278,6 +299,10 @@ def main() -> int:
     real_route = app.connections.route
 
     def route(link: Any, msg: dict[str, Any]) -> None:
+        if msg.get("type") == "update":  # when a window's card reached this client (client ms)
+            for e in msg.get("events") or ():
+                if e.get("type") == "window_opened":
+                    arrived.setdefault((msg.get("table"), e.get("window")), now_ms())
         real_route(link, msg)
         if msg.get("type") == "claim_result":
             on_claim_result(msg)
@@ -285,6 +310,7 @@ def main() -> int:
             host(link)  # another match
 
     app.connections.route = route  # type: ignore[method-assign]
+    arrived: dict[tuple[Any, Any], float] = {}
 
     def finish() -> None:
         import resource

@@ -297,6 +297,22 @@ def _honest(out: dict[str, Any], lines: list[str], presses: list[dict[str, Any]]
         out[f"client_stamp_late_max_ms{sfx}"] = round(max(stamp), 2)
         lines.append(f"client: t_press stamped after the key went in by p50 {statistics.median(stamp):.2f} ms, "
                      f"p99 {percentile(stamp, 99):.2f} ms, max {max(stamp):.2f} ms")
+        slow = [p for p in race_honest if p.get("poll_gap_ms") is not None and p.get("t_press") is not None
+                and p.get("t_injected") is not None and float(p["t_press"]) - float(p["t_injected"]) > 5.0]
+        if slow:
+            gap = sum(float(p["poll_gap_ms"]) for p in slow)
+            cpu = sum(float(p["poll_gap_cpu_ms"]) for p in slow)
+            out[f"client_slow_stamp_gap_cpu_share{sfx}"] = round(cpu / gap, 3) if gap > 0 else None
+            lines.append(f"client: {len(slow)} keys stamped > 5 ms late; between the sampler's two polls "
+                         f"({gap / len(slow):.1f} ms on average) its thread computed {cpu / len(slow):.1f} ms: "
+                         f"the rest of the time it did not run")
+    shown = [float(p["t_shown"]) - float(p["t_arrived"]) for p in race_honest
+             if p.get("t_arrived") is not None and p.get("t_shown") is not None]
+    if shown:
+        out[f"client_shown_after_update_p50_ms{sfx}"] = round(statistics.median(shown), 1)
+        out[f"client_shown_after_update_p99_ms{sfx}"] = round(percentile(shown, 99), 1)
+        lines.append(f"client: the card's first frame flipped after its update arrived by p50 "
+                     f"{statistics.median(shown):.1f} ms, p99 {percentile(shown, 99):.1f} ms, max {max(shown):.1f} ms")
     clamp = [abs(float(p["reaction_ms"]) - s) for p in race_honest
              if p.get("reaction_ms") is not None and (s := stamped_reaction(p)) is not None]
     if clamp:
