@@ -1,15 +1,16 @@
 """The server's own Python per action, without sockets or reactor: what bounds how many
 tables one server carries. A script, not a test.
 
-    .venv/bin/python benchmarks/server_python.py              # 25 tables, 3 s of play
-    .venv/bin/python benchmarks/server_python.py --profile F  # cProfile stats to F
+    .venv/bin/python benchmarks/server_python.py              # 25 tables of each game, 3 s of play
+    .venv/bin/python benchmarks/server_python.py --games omerta --profile F  # cProfile stats to F
 
 ``benchmarks/server_load.py`` measures a real server process: its CPU per action is the
 rules and the fan-out *plus* the reactor, the kernel's sends and receives, and the
 fsyncs. This script tells the two apart: the same :class:`server.lobby.Lobby` and
 :class:`server.protocol.ServerProtocol` the server runs, on Twisted ``StringTransport``s
-and a ``task.Clock`` (every 10 ms of play is one ``advance``), N Omerta tables of 4
-(seeds 1000, 1001, ...: the same deals every run) seats asking for delta updates
+and a ``task.Clock`` (every 10 ms of play is one ``advance``), N tables of each game --
+Omerta (4 seats), Family Business (6), Mafiosi (5), Famiglia (2) --
+(seeds 1000, 1001, ...: the same deals every run), seats asking for delta updates
 (features ``delta`` and ``steps``) and playing random legal moves at once (a snap claim
 with probability 0.25, 150-400 ms after the window's update; else a pass). Only the
 server's entry points are timed (``dataReceived`` and ``clock.advance``, CPU time):
@@ -23,7 +24,13 @@ collector).
 Twice: without match logs (``python_us_per_action``: rules, views, deltas, encoding,
 clock sync, arbitration) and with them in a temporary directory on the real disk
 (``python_us_per_action_with_log``: plus writing each record and one fsync per log per
-10 ms, inline). The last line is one JSON object.
+10 ms, inline). Beside each game's figure, measured in the same run: a bare Twisted
+JSON-lines echo (``LineReceiver`` on the same string transports) of that game's message
+pattern -- one action line in, an ack and one update of the game's mean size per seat
+out -- and the ratio echo/server (``ratio_echo_over_python``, higher is closer to the
+floor): a figure that moves with the machine moves with its reference. Keys without a
+suffix are Omerta's; the other games' end in ``_<game>``. The last line is one JSON
+object; the run exits 2 when a game played no action.
 """
 from __future__ import annotations
 
@@ -45,6 +52,7 @@ import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's
 import msgspec  # noqa: E402
 from twisted.internet import task  # noqa: E402
 from twisted.internet.testing import StringTransport  # noqa: E402
+from twisted.protocols.basic import LineReceiver  # noqa: E402
 
 from server.pacing import CollectorPacing  # noqa: E402
 from server.lobby import Lobby  # noqa: E402
@@ -87,6 +95,7 @@ class Seat:
         self.answered: set[int] = set()
         self.shown: dict[int, float] = {}
         self.claim_at: tuple[int, float] | None = None
+        self.updates = self.update_bytes = 0  # update lines read (and their bytes) since play() took them
         self.send("hello", name=name, features=["delta", "steps"])
 
     def now(self) -> float:
@@ -111,6 +120,8 @@ class Seat:
                 self.timer.run(self.proto.dataReceived, pong)
                 continue
             if kind in ("update", "match_started"):
+                self.updates += 1
+                self.update_bytes += len(line) + 1
                 self.step = m.get("step", 0)
                 if "view_set" in m:
                     self.view = {**self.view, **m["view_set"]}
@@ -161,9 +172,15 @@ class Seat:
         return True
 
 
-def play(tables: int, seconds: float, data_dir: Path | None, profile: str | None = None) -> dict[str, Any]:
-    """Play ``tables`` tables for ``seconds`` of simulated time; the server's CPU per
-    action in µs."""
+#: The games and their seats: each game at the table size that costs its server most.
+GAMES = {"omerta": 4, "family_business": 6, "mafiosi": 5, "famiglia": 2}
+
+
+def play(tables: int, seconds: float, data_dir: Path | None, profile: str | None = None,
+         game: str = "omerta", seats_per_table: int = 4) -> dict[str, Any]:
+    """Play ``tables`` tables of ``game`` with ``seats_per_table`` seats for ``seconds``
+    of simulated time: ``{"actions", "us_per_action"}`` (the server's CPU per action in
+    µs) and ``update_bytes`` (the mean size of an update line, bytes)."""
     rng = random.Random(1)
     clock = task.Clock()
     clock.advance(1000)
@@ -172,8 +189,11 @@ def play(tables: int, seconds: float, data_dir: Path | None, profile: str | None
     lobby = Lobby(config, clock, data_dir=data_dir)
     runs: list[tuple[int, list[Seat]]] = []
     for t in range(tables):
-        seats = [Seat(lobby, timer, f"p{t}_{i}", rng) for i in range(4)]
-        seats[0].send("create_table", game="omerta", seats=4, name=f"t{t}", options={"rounds": 20, "seed": 1000 + t})
+        seats = [Seat(lobby, timer, f"p{t}_{i}", rng) for i in range(seats_per_table)]
+        options: dict[str, Any] = {"seed": 1000 + t}
+        if game == "omerta":
+            options["rounds"] = 20
+        seats[0].send("create_table", game=game, seats=seats_per_table, name=f"t{t}", options=options)
         table = next(m for m in seats[0].read() if m.get("re") == seats[0].seq)["table"]["id"]
         for s in seats:
             s.send("join", table=table)
@@ -192,38 +212,104 @@ def play(tables: int, seconds: float, data_dir: Path | None, profile: str | None
     prof = cProfile.Profile() if profile else None
     if prof is not None:
         prof.enable()
+    update_bytes = updates = 0
     for _ in range(int(seconds / 0.01)):
         for table, seats in runs:
             for s in seats:
                 s.read()
                 actions += s.act(table)
+                update_bytes += s.update_bytes
+                updates += s.updates
+                s.update_bytes = s.updates = 0
         timer.run(clock.advance, 0.01)
     pacing.stop()
     if prof is not None:
         prof.disable()
         prof.dump_stats(profile)
-    return {"actions": actions, "us_per_action": round(1e6 * timer.cpu / actions, 1) if actions else None}
+    return {"actions": actions, "us_per_action": round(1e6 * timer.cpu / actions, 1) if actions else None,
+            "update_bytes": round(update_bytes / updates) if updates else 0,
+            "updates_per_action": round(updates / actions, 2) if actions else None}
+
+
+class EchoLine(LineReceiver):
+    """The bare Twisted JSON-lines echo of ``benchmarks/server_load.py`` on a string
+    transport: each ``action`` line is decoded and answered with an ``ack`` and one
+    update-sized line to every seat of its table."""
+
+    delimiter = b"\n"
+    MAX_LENGTH = 1 << 20
+
+    def __init__(self, group: list["EchoLine"], payload: dict[str, Any]):
+        self.group = group
+        self.payload = payload
+
+    def lineReceived(self, line: bytes) -> None:
+        msg = json.loads(line)
+        reply = {"v": 1, "type": "ack", "re": msg.get("seq"), "table": msg.get("table")}
+        self.transport.write(json.dumps(reply, separators=(",", ":")).encode() + b"\n")
+        if msg.get("type") == "action":
+            for i, peer in enumerate(self.group):  # like an update: one encoding per seat
+                update = {"v": 1, "type": "update", "table": msg["table"], "seat": i, "view": self.payload,
+                          "legal": [], "t_server": time.monotonic() * 1000.0}
+                peer.transport.write(json.dumps(update, separators=(",", ":")).encode() + b"\n")
+
+
+def echo(seats_per_table: int, update_bytes: int, actions: int = 20_000) -> float:
+    """The bare echo's CPU per action (µs) with the message pattern of a table of
+    ``seats_per_table`` seats and updates of ``update_bytes`` bytes: one action line in,
+    an ack and one update per seat out."""
+    group: list[EchoLine] = []
+    payload = {"pad": "x" * max(0, update_bytes - 200), "cards": list(range(20))}
+    for _ in range(seats_per_table):
+        proto = EchoLine(group, payload)
+        proto.makeConnection(StringTransport())
+        group.append(proto)
+    lines = [b'{"v":1,"type":"action","seq":%d,"table":1,"action":{"type":"draw_deck"}}\n' % i
+             for i in range(actions)]
+    t = time.process_time()
+    for i, line in enumerate(lines):
+        group[i % seats_per_table].dataReceived(line)
+        if i % 64 == 63:
+            for p in group:
+                p.transport.clear()
+    return 1e6 * (time.process_time() - t) / actions
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--tables", type=int, default=25)
     p.add_argument("--seconds", type=float, default=3.0, help="simulated seconds of play")
-    p.add_argument("--profile", metavar="FILE", help="cProfile stats of the run without logs to FILE")
+    p.add_argument("--games", default=",".join(GAMES), help="games to play (comma-separated)")
+    p.add_argument("--profile", metavar="FILE", help="cProfile stats of Omerta's run without logs to FILE")
     args = p.parse_args()
-    bare = play(args.tables, args.seconds, None, args.profile)
-    print(f"without match logs: {bare['actions']} actions, {bare['us_per_action']} us of server CPU per action",
-          flush=True)
-    work = Path(tempfile.mkdtemp(prefix="server-python-", dir="/var/tmp"))
-    try:
-        logged = play(args.tables, args.seconds, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    print(f"with match logs (fsync inline): {logged['actions']} actions, {logged['us_per_action']} us",
-          flush=True)
-    print(json.dumps({"tables": args.tables, "actions": bare["actions"],
-                      "python_us_per_action": bare["us_per_action"],
-                      "python_us_per_action_with_log": logged["us_per_action"]}))
+    out: dict[str, Any] = {"tables": args.tables}
+    empty = []
+    for game in args.games.split(","):
+        seats = GAMES[game]
+        bare = play(args.tables, args.seconds, None, args.profile if game == "omerta" else None, game, seats)
+        if not bare["actions"]:
+            empty.append(game)
+            print(f"{game}: no action was played", flush=True)
+            continue
+        work = Path(tempfile.mkdtemp(prefix="server-python-", dir="/var/tmp"))
+        try:
+            logged = play(args.tables, args.seconds, work, None, game, seats)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        echo_us = echo(seats, bare["update_bytes"])
+        ratio = round(echo_us / bare["us_per_action"], 3) if bare["us_per_action"] else None
+        print(f"{game} ({seats} seats, updates {bare['update_bytes']} bytes, {bare['updates_per_action']} per "
+              f"action): {bare['actions']} actions, {bare['us_per_action']} us of server CPU per action "
+              f"({logged['us_per_action']} us with match logs, fsync inline); a bare Twisted echo of the same "
+              f"pattern {echo_us:.1f} us: echo/server {ratio}", flush=True)
+        key = "" if game == "omerta" else f"_{game}"
+        out.update({f"actions{key}": bare["actions"], f"python_us_per_action{key}": bare["us_per_action"],
+                    f"python_us_per_action_with_log{key}": logged["us_per_action"],
+                    f"echo_us_per_action{key}": round(echo_us, 1), f"ratio_echo_over_python{key}": ratio})
+    print(json.dumps(out))
+    if empty:
+        print(f"MEASURED NOTHING: no action played in {', '.join(empty)}", file=sys.stderr)
+        raise SystemExit(2)
 
 
 if __name__ == "__main__":
