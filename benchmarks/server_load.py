@@ -2,7 +2,7 @@
 script, not a test.
 
     .venv/bin/python benchmarks/server_load.py            # full run (a few minutes)
-    .venv/bin/python benchmarks/server_load.py --quick    # the same keys, smaller, < 1 min
+    .venv/bin/python benchmarks/server_load.py --quick    # the same keys, smaller (~4 min)
 
 A real ``mafia-server`` runs in its own process (own temporary data directory on the
 real disk, so every fsync is real; loopback only; its own config allowing 1000 tables,
@@ -33,11 +33,21 @@ its RSS. Then the same
 connections and message pattern against a bare Twisted JSON-lines echo server (each
 ``action`` is decoded, an ``ack`` and one ~update-sized JSON line per seat are encoded and
 written), with its CPU per message written and the ratio. Then 100 spectators on one
-saturated table (extra CPU per spectator per action; the spectators follow the players
-from one match to the next), 400 seated tables where nobody acts
-(the server's core % doing pings), and over the paced 200-table run: honest claims
-refused (``claim_refused``) and answers sent in time that arrived after their window had
-closed (rejected, and the window closed by its timeout).
+*paced* table, people playing (``spectator_core_percent_each_paced``: % of a core per
+spectator; and its CPU per action of the table; the spectators follow the players from
+one match to the next), 400 seated tables where nobody acts (the server's core % doing
+pings, ``idle_tables_core_percent``), and over the paced run of the largest size
+(``..._largest``, ``tables_largest`` says how many): honest claims refused
+(``claim_refused``) and answers sent in time that arrived after their window had closed
+(rejected, and the window closed by its timeout).
+
+Then every game at its largest table -- Omerta 4 seats, Family Business 6, Mafiosi 5,
+Famiglia 2 -- 20 saturated tables each (5 with ``--quick``): the server's CPU per action
+of each (``cpu_us_per_action_<game>``), and after the server, the bare echo driven with
+the same pattern (that game's seats and mean update size, ``echo_cpu_us_per_action_<game>``)
+and the ratio echo/server (``cpu_ratio_echo_over_server_<game>``), measured in the same
+run: a figure that moves with the machine moves with its reference. The run exits 2 when
+a phase acked no action.
 
 Seats ask for delta updates and for one update per batch of steps released together
 (``hello.features: ["delta", "steps"]``) and rebuild their views, as the pygame client
@@ -162,6 +172,8 @@ class EchoServer(LineReceiver):
         if kind == "join":
             self.group = self.factory.groups.setdefault(msg["table"], [])
             self.group.append(self)
+            if msg.get("pad"):  # this table's updates are that game's size
+                self.factory.payloads[msg["table"]] = echo_payload(int(msg["pad"]))
         reply = {"v": 1, "type": "ack", "re": msg.get("seq"), "table": msg.get("table")}
         self.transport.write(json.dumps(reply, separators=(",", ":")).encode() + b"\n")
         self.factory.written += 1
@@ -169,17 +181,24 @@ class EchoServer(LineReceiver):
             for i, peer in enumerate(self.group):  # like an update: one encoding per seat
                 update = {"v": 1, "type": "update", "table": msg["table"],
                           "turn": (self.group.index(self) + 1) % len(self.group),
-                          "seat": i, "view": self.factory.payload, "legal": [], "t_server": now_ms()}
+                          "seat": i, "view": self.factory.payloads.get(msg["table"], self.factory.payload),
+                          "legal": [], "t_server": now_ms()}
                 peer.transport.write(json.dumps(update, separators=(",", ":")).encode() + b"\n")
                 self.factory.written += 1
+
+
+def echo_payload(update_bytes: int) -> dict[str, Any]:
+    """A view that makes an update line of about ``update_bytes`` bytes."""
+    return {"pad": "x" * max(0, update_bytes - 200), "cards": list(range(20))}
 
 
 def echo_main(payload_bytes: int) -> None:
     factory = protocol.ServerFactory()
     factory.protocol = EchoServer
     factory.groups = {}
+    factory.payloads = {}
     factory.written = 0
-    factory.payload = {"pad": "x" * max(0, payload_bytes - 200), "cards": list(range(20))}
+    factory.payload = echo_payload(payload_bytes)
     port = reactor.listenTCP(0, factory, interface="127.0.0.1")
     print(f"echo listening on 127.0.0.1:{port.getHost().port}", flush=True)
     reactor.run()
@@ -389,7 +408,8 @@ class Client(LineReceiver):
 
 
 class TableRun:
-    """Four seats playing one table after another (a new table when a match ends)."""
+    """The seats of one table (``load.seats`` of them, playing ``load.game``), one match
+    after another (a new table when a match ends)."""
 
     def __init__(self, load: "Load", port: int):
         self.load = load
@@ -414,7 +434,7 @@ class TableRun:
 
     @defer.inlineCallbacks
     def start(self) -> Any:
-        self.clients = yield self.connect()
+        self.clients = yield self.connect(self.load.seats)
         yield self.new_table()
 
     @defer.inlineCallbacks
@@ -422,11 +442,12 @@ class TableRun:
         if self.load.mode == "echo":
             self.id = id(self)
             for c in self.clients:
-                yield c.request("join", table=self.id)
+                yield c.request("join", table=self.id, pad=self.load.pad)
             self.clients[0].act_later(0.0)
             return
-        reply = yield self.clients[0].request("create_table", game="omerta", seats=4, name="load",
-                                              options={"rounds": 20})
+        game = self.load.game
+        reply = yield self.clients[0].request("create_table", game=game, seats=self.load.seats, name="load",
+                                              options={"rounds": 20} if game == "omerta" else {})
         self.id = reply["table"]["id"]
         self.step = 0
         self.closed = {}
@@ -455,9 +476,16 @@ class TableRun:
             c.stop()
 
 
+#: Each game at its largest table: its server's cost per action and its echo's.
+GAMES = {"omerta": 4, "family_business": 6, "mafiosi": 5, "famiglia": 2}
+
+
 class Load:
     def __init__(self) -> None:
         self.mode = "saturated"
+        self.game = "omerta"  # what the tables play, at this many seats
+        self.seats = 4
+        self.pad = 0  # echo: the update size (bytes) its tables ask for (0: the echo's default)
         self.delta = True  # seats ask for delta updates (spectators never get them)
         self.stats = Stats()
         self.tables: list[TableRun] = []
@@ -727,6 +755,7 @@ def main_run(args: argparse.Namespace) -> Any:
     seconds = 3.0 if quick else 12.0
     warm = 1.0 if quick else 1.5  # s between a change of load and its measurement
     idle_tables = 50 if quick else 400
+    game_tables = 5 if quick else 20  # tables of each game in the per-game phase
     work = Path(tempfile.mkdtemp(prefix="server-load-", dir=args.tmp_dir))
     results: dict[str, Any] = {"levels": {}}
     server, port = start_server(work, args.profile)
@@ -767,25 +796,24 @@ def main_run(args: argparse.Namespace) -> Any:
                 shards.quit()
         if args.sizes:
             return
-        # spectators: one saturated table, 100 spectators
-        load.mode = "saturated"
+        # spectators: one paced table (people playing), 0 then 100 spectators
+        load.mode = "paced"
         runs = yield open_tables(load, port, 1)
         yield sleep(1.0)
-        base = yield measure(load, server.pid, seconds)
-        specs = yield runs[0].connect(100, name="s")
+        spec_s = 4 * seconds  # a paced table acts a few times a second: a longer look
+        base = yield measure(load, server.pid, spec_s)
+        specs = yield runs[0].connect(SPECTATORS, name="s")
         for s in specs:
             s.index = -1
             yield s.request("join", table=runs[0].id, spectate=True)
         runs[0].spectators = specs
         yield sleep(1.0)
-        spec = yield measure(load, server.pid, seconds)
-        spectator_us = None
-        if spec["_actions"] and base["_actions"]:
-            spectator_us = round((1e6 * spec["_cpu_s"] / spec["_actions"]
-                                  - 1e6 * base["_cpu_s"] / base["_actions"]) / 100, 2)
-        show("1 table, 0 spectators", base)
-        show("1 table, 100 spectators", spec)
-        print(f"  -> server CPU per spectator per action: {spectator_us} us", flush=True)
+        spec = yield measure(load, server.pid, spec_s)
+        spectators = spectator_cost(base, spec, SPECTATORS)
+        show("1 paced table, 0 spectators", base)
+        show(f"1 paced table, {SPECTATORS} spectators", spec)
+        print(f"  -> each spectator of a paced table: {spectators['core_percent']} % of a core "
+              f"({spectators['us_per_action']} us of server CPU per action)", flush=True)
         yield close_tables(load)
         yield settle(server.pid)
         # idle seated tables
@@ -795,6 +823,18 @@ def main_run(args: argparse.Namespace) -> Any:
         idle = yield measure(load, server.pid, seconds)
         show(f"{idle_tables} idle seated tables", idle)
         yield close_tables(load)
+        yield settle(server.pid)
+        # every game at its largest table, saturated
+        games: dict[str, dict[str, Any]] = {}
+        for game, seats in GAMES.items():
+            load.mode, load.game, load.seats = "saturated", game, seats
+            yield open_tables(load, port, game_tables)
+            yield sleep(warm)
+            games[game] = yield measure(load, server.pid, seconds)
+            show(f"{game_tables} {game} tables of {seats}", games[game])
+            yield close_tables(load)
+            yield settle(server.pid)
+        load.game, load.seats = "omerta", 4
     finally:
         server.terminate()
         server.wait(10)
@@ -805,60 +845,130 @@ def main_run(args: argparse.Namespace) -> Any:
     sat_top = results["levels"][top]["saturated"]
     echo, eport = start_process([sys.executable, str(Path(__file__).resolve()), "--echo-server",
                                  str(sat_top.get("update_bytes") or 3000)])
+    echo_games: dict[str, dict[str, Any]] = {}
     try:
-        load.mode = "echo"
-        yield open_tables(load, eport, top)
-        yield sleep(1.0)
-        cpu0, k0 = proc_cpu_s(echo.pid), proc_cpu_s(echo.pid, True)
-        load.stats.reset()
-        t0 = time.monotonic()
-        yield sleep(seconds)
-        cpu = proc_cpu_s(echo.pid) - cpu0
-        echo_kernel = round(100 * (proc_cpu_s(echo.pid, True) - k0) / cpu, 1) if cpu else None
-        wall = time.monotonic() - t0
-        acts = load.stats.actions
-        echo_per_action = 1e6 * cpu / acts if acts else None
-        echo_per_msg = echo_per_action / 6 if echo_per_action else None  # 1 in, ack + 4 updates out
-        print(f"echo, {top} tables: {acts / wall:.0f} actions/s, {echo_per_action:.1f} us CPU per action, "
-              f"{echo_per_msg:.1f} us per message (1 read + 5 written), {echo_kernel} % of it in the kernel",
+        e = yield measure_echo(load, eport, echo.pid, top, seconds)
+        echo_per_action, echo_kernel = e["cpu_us_per_action"], e["kernel_percent"]
+        echo_per_msg = echo_per_action / (2 + 4) if echo_per_action else None  # 1 in, ack + 4 updates out
+        print(f"echo, {top} tables: {e['actions_per_s']:.0f} actions/s, {echo_per_action} us CPU per action, "
+              f"{echo_per_msg} us per message (1 read + 5 written), {echo_kernel} % of it in the kernel",
               flush=True)
-        yield close_tables(load)
+        for game, seats in GAMES.items():  # each game's pattern: its seats, its update size
+            load.game, load.seats, load.pad = game, seats, games[game].get("update_bytes") or 0
+            echo_games[game] = yield measure_echo(load, eport, echo.pid, game_tables, seconds)
+        load.pad = 0
     finally:
         echo.terminate()
         echo.wait(10)
         shutil.rmtree(work, ignore_errors=True)
     server_us = sat_top["cpu_us_per_action"]
     ratio = round(echo_per_action / server_us, 3) if server_us and echo_per_action else None
-    print(f"server {server_us} us/action vs echo {echo_per_action:.1f} us/action: ratio echo/server {ratio}")
+    print(f"server {server_us} us/action vs echo {echo_per_action} us/action: ratio echo/server {ratio}")
+    print(f"\nper game, {game_tables} saturated tables each (server CPU per action beside a bare Twisted echo "
+          "of the same message pattern, measured in the same run):")
+    per_game: dict[str, Any] = {}
+    for game, seats in GAMES.items():
+        g, eg = games[game], echo_games[game]
+        r = (round(eg["cpu_us_per_action"] / g["cpu_us_per_action"], 3)
+             if g["cpu_us_per_action"] and eg["cpu_us_per_action"] else None)
+        print(f"  {game:>16} ({seats} seats, updates {g.get('update_bytes')} bytes, {g.get('updates_per_action')} "
+              f"per action): server {g['cpu_us_per_action']} us, echo {eg['cpu_us_per_action']} us, "
+              f"echo/server {r}")
+        per_game.update({f"cpu_us_per_action_{game}": g["cpu_us_per_action"],
+                         f"echo_cpu_us_per_action_{game}": eg["cpu_us_per_action"],
+                         f"cpu_ratio_echo_over_server_{game}": r})
     last = sizes[-1]
     paced_last = results["levels"][last]["paced"]
     summary = {
-        "quick": quick, "tables_for_cpu": top,
+        "quick": quick, "tables_for_cpu": top, "tables_largest": last, "tables_per_game": game_tables,
         "cpu_us_per_action": server_us,
         "cpu_us_per_action_2nd_half": sat_top.get("cpu_us_per_action_2nd_half"),
         "echo_cpu_us_per_message": round(echo_per_msg, 2) if echo_per_msg else None,
-        "echo_cpu_us_per_action": round(echo_per_action, 1) if echo_per_action else None,
+        "echo_cpu_us_per_action": echo_per_action,
         "cpu_ratio_echo_over_server": ratio,
         "kernel_percent": sat_top.get("kernel_percent"),  # of the server's CPU at that size
         "echo_kernel_percent": echo_kernel,
+        **per_game,
         "actions_per_s": {n: results["levels"][n]["saturated"]["actions_per_s"] for n in sizes},
         "p99_ms_saturated": {n: results["levels"][n]["saturated"]["rtt_p99_ms"] for n in sizes},
         "p99_ms_paced": {n: results["levels"][n]["paced"]["rtt_p99_ms"] for n in sizes},
-        "p99_ms_paced_200": paced_last["rtt_p99_ms"],
-        "gen_lag_p99_ms_paced_200": paced_last["gen_lag_p99_ms"],
-        "others_core_percent_paced_200": paced_last["others_core_percent"],
+        "p99_ms_paced_largest": paced_last["rtt_p99_ms"],
+        "gen_lag_p99_ms_paced_largest": paced_last["gen_lag_p99_ms"],
+        "others_core_percent_paced_largest": paced_last["others_core_percent"],
         "offset_err_p99_ms": {n: results["levels"][n]["paced"]["offset_err_p99_ms"] for n in sizes},
         "offset_err_p99_ms_saturated": {n: results["levels"][n]["saturated"]["offset_err_p99_ms"] for n in sizes},
         "pings_per_s_idle": idle["pings_per_s"],
-        "spectator_cpu_us": spectator_us,
+        "spectator_core_percent_each_paced": spectators["core_percent"],
+        "spectator_cpu_us_per_action_each_paced": spectators["us_per_action"],
         "idle_tables": idle_tables,
-        "idle_400_core_percent": idle["cpu_core_percent"],
-        "refused_honest_200": paced_last["refused_honest"] + results["levels"][last]["saturated"]["refused_honest"],
-        "late_answers_200": paced_last["late_answers"] + results["levels"][last]["saturated"]["late_answers"],
-        "claims_200": paced_last["claims"] + results["levels"][last]["saturated"]["claims"],
-        "rss_mb_200": paced_last["rss_mb"],
+        "idle_tables_core_percent": idle["cpu_core_percent"],
+        "refused_honest_largest": paced_last["refused_honest"] + results["levels"][last]["saturated"]["refused_honest"],
+        "late_answers_largest": paced_last["late_answers"] + results["levels"][last]["saturated"]["late_answers"],
+        "claims_largest": paced_last["claims"] + results["levels"][last]["saturated"]["claims"],
+        "rss_mb_largest": paced_last["rss_mb"],
     }
     print(json.dumps(summary))
+    empty = [name for name, figures in nothing_measured(results, games, echo_games, e, base, spec)]
+    if empty:
+        print(f"MEASURED NOTHING: no action in {', '.join(empty)}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+#: Spectators of the paced table.
+SPECTATORS = 100
+
+
+def spectator_cost(base: dict[str, Any], spec: dict[str, Any], n: int) -> dict[str, Any]:
+    """What one spectator of a paced table costs the server, from a phase without
+    spectators (``base``) and one with ``n`` (each :func:`summarize` figures): ``%`` of a
+    core (``core_percent``) and µs of CPU per action of the table (``us_per_action``)."""
+    out: dict[str, Any] = {"core_percent": None, "us_per_action": None}
+    if base["_actions"] and spec["_actions"]:
+        out["core_percent"] = round((spec["cpu_core_percent"] - base["cpu_core_percent"]) / n, 4)
+        out["us_per_action"] = round((1e6 * spec["_cpu_s"] / spec["_actions"]
+                                      - 1e6 * base["_cpu_s"] / base["_actions"]) / n, 1)
+    return out
+
+
+def nothing_measured(results: dict[str, Any], *phases: Any) -> list[tuple[str, Any]]:
+    """The phases (``(name, figures)``) in which no action was acked."""
+    out = []
+    for n, level in results["levels"].items():
+        for mode, figures in level.items():
+            if not figures["_actions"]:
+                out.append((f"{n} tables {mode}", figures))
+    games, echo_games, echo_top, base, spec = phases
+    for game in GAMES:
+        if not games[game]["_actions"]:
+            out.append((game, games[game]))
+        if not echo_games[game]["_actions"]:
+            out.append((f"echo of {game}", echo_games[game]))
+    for name, figures in (("echo", echo_top), ("paced table", base), ("paced table with spectators", spec)):
+        if not figures["_actions"]:
+            out.append((name, figures))
+    return out
+
+
+@defer.inlineCallbacks
+def measure_echo(load: Load, port: int, pid: int, n: int, seconds: float) -> Any:
+    """The bare echo at ``port`` (process ``pid``) driven by ``n`` tables of
+    ``load.seats`` seats for ``seconds``: ``cpu_us_per_action``, ``kernel_percent``,
+    ``actions_per_s`` and ``_actions``."""
+    load.mode = "echo"
+    yield open_tables(load, port, n)
+    yield sleep(1.0)
+    cpu0, k0 = proc_cpu_s(pid), proc_cpu_s(pid, True)
+    load.stats.reset()
+    t0 = time.monotonic()
+    yield sleep(seconds)
+    cpu = proc_cpu_s(pid) - cpu0
+    wall = time.monotonic() - t0
+    acts = load.stats.actions
+    out = {"cpu_us_per_action": round(1e6 * cpu / acts, 1) if acts else None,
+           "kernel_percent": round(100 * (proc_cpu_s(pid, True) - k0) / cpu, 1) if cpu else None,
+           "actions_per_s": acts / wall, "_actions": acts}
+    yield close_tables(load)
+    return out
 
 
 def main() -> None:
