@@ -3,14 +3,21 @@ core busy or drain a laptop): the real ``mafia-table`` process on a virtual scre
 on the main menu (its embedded server running), then as the TV view (``--tv``) watching
 a table of bots on a separate ``mafia-server``. Each is
 measured over ``--seconds`` (10 s) of the process's own CPU time (user + system, from
-``/proc/<pid>/stat``) after a warm-up; ``core_percent`` = CPU s / wall s * 100.
+``/proc/<pid>/stat``) once it has settled; ``core_percent`` = CPU s / wall s * 100.
+
+The warm-up is not a fixed time: on a busy machine the client's start-up (imports, the
+window, the card art, the embedded server) takes longer in wall time, and a fixed 6 s
+measured the end of it. Each view is measured once its process used less than
+``--settle-percent`` (15 %) of a core in two consecutive seconds, at least
+``--warmup`` s after it started and at most ``--warmup-max`` s (then it says so).
 
 Starts ``Xvfb`` itself on a free display (``:40``-``:49``) when ``DISPLAY`` is not set.
 Everything runs in a private data directory (``tools.sandbox``). Target: < 5 each.
 
-    .venv/bin/python benchmarks/idle_cpu.py [--seconds 10] [--warmup 6] [--port 24110]
+    .venv/bin/python benchmarks/idle_cpu.py [--seconds 10] [--warmup 3] [--port 24110]
 
-Last line: ``{"menu_core_percent": ..., "tv_core_percent": ...}``.
+Last line: ``{"menu_core_percent": ..., "tv_core_percent": ..., "menu_settled_s": ...,
+"tv_settled_s": ...}`` (``*_settled_s``: when each view settled, s after it started).
 """
 from __future__ import annotations
 
@@ -44,6 +51,20 @@ def core_percent(pid: int, seconds: float) -> float:
     time.sleep(seconds)
     c1, t1 = cpu_s(pid), time.monotonic()
     return round((c1 - c0) / (t1 - t0) * 100.0, 2)
+
+
+def settle(pid: int, least_s: float, most_s: float, below_percent: float) -> tuple[float, bool]:
+    """Wait until process ``pid`` used less than ``below_percent`` of a core in two
+    consecutive 1 s windows, from ``least_s`` to ``most_s`` s from now: ``(s waited,
+    settled)``."""
+    t0 = time.monotonic()
+    time.sleep(least_s)
+    quiet = 0
+    while time.monotonic() - t0 < most_s:
+        quiet = quiet + 1 if core_percent(pid, 1.0) < below_percent else 0
+        if quiet >= 2:
+            return time.monotonic() - t0, True
+    return time.monotonic() - t0, False
 
 
 def start_xvfb() -> subprocess.Popen | None:
@@ -91,7 +112,10 @@ def stop(proc: subprocess.Popen | None) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=10.0, help="measuring time of each view (s)")
-    p.add_argument("--warmup", type=float, default=6.0, help="time to let each view settle first (s)")
+    p.add_argument("--warmup", type=float, default=3.0, help="least time to let each view settle first (s)")
+    p.add_argument("--warmup-max", type=float, default=60.0, help="most time to let each view settle (s)")
+    p.add_argument("--settle-percent", type=float, default=15.0,
+                   help="a view has settled once it uses less than this %% of a core two seconds running")
     p.add_argument("--port", type=int, default=24110, help="TCP port of the bots' server")
     p.add_argument("--game", default="omerta", help="game the bots play for the TV view")
     p.add_argument("--players", type=int, default=None, help="bots at the table (default 4; Famiglia 2)")
@@ -104,7 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         menu = client(["--name", "Idle"], work)
         procs.append(menu)
-        time.sleep(args.warmup)
+        menu_settled, ok = settle(menu.pid, args.warmup, args.warmup_max, args.settle_percent)
+        if not ok:
+            print(f"menu: still above {args.settle_percent:g} % of a core after {menu_settled:.0f} s: measuring "
+                  "anyway", flush=True)
         if menu.poll() is not None:
             raise SystemExit(f"idle_cpu: the client exited ({menu.returncode}); see {work}/client.err")
         menu_pc = core_percent(menu.pid, args.seconds)
@@ -120,24 +147,31 @@ def main(argv: list[str] | None = None) -> int:
                                  "--create", args.game, "--players",
                                  str(args.players or (2 if args.game == "famiglia" else 4)), "--think-ms", "700",
                                  "--seed", str(args.seed),
-                                 "--timeout", str(int(args.warmup + args.seconds + 60))],
+                                 "--timeout", str(int(args.warmup_max + args.seconds + 60))],
                                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         procs.append(bots)
         time.sleep(1.0)
         tv = client(["--tv", "--connect", f"127.0.0.1:{args.port}", "--name", "TV"], work)
         procs.append(tv)
-        time.sleep(args.warmup)
+        tv_settled, ok = settle(tv.pid, args.warmup, args.warmup_max, args.settle_percent)
+        if not ok:
+            print(f"tv: still above {args.settle_percent:g} % of a core after {tv_settled:.0f} s: measuring anyway",
+                  flush=True)
         if tv.poll() is not None:
             raise SystemExit(f"idle_cpu: the TV client exited ({tv.returncode}); see {work}/client.err")
         tv_pc = core_percent(tv.pid, args.seconds)
-        print(f"tv: {tv_pc} % of a core over {args.seconds:g} s (bots still playing: {bots.poll() is None})",
-              flush=True)
+        playing = bots.poll() is None
+        print(f"tv: {tv_pc} % of a core over {args.seconds:g} s (bots still playing: {playing})", flush=True)
     finally:
         for proc in reversed(procs):
             stop(proc)
         stop(xvfb)
         shutil.rmtree(work, ignore_errors=True)
-    print(json.dumps({"menu_core_percent": menu_pc, "tv_core_percent": tv_pc}))
+    print(json.dumps({"menu_core_percent": menu_pc, "tv_core_percent": tv_pc,
+                      "menu_settled_s": round(menu_settled, 1), "tv_settled_s": round(tv_settled, 1)}))
+    if not playing:
+        print("MEASURED THE WRONG THING: the bots' match ended before the TV view was measured", file=sys.stderr)
+        return 2
     return 0
 
 
