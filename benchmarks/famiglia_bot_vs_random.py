@@ -49,6 +49,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--matches", type=int, default=200)
     ap.add_argument("--seed0", type=int, default=0)
     args = ap.parse_args(argv)
+    if args.matches < 1:
+        raise SystemExit("famiglia_bot_vs_random: no match to play: nothing would be measured")
     wins = losses = draws = 0
     margin = 0
     turns = 0

@@ -30,6 +30,9 @@ from shared.bots.random_bot import RandomBot  # noqa: E402
 from shared.games import family_business as fb  # noqa: E402
 from shared.sim import play_match  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from reference import Reference  # noqa: E402
+
 
 def win_rate(n: int, matches: int, seed0: int = 0) -> dict[str, Any]:
     wins = 0.0
@@ -69,6 +72,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--quick", action="store_true", help="40 matches per player count")
     args = ap.parse_args(argv)
     matches = 40 if args.quick else args.matches
+    if matches < 1:
+        raise SystemExit("family_business_bot_vs_random: no match to play: nothing would be measured")
     out: dict[str, Any] = {"matches": matches, "results": []}
     for n in (2, 4, 6):
         r = win_rate(n, matches, args.seed0)
@@ -76,10 +81,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"{n} players: bot wins {100 * r['win_rate']:.1f} % (fair share "
               f"{100 * r['fair_share']:.1f} %, x{r['ratio']}) over {matches} matches, "
               f"{r['mean_turns']} turns per match", flush=True)
+    ref = Reference()
+    ref.sample()
     speed = {str(n): round(engine_speed(n, 20 if args.quick else 100), 1) for n in (2, 4, 6)}
+    ref.sample()
     out["engine_matches_per_cpu_s"] = speed
+    # CPU per match in units of the fixed reference workload timed in this run
+    out["engine_match_over_reference"] = {n: round(1000.0 / v / ref.ms, 3) for n, v in speed.items()}
+    out["reference_ms"] = round(ref.ms, 3)
     print("engine speed (random legal moves, CPU time): "
           + ", ".join(f"{n} players {v} matches/s" for n, v in speed.items()))
+    print(ref.line() + "; CPU per match over it: "
+          + ", ".join(f"{n} players {v}" for n, v in out["engine_match_over_reference"].items()))
     print(json.dumps(out))
     return out
 

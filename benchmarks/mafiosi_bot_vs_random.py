@@ -28,6 +28,9 @@ from shared.games import mafiosi as maf  # noqa: E402
 from shared.games.mafiosi.bot import MafiosiBot  # noqa: E402
 from shared.rules import events_for  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from reference import Reference  # noqa: E402
+
 
 def play(bots: list[Any], seed: int, max_actions: int = 5000) -> maf.MafiosiState:
     """One match between ``bots`` (one per seat); the awaited seats act in seat order."""
@@ -65,6 +68,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--quick", action="store_true", help="40 matches per player count")
     args = ap.parse_args(argv)
     matches = 40 if args.quick else args.matches
+    if matches < 1:
+        raise SystemExit("mafiosi_bot_vs_random: no match to play: nothing would be measured")
+    ref = Reference()
     out: dict[str, Any] = {"matches_per_count": matches, "shared_victory": "1/k of a win",
                            "by_players": {}}
     t0 = time.process_time()
@@ -85,6 +91,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 shared += len(winners) > 1
             rounds = maf.scores(state)["round_winners"]
             round_wins += sum(1.0 / len(w) for w in rounds if smart in w) / max(1, len(rounds))
+        ref.sample()
         speed = engine_speed(n, max(20, matches // 4), args.seed0)
         rate = wins / matches
         out["by_players"][str(n)] = {
@@ -96,6 +103,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
               f"x{rate * n:.2f}; {alone} alone, {shared} shared, shared = 1/k win) over "
               f"{matches} matches; engine {speed:.1f} random matches per CPU second", flush=True)
     out["cpu_seconds"] = round(time.process_time() - t0, 1)
+    ref.sample()
+    out["reference_ms"] = round(ref.ms, 3)
+    for n, fig in out["by_players"].items():  # CPU per match over the reference timed in this run
+        fig["engine_match_over_reference"] = round(1000.0 / fig["engine_matches_per_cpu_s"] / ref.ms, 3)
+    print(ref.line() + "; engine CPU per match over it: "
+          + ", ".join(f"{n} players {f['engine_match_over_reference']}" for n, f in out["by_players"].items()))
     print(json.dumps(out))
     return out
 

@@ -13,6 +13,13 @@ time, which a busy machine distorts. For each game it prints:
 * **engine + views**: the same replay, also computing every seat's view and legal
   actions after each action, as the server does.
 
+Beside them, a fixed reference workload (``benchmarks/reference.py``: plain Python,
+none of this project's code) timed between the games in the same run:
+``reference_ms``, and each game's CPU per match divided by it
+(``<game>_selfplay_match_over_reference``, ``<game>_engine_match_over_reference``,
+``<game>_engine_views_match_over_reference``): the figures moved 1.3-2x within one
+hour on a shared machine, these ratios should not.
+
 The last line is one JSON object: ``omerta_engine_matches_per_s``,
 ``omerta_selfplay_matches_per_s``, ``famiglia_selfplay_matches_per_s``, ... (one
 ``<game>_engine_matches_per_s``, ``<game>_engine_apply_us``,
@@ -35,6 +42,9 @@ import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's
 from shared import games as registry  # noqa: E402
 from shared.bots import make_bot  # noqa: E402
 from shared.sim import play_match  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from reference import Reference  # noqa: E402
 
 #: (game, config) in the order printed; seats as usually played.
 GAMES: dict[str, dict[str, Any]] = {
@@ -85,8 +95,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--replays", type=int, default=3, help="times the logs are replayed")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
     args = parser.parse_args(argv)
+    if args.matches < 1:
+        raise SystemExit("selfplay: --matches must be at least 1: nothing would be measured")
     out: dict[str, Any] = {}
+    ref = Reference()
+    per_game: dict[str, tuple[float, float, float]] = {}  # CPU s per match: self-play, engine, engine+views
     for game in args.games.split(","):
+        ref.sample()  # between the games: the reference sees the same machine
         config = GAMES[game]
         cpu, logs = selfplay(game, config, args.matches)
         actions = sum(len(log) for log in logs)
@@ -106,6 +121,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         out[f"{game}_engine_matches_per_s"] = round(eng_per_s, 2)
         out[f"{game}_engine_apply_us"] = round(apply_us, 2)
         out[f"{game}_engine_views_matches_per_s"] = round(ev_per_s, 2)
+        if not actions:
+            raise SystemExit(f"selfplay: {game}'s matches had no action: nothing was measured")
+        per_game[game] = (cpu / args.matches, eng / args.matches, ev / args.matches)
+    ref.sample()
+    print(ref.line())
+    print("  in reference units (CPU per match / reference CPU; steady when the machine is not):")
+    for game, (sp_s, eng_s, ev_s) in per_game.items():
+        r = ref.ms / 1000.0
+        print(f"  {game:>16}: self-play {sp_s / r:8.2f}, engine {eng_s / r:8.3f}, engine + views {ev_s / r:8.2f}")
+        out[f"{game}_selfplay_match_over_reference"] = round(sp_s / r, 3)
+        out[f"{game}_engine_match_over_reference"] = round(eng_s / r, 4)
+        out[f"{game}_engine_views_match_over_reference"] = round(ev_s / r, 3)
+    out["reference_ms"] = round(ref.ms, 3)
+    out["reference_spread"] = round(ref.spread(), 3)
     out["matches"] = args.matches
     out["clock"] = "process_time"
     print(json.dumps(out))
