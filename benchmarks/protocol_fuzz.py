@@ -63,6 +63,8 @@ def main() -> None:
             print(f"clean result: {json.dumps(clean, sort_keys=True)}")
             print(f"noisy result: {json.dumps(noisy, sort_keys=True)}")
             print(json.dumps(figures), flush=True)
+            if not env.sent or not seen.count:
+                raise Broken("nothing was measured: no message sent or no server line checked")
             if (env.internal or env.invalid or env.critical or env.undocumented
                     or fuzz.unknown_problems(seen.problems) or clean != noisy):
                 raise Broken("the protocol broke: see above")

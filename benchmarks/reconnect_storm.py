@@ -382,6 +382,10 @@ def main() -> None:
                 if key not in ("tables",):
                     out[f"{name}_{key}"] = value
         print(json.dumps(out))
+        empty = [name for name in ("reconnect", "bots") if not out.get(f"{name}_resumed")]
+        if empty:  # a storm nobody came back from measured nothing
+            print(f"MEASURED NOTHING: no seat resumed in {', '.join(empty)}", file=sys.stderr)
+            raise SystemExit(2)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
