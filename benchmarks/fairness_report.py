@@ -31,6 +31,13 @@ CONFS = ("sym", "asym")
 #: The far player's and the phone's share of equal races must be this close to the
 #: truth of the same races (acceptance of the benchmark).
 SHARE_TOLERANCE = 0.03
+#: A gap race counts at the gap its keys really had (as they went in), not the one it
+#: planned: a key injected 5 ms late makes a "5 ms" race a tie. Each row of gaps takes
+#: the true gaps in its range (ms); a race in none of them is in no row.
+GAP_RANGES = {1.0: (0.5, 1.5), 2.0: (1.5, 3.0), 5.0: (3.75, 6.25), 10.0: (7.5, 12.5), 20.0: (15.0, 25.0)}
+#: The server's tie (server.match.arbiter.TIE_MS): reactions closer than this are decided
+#: by the tie rule, not by their order.
+TIE_MS = 0.5
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -116,7 +123,8 @@ def judge(race: dict[str, Any]) -> dict[str, Any] | None:
     if None not in (n.get("t_press"), n.get("offset_ms"), f.get("t_press"), f.get("offset_ms")):
         absolute = smaller(n["t_press"] + n["offset_ms"], f["t_press"] + f["offset_ms"])
     bn, bf = n.get("reaction_ms"), f.get("reaction_ms")
-    return {"conf": race.get("conf"), "window": race.get("window"), "kind": n["kind"],
+    tie = bn is not None and bf is not None and abs(float(bn) - float(bf)) <= TIE_MS
+    return {"tie": tie, "conf": race.get("conf"), "window": race.get("window"), "kind": n["kind"],
             "gap": abs(float(n["r"]) - float(f["r"])), "truth": "near" if rn < rf else "far",
             "true_gap": abs(rn - rf), "ours": ours,
             "stamped": smaller(stamped_reaction(n), stamped_reaction(f)),
@@ -130,13 +138,24 @@ def judge(race: dict[str, Any]) -> dict[str, Any] | None:
 def cause(j: dict[str, Any]) -> str:
     """Where a race judged against the truth went wrong: the clients' stamps already
     disagree (``client_stamp``), the server's bounds moved a stamp (``server_bounds``),
-    or the server applied the claims in another order than their judged reactions
-    (``server_collection``: a claim arrived after the collection closed)."""
+    the judged reactions were a tie (``server_tie``, within :data:`TIE_MS`, decided by
+    the tie rule), or the server applied the claims in another order than their judged
+    reactions (``server_collection``: a claim arrived after the collection closed)."""
     if j["stamped"] != j["truth"]:
         return "client_stamp"
+    if j.get("tie"):
+        return "server_tie"
     if j["bounded"] is not None and j["bounded"] != j["stamped"]:
         return "server_bounds"
     return "server_collection"
+
+
+def gap_row(true_gap: float) -> float | None:
+    """The row of gaps (ms) a race with this true gap (ms) counts in, or None."""
+    for gap, (low, high) in GAP_RANGES.items():
+        if low <= true_gap < high:
+            return gap
+    return None
 
 
 def share_in_interval(share: float, n: int, p: float = 0.5) -> bool:
@@ -173,8 +192,10 @@ def summarize(records: Iterable[dict[str, Any]], timing: dict[str, Any],
                 judged.append(j)
         lines.append(f"\n== {conf}: {len(rs)} races with both claims judged")
         lines.append(f"{'gap ms':>7} {'races':>6} {'reaction %':>11} {'absolute %':>11} {'arrival %':>10}")
+        off = [x for x in judged if x["kind"] == "gap" and gap_row(x["true_gap"]) != x["gap"]]
+        out[f"races_gap_off_plan{sfx}"] = len(off)
         for gap in GAPS:
-            g = [x for x in judged if x["kind"] == "gap" and abs(x["gap"] - gap) < 0.01]
+            g = [x for x in judged if x["kind"] == "gap" and gap_row(x["true_gap"]) == gap]
             if not g:
                 continue
             share = {k: sum(x[k] == x["truth"] for x in g) / len(g) for k in ("ours", "absolute", "arrival")}
@@ -205,14 +226,19 @@ def summarize(records: Iterable[dict[str, Any]], timing: dict[str, Any],
                          f"±{196 * math.sqrt(0.25 / n):.1f} %); absolute order "
                          f"{100 * out[f'far_share_equal_absolute{sfx}']:.1f} %, arrival "
                          f"{100 * out[f'far_share_equal_arrival{sfx}']:.1f} %")
+        if off:
+            lines.append(f"(rows by the true gap, the keys as they went in: {len(off)} gap races moved off "
+                         "their planned row or out of every row, the harness being late)")
         wrong = [x for x in judged if x["ours"] != x["truth"]]
-        causes = {c: sum(cause(x) == c for x in wrong) for c in ("client_stamp", "server_bounds", "server_collection")}
+        causes = {c: sum(cause(x) == c for x in wrong)
+                  for c in ("client_stamp", "server_tie", "server_bounds", "server_collection")}
         for c, k in causes.items():
             out[f"wrong_by_{c}{sfx}"] = k
         if judged:
             lines.append(f"judged against the truth: {len(wrong)} of {len(judged)} gap/equal races; the clients' "
-                         f"stamps already wrong {causes['client_stamp']}, the server's bounds "
-                         f"{causes['server_bounds']}, its collection/order {causes['server_collection']}")
+                         f"stamps already wrong {causes['client_stamp']}, a tie for the server "
+                         f"{causes['server_tie']}, the server's bounds {causes['server_bounds']}, its "
+                         f"collection/order {causes['server_collection']}")
             for x in sorted(wrong, key=lambda x: -x["true_gap"])[:5]:
                 lines.append(f"    window {x['window']}: {x['kind']} {x['gap']:.0f} ms planned, "
                              f"{x['true_gap']:.1f} ms true; truth {x['truth']}, stamps {x['stamped']}, "
@@ -362,3 +388,32 @@ def failures(out: dict[str, Any], races_asked: int, phone_asked: int = 0) -> tup
         if out.get("phone_refused"):
             missed.append(f"phone: {out['phone_refused']} claims refused")
     return little, missed
+
+
+def main() -> None:
+    """``python benchmarks/fairness_report.py RACES.jsonl``: the figures of a race log
+    again (a run that died, or a report that changed), its last line one JSON object."""
+    import argparse
+    import sys
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root))
+    from shared.config import merge
+
+    p = argparse.ArgumentParser(description=main.__doc__.split("\n")[0] if main.__doc__ else None)
+    p.add_argument("log", help="the race log of a fairness.py run (--log)")
+    p.add_argument("--config", default=str(root / "config.yaml"), help="the server config of that run")
+    args = p.parse_args()
+    with open(args.config, encoding="utf-8") as f:
+        timing = merge(yaml.safe_load(f))["timing"]
+    lines: list[str] = []
+    out = summarize(read_log(args.log), timing, lines)
+    print("\n".join(lines))
+    print(json.dumps(out, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

@@ -52,9 +52,11 @@ def test_the_truth_is_when_the_key_went_in_and_a_wrong_decision_says_where():
     # the stamps are right, but the server's bounds moved near's reaction
     bound = race("sym", 3, press("near", 0, "gap", 250.0, judged=300.0), press("far", 1, "gap", 255.0), "far")
     out = fr.summarize([late, stamp, bound], TIMING)
-    assert out["races_5ms"] == 3 and out["correct_reaction_5ms"] == round(1 / 3, 4)
+    # the late key made its race a 3 ms one: it counts in no row (2 ms is up to 3, 5 ms from 3.75)
+    assert out["races_5ms"] == 2 and out["races_gap_off_plan"] == 1 and out["correct_reaction_5ms"] == 0.0
+    assert "races_2ms" not in out
     assert out["wrong_by_client_stamp"] == 1 and out["wrong_by_server_bounds"] == 1
-    assert out["wrong_by_server_collection"] == 0
+    assert out["wrong_by_server_collection"] == 0 and out["wrong_by_server_tie"] == 0
     assert out["harness_press_late_p99_ms"] == 8.0
     assert out["client_stamp_late_p99_ms"] == 9.0
     assert out["server_bounds_moved"] == "1/6"
