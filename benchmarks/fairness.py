@@ -44,6 +44,9 @@ Then the phone (``benchmarks/fairness_phone.py``, ``--phone-races``): the phone 
 headless Chromium on a 30 ms ± 15 ms asymmetric path against a near client, equal
 reflexes: ``phone_share_equal`` beside ``phone_share_equal_truth``.
 
+A race match is 20 rounds (``--rounds``), a few hundred races; when it ends before the
+races asked, the dealer opens a new table and both players join it.
+
 ``--contention N`` runs N CPU hogs (busy loops at normal priority) from before the server
 starts until the end. Each race is written to the race log (``--log``, JSON lines) as it
 ends, and the figures are computed from that log (``benchmarks/fairness_report.py``):
@@ -154,11 +157,11 @@ class Dealer:
         self.busy = False
         self.wait_step = 0
         self.last: dict[str, Any] | None = None
-        self.windows: dict[int, dict[str, Any]] = {}  # wid -> {eligible, applied: [seats]}
+        self.windows: dict[tuple[int, int], dict[str, Any]] = {}  # (table, wid) -> {eligible, applied: [seats]}
         self.started = defer.Deferred()
         self.over = False
-        self.passed: set[int] = set()
-        self.on_applied: Any = lambda wid: None  # a claim of window ``wid`` was applied
+        self.passed: set[tuple[int, int]] = set()
+        self.on_applied: Any = lambda table, wid: None  # a claim of window ``wid`` of ``table`` was applied
         self.seen_kinds: set[Any] = set()
 
     def on_message(self, msg: dict[str, Any]) -> None:
@@ -173,14 +176,20 @@ class Dealer:
                 if not self.started.called:
                     self.started.callback(msg)
             for e in msg.get("events", []):
+                key = (self.table, e.get("window"))
                 if e.get("type") == "window_opened" and e.get("kind") == "snap":
-                    self.windows[e["window"]] = {"eligible": list(e.get("eligible", [])), "applied": []}
-                elif e.get("type") == "snap" and e.get("window") in self.windows:
-                    self.windows[e["window"]]["applied"].append(e.get("seat"))
-                    self.on_applied(e["window"])
+                    self.windows[key] = {"eligible": list(e.get("eligible", [])), "applied": []}
+                elif e.get("type") == "snap" and key in self.windows:
+                    self.windows[key]["applied"].append(e.get("seat"))
+                    self.on_applied(*key)
             self.play(msg)
         elif kind == "match_over" and msg.get("table") == self.table:
             self.over = True
+
+    def new_table(self, table: int) -> None:
+        """The next match is at ``table``: play there from its start."""
+        self.table, self.seat, self.over, self.busy, self.wait_step, self.last = table, None, False, False, 0, None
+        self.started = defer.Deferred()
 
     def on_disconnect(self, reason: Any) -> None:
         print(f"  dealer of {self.conf} disconnected: {getattr(reason, 'value', reason)}", file=sys.stderr, flush=True)
@@ -195,8 +204,8 @@ class Dealer:
                 self.send(legal[kind])
                 return
         w = msg["view"].get("window")
-        if w and "snap_pass" in legal and w["window"] not in self.passed:
-            self.passed.add(w["window"])
+        if w and "snap_pass" in legal and (self.table, w["window"]) not in self.passed:
+            self.passed.add((self.table, w["window"]))
             delay = self.bench.rng.uniform(0.35, 0.70)  # a person deciding not to snap
             self.bench.reactor.callLater(delay, self._pass, w["window"], legal["snap_pass"])
 
@@ -231,12 +240,14 @@ class Table:
         self.conf = conf
         self.dealer = Dealer(bench, conf)
         self.dealer.on_applied = self.check
-        self.presses: dict[tuple[str, int], dict[str, Any]] = {}  # (role, wid) -> press record
+        self.presses: dict[tuple[str, int, int], dict[str, Any]] = {}  # (role, table, wid) -> press record
         self.arrivals: dict[tuple[str, float], float] = {}  # (role, t_press) -> arrival ms
         self.bufs: dict[str, bytes] = {"near": b"", "far": b""}
         self.players: dict[str, PlayerProcess] = {}
         self.ports: dict[str, Any] = {}
-        self.written: set[int] = set()  # windows logged as races
+        self.written: set[tuple[int, int]] = set()  # (table, wid) logged as races
+        self.renewing = False  # a next match is being set up
+        self.matches = 0
 
     def on_up(self, role: str, data: bytes) -> None:
         """A chunk the relay handed to the server: note when each claim arrived."""
@@ -253,30 +264,32 @@ class Table:
                     self.arrivals[(role, round(float(msg["t_press"]), 3))] = t
 
     def on_event(self, proc: PlayerProcess, ev: dict[str, Any]) -> None:
-        if ev.get("ev") == "press" and ev.get("table") == self.dealer.table:
-            self.presses[(ev["role"], ev["window"])] = ev
-            self.check(ev["window"])
+        if ev.get("ev") == "press" and ev.get("table") is not None:
+            self.presses[(ev["role"], ev["table"], ev["window"])] = ev
+            self.check(ev["table"], ev["window"])
 
     def arrival(self, role: str, press: dict[str, Any]) -> float | None:
         t = press.get("t_press")
         return None if t is None else self.arrivals.get((role, round(float(t), 3)))
 
-    def check(self, wid: int) -> None:
-        """Log window ``wid`` as a race once both claims are judged and the server has
-        applied one."""
-        w = self.dealer.windows.get(wid)
-        near, far = self.presses.get(("near", wid)), self.presses.get(("far", wid))
-        if wid in self.written or w is None or near is None or far is None or not w["applied"]:
+    def check(self, table: int, wid: int) -> None:
+        """Log window ``wid`` of ``table`` as a race once both claims are judged and the
+        server has applied one."""
+        key = (table, wid)
+        w = self.dealer.windows.get(key)
+        near, far = self.presses.get(("near", *key)), self.presses.get(("far", *key))
+        if key in self.written or w is None or near is None or far is None or not w["applied"]:
             return
-        self.written.add(wid)
-        self.bench.log.write({"rec": "race", "conf": self.conf, "window": wid, "near": near, "far": far,
+        self.written.add(key)
+        self.bench.log.write({"rec": "race", "conf": self.conf, "table": table, "window": wid, "near": near,
+                              "far": far,
                               "applied": list(w["applied"]), "arrival_near": self.arrival("near", near),
                               "arrival_far": self.arrival("far", far)})
 
     def log_loose_presses(self) -> None:
         """The presses in no race (a refused lie, a window the other missed)."""
-        for (role, wid), p in sorted(self.presses.items(), key=lambda kv: kv[0][1]):
-            if wid not in self.written:
+        for (role, table, wid), p in sorted(self.presses.items(), key=lambda kv: kv[0][1:]):
+            if (table, wid) not in self.written:
                 self.bench.log.write({"rec": "press", "conf": self.conf, **p})
 
     def judged(self) -> int:
@@ -349,9 +362,17 @@ class Bench:
         t.dealer.proto = yield connect(self.reactor, "127.0.0.1", self.port, f"dealer-{conf}", listener=t.dealer)
         yield defer.DeferredList([p.ready for p in t.players.values()], fireOnOneErrback=True)
         yield task.deferLater(self.reactor, 1.0, lambda: None)  # clock sync bursts settle
+        yield self.new_match(conf)
+
+    @defer.inlineCallbacks
+    def new_match(self, conf: str):
+        """A new match of ``conf`` (``--rounds``, 20) at a new table: the dealer creates it and sits,
+        then near and far join it (a match holds a few hundred races; a run may want more)."""
+        t = self.tables[conf]
         reply = yield t.dealer.proto.request("create_table", game="omerta", seats=3, options={
-            "rounds": 20, "seed": self.rng.randrange(1, 2**31)})
-        t.dealer.table = reply["table"]["id"]
+            "rounds": self.args.rounds, "seed": self.rng.randrange(1, 2**31)})
+        t.dealer.new_table(reply["table"]["id"])
+        t.matches += 1
         yield t.dealer.proto.request("join", table=t.dealer.table, seat=2)
         t.players["near"].tell(cmd="join", table=t.dealer.table)
         yield task.deferLater(self.reactor, 0.3, lambda: None)
@@ -423,12 +444,17 @@ class Bench:
                 last_report = elapsed
                 print(f"  {elapsed:.0f} s racing: races {done}, honest presses {self.honest_presses}",
                       file=sys.stderr, flush=True)
-            over = [conf for conf, t in self.tables.items() if t.dealer.over]
-            races_done = all(n >= want for n in done.values()) or bool(over)
+            races_done = all(n >= want for n in done.values())
+            for conf, t in self.tables.items():
+                if t.dealer.over and not races_done and not t.renewing:  # the next match
+                    t.renewing = True
+                    print(f"  {conf}: match {t.matches} over after {done[conf]} races: another one",
+                          file=sys.stderr, flush=True)
+                    d = self.new_match(conf).addTimeout(self.args.setup_max_s, self.reactor)
+                    d.addErrback(lambda f, conf=conf: print(f"  {conf}: no next match: {f.value}", file=sys.stderr))
+                    d.addBoth(lambda _r, t=t: setattr(t, "renewing", False))
             if races_done and not stopped:
                 stopped = True
-                if over and not all(n >= want for n in done.values()):
-                    print(f"  the match of {', '.join(over)} ended before {want} races", file=sys.stderr)
                 for t in self.tables.values():
                     for p in t.players.values():
                         if p.done is None:
@@ -518,6 +544,7 @@ def main() -> None:
                    help="race budget in s, counted once the tables race (default 2400; quick 400)")
     p.add_argument("--setup-max-s", type=float, default=300.0, help="the set-up may take this long (s)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rounds", type=int, default=20, help="rounds of each race match (a new match follows)")
     p.add_argument("--config", help="server config file (default: config.yaml)")
     p.add_argument("--server-log", default=os.devnull)
     p.add_argument("--log", "--dump", dest="log",

@@ -261,9 +261,9 @@ def main() -> int:
         step = state["link"].steps.get(sc.table_id)
         for kind in ("peek", "discard_drawn", "decline", "draw_deck", "end_turn", "hitwoman_pass", "snap_pass"):
             if kind in types:
-                if state["acted_step"] == (step, kind):
+                if state["acted_step"] == (sc.table_id, step, kind):
                     return
-                state["acted_step"] = (step, kind)
+                state["acted_step"] = (sc.table_id, step, kind)
                 sc.send(seat, types[kind])
                 return
 
