@@ -314,11 +314,12 @@ def _seat(surf: pygame.Surface, f: Frame, area: Any) -> None:
         colour = PICKED if who in f.picked else fade(OFFERED, 0.35 + 0.65 * f.pulse)
         pygame.draw.rect(surf, colour, plate.inflate(6, 6), max(2, plate.h // 9), border_radius=plate.h // 2 + 3)
     gliding, baked, faces, reveals, marked = f.gliding, _layer["baked"], f.faces, f.reveals, f.marked
+    hidden = f.hidden
     numbered = p in f.sc.local_seats and f.sc.show_slot_numbers
     for i, s in enumerate(player.get("slots", [])):
         sid = s["slot"]
-        if sid in gliding:
-            continue
+        if sid in gliding or hidden[("slot", sid)]:
+            continue  # moving (drawn over the base frame), or hidden (its outline is in the static layer)
         if (sid in baked and sid not in faces and ("slot", sid) not in reveals and ("slot", sid) not in marked
                 and s.get("patrol") is None and not (numbered and i < 9)):
             continue  # a card at rest in the static layer, nothing on it: what _card would paint
