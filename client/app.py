@@ -34,6 +34,10 @@ from client.ui.scene import Scene
 __all__ = ["App", "Link", "build_app", "main", "parse_args"]
 
 
+#: At least this often (s) the client collects everything, when no live table is on screen.
+FULL_COLLECTION_S = 600.0
+
+
 class App:
     """The client application. ``config`` is the merged config dict; ``settings`` the
     player's settings; ``reactor`` the Twisted reactor (a fake one in tests);
@@ -152,13 +156,17 @@ class App:
 
     def pace_collector(self) -> Any:
         """Short garbage-collector pauses for the window's frame loop (and the embedded
-        server's reactor, the same process): :class:`server.pacing.CollectorPacing`
-        with its full collection done at :meth:`reset` rather than on a timer. A full
-        collection of a hosting client takes tens of ms: a stutter, and late key-press
-        stamps, when it falls in a snap race. Returns the pacing (started)."""
+        server's reactor, the same process): :class:`server.pacing.CollectorPacing`,
+        its full collection done at :meth:`reset`, and every :data:`FULL_COLLECTION_S`
+        when no table with a local seat is on screen (a TV view may watch match after
+        match without a reset). A full collection of a hosting client takes tens of ms: a stutter, and
+        late key-press stamps, when it falls in a snap race. Returns the pacing (started)."""
         from server.pacing import CollectorPacing
 
-        self.collector = CollectorPacing(self.reactor, full_s=None)
+        def calm() -> bool:  # no table with a local seat on screen (a TV view or a replay is)
+            return not (self.stack.scenes and any(s.precise_input() for s in self.stack.visible()))
+
+        self.collector = CollectorPacing(self.reactor, full_s=FULL_COLLECTION_S, calm=calm)
         self.collector.start()
         return self.collector
 

@@ -109,13 +109,20 @@ class CollectorPacing:
     tests). :meth:`start` applies the thresholds and starts both timers;
     :meth:`stop` cancels them and puts back the thresholds and the frozen objects.
     Times in seconds. ``mafia-server`` installs it (:mod:`server.main`), and so does
-    the client (:meth:`client.app.App.pace_collector`, its embedded server with it) with
-    ``full_s`` None: no timer, the client calls :meth:`full` when it changes screens,
-    where a pause goes unseen, rather than in the middle of a race."""
+    the client (:meth:`client.app.App.pace_collector`, its embedded server with it),
+    which also calls :meth:`full` when it changes screens and whose timed full
+    collection waits until ``calm()`` (no live table on screen): a pause there goes
+    unseen, rather than in the middle of a race."""
+
+    #: A full collection due while ``calm()`` says no is tried again this much later (s).
+    CALM_RETRY_S = 5.0
 
     def __init__(self, clock: Any, young: int = 50_000, freeze_s: float = 10.0,
-                 full_s: float | None = 900.0, collector: Any = gc):
+                 full_s: float | None = 900.0, collector: Any = gc, calm: Any = None):
         self.clock = clock
+        #: None, or a callable saying whether a pause would go unseen now (the client:
+        #: no live table on screen); a full collection waits for it.
+        self.calm = calm
         self.young = young
         self.freeze_s = freeze_s
         self.full_s = full_s
@@ -147,6 +154,9 @@ class CollectorPacing:
         self.full_collections += 1
 
     def _full(self) -> None:
+        if self.calm is not None and not self.calm():
+            self._full_call = self.clock.callLater(self.CALM_RETRY_S, self._full)
+            return
         self.full()
         if self.full_s is not None:
             self._full_call = self.clock.callLater(self.full_s, self._full)

@@ -108,9 +108,10 @@ def test_a_closed_table_is_freed_without_the_collector():
         gc.enable()
 
 
-def test_the_client_collects_everything_when_it_changes_screens_not_on_a_timer(tmp_path):
-    """A full collection of a hosting client is a pause of tens of ms: the client's pacing
-    has no full-collection timer (it could fall in a snap race); App.reset does it."""
+def test_the_client_collects_everything_at_a_change_of_screens_and_never_during_a_race(tmp_path):
+    """A full collection of a hosting client is a pause of tens of ms: App.reset does one;
+    the timed one waits while a table with a local seat is on screen (it could fall in a
+    snap race) and comes once it is gone (a TV view may never reset)."""
     from client.scenes.menu import MenuScene
     from tests.test_client_app import make_app
 
@@ -122,9 +123,17 @@ def test_the_client_collects_everything_when_it_changes_screens_not_on_a_timer(t
     pacing.stop()  # the real collector's thresholds and frozen objects back as they were
     pacing.gc = fake
     pacing.start()
-    assert pacing.full_s is None
-    clock.advance(3600)
-    assert "unfreeze" not in fake.calls  # an hour of frames: no full collection
     app.reset(MenuScene(app))
     assert fake.calls[-3:] == ["unfreeze", "collect", "freeze"] and pacing.full_collections == 1
+
+    class LiveTable(MenuScene):
+        def precise_input(self) -> bool:
+            return True
+
+    app.push(LiveTable(app))
+    clock.advance(3 * 600.0)  # half an hour at a live table: never
+    assert pacing.full_collections == 1
+    app.pop()
+    clock.advance(pacing.CALM_RETRY_S)  # the table is gone: the due collection comes
+    assert pacing.full_collections == 2
     pacing.stop()
