@@ -144,10 +144,14 @@ def main(argv=None) -> int:
 CPU_LINE = re.compile(r"cpu:\s+p50 ([0-9.]+) ms\s+p99 ([0-9.]+) ms")
 
 
-def run_once(root: str, frames: int, size: str) -> tuple[float, float] | None:
-    """One run of ``root``'s benchmarks/frame_time.py in a child process: its thread
-    CPU (p50, p99) in ms, or None when it printed none (it failed)."""
-    env = {**os.environ, "PYTHONPATH": root, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+def run_once(root: str, frames: int, size: str, hash_seed: int = 0) -> tuple[float, float] | None:
+    """One run of ``root``'s benchmarks/frame_time.py in a child process with
+    ``PYTHONHASHSEED=hash_seed``: its thread CPU (p50, p99) in ms, or None when it
+    printed none (it failed). The hash seed orders sets and so the drawing's work: two
+    runs of the same code differ by 10-30 % between seeds, so both sides of a round run
+    with the same one."""
+    env = {**os.environ, "PYTHONPATH": root, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "PYTHONHASHSEED": str(hash_seed)}
     done = subprocess.run([sys.executable, os.path.join(root, "benchmarks", "frame_time.py"),
                            "--frames", str(frames), "--size", size],
                           cwd=root, env=env, capture_output=True, text=True, timeout=600)
@@ -170,7 +174,7 @@ def against(rev: str, rounds: int, frames: int, size: str) -> int:
         for i in range(rounds):
             order = [("reference", ref), ("today", here)] if i % 2 == 0 else [("today", here), ("reference", ref)]
             for name, root in order:
-                got = run_once(root, frames, size)
+                got = run_once(root, frames, size, hash_seed=i + 1)
                 if got is None:
                     return 1
                 sides[name].append(got)
@@ -179,11 +183,13 @@ def against(rev: str, rounds: int, frames: int, size: str) -> int:
         subprocess.run(["git", "-C", here, "worktree", "remove", "--force", ref], capture_output=True)
     med = {name: (statistics.median(x[0] for x in runs), statistics.median(x[1] for x in runs))
            for name, runs in sides.items()}
+    pairs = list(zip(sides["today"], sides["reference"]))
     out = {"size": size, "frames": frames, "rounds": rounds, "reference": rev,
            "ref_cpu_p50_ms": round(med["reference"][0], 3), "ref_cpu_p99_ms": round(med["reference"][1], 3),
            "today_cpu_p50_ms": round(med["today"][0], 3), "today_cpu_p99_ms": round(med["today"][1], 3),
            "ratio_p50": round(med["today"][0] / med["reference"][0], 3),
-           "ratio_p99": round(med["today"][1] / med["reference"][1], 3)}
+           "ratio_p99": round(med["today"][1] / med["reference"][1], 3),
+           "ratio_p99_pairs": sorted(round(t[1] / r[1], 3) for t, r in pairs)}
     print(json.dumps(out), flush=True)
     return 2 if med["today"][1] > med["reference"][1] else 0
 
