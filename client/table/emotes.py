@@ -2,11 +2,12 @@
 player's screen (drawing and chips in :mod:`client.ui.emotes`)."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping, Protocol
 
 import pygame
 
-from client.i18n import tr
+from client.i18n import current as current_language, tr
 from client.input import EMOTE_KEYS, key_label
 from client.narrate import BAD, NOTE
 from client.table.layout import emote_bar_size
@@ -145,12 +146,18 @@ class TableEmotes:
         r = self.bar_rect()
         if r is not None and owner.app.scenes and owner.app.top is owner:
             self.bar.place(r)
-            keys = {e: key_label(k) for k, e in EMOTE_KEYS.items()}
-            self.bar.draw(surf, owner.mouse, keys)
+            self.bar.draw(surf, owner.mouse, _emote_key_names(current_language()))
 
     def busy(self) -> bool:
         """An emote badge is up (it pops in and fades out: the app draws at full pace)."""
         return any(until > self.owner.t for _e, _t0, until in self.board.shown.values())
+
+
+@lru_cache(maxsize=4)
+def _emote_key_names(language: str) -> dict[str, str]:
+    """Emote -> the name of its key ("F5") in ``language`` (the current one): the bar
+    writes them on every frame."""
+    return {e: key_label(k) for k, e in EMOTE_KEYS.items()}
 
 
 def _layout_covers(layout: Any, rect: pygame.Rect, skip: tuple[str, ...] = ()) -> bool:
