@@ -339,6 +339,22 @@ def test_a_window_opening_starts_its_timeout_and_closing_cancels_it():
     assert desk.window is None and not call.active() and desk.last_window == (window, 500.0, None)
 
 
+def test_a_collection_closing_after_its_table_was_freed_decides_nothing():
+    """The arbiter's closing timer fired after the table was freed (the protocol fuzz
+    beside a real match): it must not raise in the reactor."""
+    import gc
+    import weakref
+
+    from server.match.arbiter import Claim
+
+    table = FakeTable(status="playing")
+    desk = ClaimDesk(weakref.proxy(table), 10.0)  # type: ignore[arg-type]
+    del table
+    gc.collect()
+    claim = Claim(0, None, press=1200.0, receive=1210.0, shown=1000.0)  # type: ignore[arg-type]
+    desk._decide(1, [claim], 1210.0)
+
+
 # -- the host controls -----------------------------------------------------------------
 def test_only_the_host_locks_and_passes_the_host():
     table = FakeTable()

@@ -154,6 +154,11 @@ class ClaimDesk:
     def _decide(self, window_id: int, ordered: list[Claim], first_receive: float) -> None:
         """Apply the collected claims in arbiter order; tell each claimant its outcome."""
         t = self.table
+        try:
+            if t.closed:
+                return
+        except ReferenceError:  # the table was freed while its collection was closing
+            return
         if t.saving.when_saved(lambda: self._decide(window_id, ordered, first_receive)):
             return
         latency = t.now_ms() - first_receive
