@@ -214,6 +214,10 @@ class Connections:
                     self.links.remove(old)
                     old.conn.transport.loseConnection()
                 self.main_link = link
+                top = self.app.top if self.app.scenes else None
+                hook = getattr(top, "on_main_link", None)
+                if hook is not None:  # a screen that lists the server's tables
+                    hook(link)
             return link
 
         def bad(f):

@@ -276,3 +276,35 @@ def test_a_row_pressed_just_before_the_join_list_is_made_again_is_picked(tmp_pat
     frames(app)
     assert join.selected_table == 4
     assert [i["object_id"] for i in join.l_tables.item_list if i["selected"]] == ["4"]
+
+
+def test_the_join_screen_lists_the_tables_once_the_connection_comes_up(tmp_path):
+    """On a busy machine the client's connection to its server may come up after the
+    player opened Join: the list must fill then, not wait for a press on Refresh."""
+    from twisted.internet import defer
+
+    from client.scenes.join import JoinScene
+    from tests.test_client_app import make_app
+    from tests.test_client_emotes import FakeLink
+
+    app = make_app(tmp_path)
+    app.connections.main_link = None
+    join = app.reset(JoinScene(app))
+    assert join.link is None and join.tables == []
+    # the connection comes up: the links tell the screen on top
+    connected: defer.Deferred = defer.Deferred()
+    app.connections.connector = lambda *a, **kw: connected
+    told = []
+    join.on_main_link = told.append  # type: ignore[method-assign]
+    got = app.connections.open_link("Alice", ("127.0.0.1", 1), main=True)
+    connected.callback(object())
+    assert told == [app.connections.main_link] and got.called
+    # ... and the screen lists that server's tables
+    del join.on_main_link
+    link = FakeLink()
+    seats = [{"seat": 0, "name": "Ann", "bot": False, "connected": True}]
+    link.replies["list_tables"] = lambda fields: defer.succeed(
+        {"type": "tables", "tables": [{"id": 5, "name": "Night 005", "game": "omerta", "status": "waiting",
+                                       "seats": seats}]})
+    join.on_main_link(link)
+    assert join.link is link and [t["id"] for t in join.tables] == [5]

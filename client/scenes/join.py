@@ -115,6 +115,14 @@ class JoinScene(Scene):
             self.link = self.app.connections.main_link
             self.refresh_tables()
 
+    def on_main_link(self, link: Any) -> None:
+        """The client's connection to its server came up while this screen is shown (a
+        busy machine: after the screen was entered): list that server's tables now,
+        not only when the player presses Refresh."""
+        if self.link is None or self.link.conn is None:
+            self.link = link
+            self.refresh_tables()
+
     def build(self, size: tuple[int, int]) -> None:
         s = self.app.ui_scale
         box = dialog(self, size, 0.86, 0.86)
@@ -245,9 +253,10 @@ class JoinScene(Scene):
         self.set_state(tr("join.connecting", address=self.address))
 
         def ok(link: Any) -> None:
-            self.link = link
             self.set_state(tr("join.connected", address=self.address))
-            self.refresh_tables()
+            if self.link is not link:  # else on_main_link listed its tables already
+                self.link = link
+                self.refresh_tables()
 
         def bad(f) -> None:
             self.set_state("")
