@@ -23,6 +23,10 @@ action feeds its bot no new update until the reply says which update reflects th
 ``--server-bots M`` fills M seats of the new table with the server's own bots
 (``add_bot``) before the TCP bots join: a match between a TCP bot and in-process bots.
 
+``--level easy|normal|hard`` (default normal) is the level of every bot this program
+seats, its own and the server's (``add_bot``'s ``level``); a level other than normal is
+in the bots' names ("Bot 2 (hard)").
+
 ``--matches N`` plays N matches at the same table: after each ``match_over`` every seat
 asks to play again (``rematch``, docs/PROTOCOL.md "Host, emotes, rematch"); each result
 is printed as its own JSON line.
@@ -66,7 +70,7 @@ from twisted.python import failure
 
 from client.config import ConfigError, load_config
 from client.net import ClientProtocol, ServerError, all_tables, connect, now_ms
-from shared.bots import make_bot
+from shared.bots import DEFAULT_LEVEL, LEVELS, make_bot
 from shared.bots.driver import BotDriver
 from shared.games import game_def, get_game
 
@@ -106,8 +110,9 @@ class SeatBot:
 
     def __init__(self, reactor: Any, settings: dict[str, Any], kind: str, seed_base: Any,
                  done: defer.Deferred, address: tuple[str, int] = ("127.0.0.1", 0),
-                 name: str = "Bot", grace_s: float = 120.0):
+                 name: str = "Bot", grace_s: float = 120.0, level: str = "normal"):
         self.reactor = reactor
+        self.level = level
         self.settings = settings
         self.kind = kind
         self.seed_base = seed_base
@@ -354,7 +359,8 @@ class SeatBot:
         self._in_flight, self._wait_step, self._buffered = False, None, []  # a new match
         seed = f"{self.seed_base}/{self.seat}"
         try:
-            bot = make_bot(self.game.NAME, self.seat, seed=seed, settings=self.settings, kind=self.kind)
+            bot = make_bot(self.game.NAME, self.seat, seed=seed, settings=self.settings, kind=self.kind,
+                           level=self.level)
         except (ImportError, KeyError):
             bot = make_bot(self.game.NAME, self.seat, seed=seed, settings=self.settings, kind="random")
         # a thinking bot waits for the screens to show each step, timed as its schedule
@@ -451,6 +457,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--name", default="Bot", help="base name of the bots' connections")
     p.add_argument("--think-ms", type=float, default=0.0, help="pause before turn actions (ms)")
     p.add_argument("--bot", choices=("smart", "random"), default="smart", help="kind of bot")
+    p.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                   help="level of the smart bots, ours and the server's (default: normal)")
     p.add_argument("--config", help="configuration file (default: config.yaml of the repository)")
     p.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds")
     p.add_argument("--retry-s", type=float, metavar="S",
@@ -491,8 +499,9 @@ def play(reactor: Any, args: argparse.Namespace, on_result: Any = None):
 
     @defer.inlineCallbacks
     def open_seat(i: int):
-        name = f"{args.name} {i + 1}"
-        bot = SeatBot(reactor, settings, args.bot, seed_base, done, (host, port), name, grace)
+        level = getattr(args, "level", DEFAULT_LEVEL)
+        name = f"{args.name} {i + 1}" + ("" if level == DEFAULT_LEVEL else f" ({level})")
+        bot = SeatBot(reactor, settings, args.bot, seed_base, done, (host, port), name, grace, level)
         bot.verbose = args.verbose
         if retry_s is not None:
             bot.setup_s = retry_s
@@ -517,7 +526,8 @@ def play(reactor: Any, args: argparse.Namespace, on_result: Any = None):
                 table = next((t for t in reply["tables"] if t["id"] == table["id"]), table)
                 if sum(1 for s in table["seats"] if s["bot"]) >= args.server_bots:
                     break
-                table = (yield first.ask("add_bot", table=table["id"]))["table"]
+                table = (yield first.ask("add_bot", table=table["id"],
+                                         level=getattr(args, "level", DEFAULT_LEVEL)))["table"]
             wanted = args.players - args.server_bots
         else:
             reply = yield first.ask("list_tables")

@@ -22,6 +22,7 @@ from twisted.internet import protocol
 from twisted.logger import Logger
 
 from shared import matchlog
+from shared.bots import DEFAULT_LEVEL
 from shared.games import DEFS, GAMES, get_game
 from shared.protocol import VERSION, ProtocolError, clean_name, encode, encode_value
 from shared.sentences import Sentence, say
@@ -416,7 +417,8 @@ class Lobby:
             return "left", {"table": table.id}
         if kind == "add_bot":
             self._check_may_manage(conn, table)
-            table.add_bot(msg.get("seat"))
+            level = msg.get("level")
+            table.add_bot(msg.get("seat"), DEFAULT_LEVEL if level is None else level)
             return "table", {"table": table.summary()}
         if kind == "remove_bot":
             self._check_may_manage(conn, table)

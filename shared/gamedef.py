@@ -8,7 +8,6 @@ keys, the bot, a claim's outcome and the turn in progress from here.
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Mapping
 
@@ -46,8 +45,9 @@ class Option:
         return self.engine_keys or (self.key,)
 
 
-#: make_bot(seat, rng, reaction_model, think_ms) -> Bot
-BotFactory = Callable[[int, random.Random, Any, float], Any]
+#: make_bot(seat, rng, reaction_model, think_ms, level="normal") -> Bot; ``level`` is
+#: one of shared.bots.levels.LEVELS (a game without a bot of that level plays its own)
+BotFactory = Callable[..., Any]
 
 
 @dataclass(frozen=True)

@@ -225,7 +225,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "join": {"table": (int, True), "seat": (int, False), "spectate": (bool, False), "key": (str, False),
              "room": (str, False)},
     "leave": {"table": (int, True)},
-    "add_bot": {"table": (int, True), "seat": (int, False)},
+    "add_bot": {"table": (int, True), "seat": (int, False), "level": (str, False)},
     "remove_bot": {"table": (int, True), "seat": (int, True)},
     "action": {"table": (int, True), "action": (dict, True), "t_press": (_NUM, False), "t_shown": (_NUM, False)},
     "reconnect": {"token": (str, True), "step": (int, False)},

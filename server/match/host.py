@@ -329,7 +329,7 @@ class HostControls:
         new.host.emote_times = self.emote_times
         for old, seat in zip(t.seats, new.seats):
             seat.conn, seat.name, seat.bot, seat.token = old.conn, old.name, old.bot, old.token
-            seat.key = old.key
+            seat.key, seat.level = old.key, old.level
             seat.away, seat.left = old.away, old.left
         feed, t.spectators = t.spectators, SpectatorFeed(t.clock, 0)
         feed.delay_ms = float(settings.get("spectator_delay_s", 0)) * 1000.0

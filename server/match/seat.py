@@ -19,6 +19,7 @@ class Seat:
     conn: Any = None
     name: str | None = None
     bot: bool = False  # a bot plays this seat for good
+    level: str = "normal"  # that bot's level (shared.bots.LEVELS); stand-ins play normal
     token: str | None = None  # the player's reconnect token, while it is valid
     key: str | None = None  # the key the player's client named its join with (never sent)
     away: bool = False  # held for its player, who lost the connection
@@ -53,6 +54,8 @@ class Seat:
         is gone and a bot plays it for him; ``key`` when the player's client named its join
         with one, so that asking again after a crash finds the seat)."""
         rec: dict[str, Any] = {"seat": self.index, "name": self.name, "bot": self.bot, "token": self.token}
+        if self.bot and self.level != "normal":
+            rec["level"] = self.level
         if self.key is not None:
             rec["key"] = self.key
         if self.left:

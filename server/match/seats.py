@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterator
 
 from twisted.logger import Logger
 
+from shared.bots import DEFAULT_LEVEL, LEVELS
 from shared.protocol import ProtocolError
 from shared.sentences import say
 from shared.rules import events_for
@@ -160,13 +161,18 @@ class SeatRoster:
         if not 0 <= seat < n:
             raise ProtocolError("no_such_seat", say("seat_range", last=n - 1))
 
-    def add_bot(self, seat: int | None = None) -> None:
-        """Put a bot in ``seat`` (first free when None) before the match starts."""
+    def add_bot(self, seat: int | None = None, level: str = DEFAULT_LEVEL) -> None:
+        """Put a bot of ``level`` (:data:`shared.bots.LEVELS`) in ``seat`` (first free
+        when None) before the match starts; its name says a level other than normal
+        ("Bot 2 (hard)"). Raises ``bad_option`` for an unknown level."""
         t = self.table
+        if level not in LEVELS:
+            raise ProtocolError("bad_option", say("option_choice", option="level", choices=", ".join(LEVELS)))
         if t.status != "waiting":
             raise ProtocolError("already_started", say("seats_fixed"))
         target = self._pick_seat(seat)
-        target.bot, target.name = True, f"Bot {target.index + 1}"
+        name = f"Bot {target.index + 1}" if level == DEFAULT_LEVEL else f"Bot {target.index + 1} ({level})"
+        target.bot, target.name, target.level = True, name, level
         t.seats_changed()
 
     def remove_bot(self, seat: int) -> None:

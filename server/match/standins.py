@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 from twisted.internet import defer, task
 from twisted.logger import Logger
 
-from shared.bots import make_bot
+from shared.bots import DEFAULT_LEVEL, make_bot
 from shared.bots.driver import BotDriver
 from shared.rules import events_for
 from server.match.contracts import MatchTable
@@ -330,8 +330,10 @@ class StandIns:
         settings = dict(t.config["bots"])
         settings["think_ms"] = t.bot_think_ms
         seed = f"{t.seed}/{seat}"
+        # a seat the host gave a bot plays at the level asked; a player's stand-in at normal
+        level = t.seats[seat].level if t.seats[seat].bot else DEFAULT_LEVEL
         try:
-            return make_bot(t.game.NAME, seat, seed=seed, settings=settings, kind=t.bot_kind)
+            return make_bot(t.game.NAME, seat, seed=seed, settings=settings, kind=t.bot_kind, level=level)
         except (ImportError, KeyError):
             return make_bot(t.game.NAME, seat, seed=seed, settings=settings, kind="random")
 

@@ -31,6 +31,7 @@ from typing import Any, Callable
 from twisted.logger import Logger
 
 from shared import matchlog
+from shared.bots import DEFAULT_LEVEL, LEVELS
 from shared.games import game_def
 from shared.protocol import ProtocolError
 from shared.sentences import say
@@ -219,8 +220,8 @@ class Table:
     def held(self) -> bool:
         return self.roster.held()
 
-    def add_bot(self, seat: int | None = None) -> None:
-        self.roster.add_bot(seat)
+    def add_bot(self, seat: int | None = None, level: str = DEFAULT_LEVEL) -> None:
+        self.roster.add_bot(seat, level)
 
     def new_table(self, engine_config: dict[str, Any], settings: dict[str, Any],
                   options: dict[str, Any]) -> "Table":
@@ -565,6 +566,7 @@ class Table:
             seat.name = str(rec.get("name") or "")
             if rec.get("bot"):
                 seat.bot = True
+                seat.level = rec["level"] if rec.get("level") in LEVELS else DEFAULT_LEVEL
             elif isinstance(rec.get("token"), str):
                 seat.token = rec["token"]
                 seat.key = rec["key"] if isinstance(rec.get("key"), str) else None
@@ -593,6 +595,7 @@ class Table:
             seat.key = key if isinstance(key, str) else None
             if entry.get("bot") or not seat.token:
                 seat.bot, seat.token = True, None
+                seat.level = entry["level"] if entry.get("level") in LEVELS else DEFAULT_LEVEL
                 bots.append(seat)
         log.info("table {id}: {game} match restored at step {step} from {path}", id=self.id,
                  game=self.game.NAME, step=len(self.log), path=str(path))

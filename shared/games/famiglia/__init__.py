@@ -115,7 +115,8 @@ from shared.games.famiglia import showing
 from shared.gamedef import GameDef, Option
 
 
-def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float) -> Any:
+def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float, level: str = "normal") -> Any:
+    # no hard Famiglia bot yet: hard plays as normal; easy's slips are shared.bots.levels'
     from shared.games.famiglia.bot import FamigliaBot
     return FamigliaBot(seat, rng, think_ms=think_ms)
 

@@ -82,8 +82,10 @@ from shared.games.family_business.views import (
     visible_cards, wire_cards, zones)
 
 
-def make_bot(seat: int, rng: random.Random, reaction_model: Any = None, think_ms: float = 0.0):
-    """The Family Business bot for ``seat`` (see ``bot.FamilyBusinessBot``)."""
+def make_bot(seat: int, rng: random.Random, reaction_model: Any = None, think_ms: float = 0.0,
+             level: str = "normal"):
+    """The Family Business bot for ``seat`` (see ``bot.FamilyBusinessBot``). No hard
+    bot yet: ``level`` only changes ``reaction_model``, which the caller adapts."""
     from shared.games.family_business.bot import FamilyBusinessBot
     return FamilyBusinessBot(seat, rng, reaction=reaction_model, think_ms=think_ms)
 

@@ -76,7 +76,8 @@ from shared.games.mafiosi import showing
 from shared.gamedef import GameDef, Option
 
 
-def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float) -> Any:
+def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float, level: str = "normal") -> Any:
+    # no hard Mafiosi bot yet: hard plays as normal; easy's slips are shared.bots.levels'
     from shared.games.mafiosi.bot import MafiosiBot
     return MafiosiBot(seat, rng, think_ms=think_ms)
 

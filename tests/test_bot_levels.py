@@ -1,0 +1,90 @@
+"""Bot levels (docs/PROTOCOL.md "Bot levels"): ``add_bot``'s ``level`` over the real
+protocol, and the easy and hard bots of every game -- legal moves only, and the same
+match from the same seed."""
+from __future__ import annotations
+
+import pytest
+
+from server.match.standins import StandIns
+from shared import games as registry
+from shared.bots import LEVELS, make_bot
+from shared.bots.levels import EasyBot
+from shared.sim import play_match
+from tests.test_host_controls import host_table, last_table, make_lobby
+
+#: every game at a small table, with its shortest match
+GAMES = {
+    "omerta": {"seats": 3, "rounds": 1},
+    "famiglia": {"seats": 2},
+    "family_business": {"seats": 3},
+    "mafiosi": {"seats": 3},
+}
+
+
+# -- over the protocol --------------------------------------------------------------------
+def test_add_bot_level_names_the_seat_and_plays_at_it():
+    lobby = make_lobby()
+    ann, tid, _ = host_table(lobby, seats=4)
+    ann.request("add_bot", table=tid, level="hard")
+    ann.request("add_bot", table=tid, level="easy")
+    ann.request("add_bot", table=tid)
+    names = [s["name"] for s in last_table(ann)["seats"]]
+    assert names[1:] == ["Bot 2 (hard)", "Bot 3 (easy)", "Bot 4"]
+    table = lobby.tables[tid]
+    assert [s.level for s in table.seats[1:]] == ["hard", "easy", "normal"]
+    stand_ins: StandIns = table.stand_ins
+    assert isinstance(stand_ins.make_bot(2), EasyBot)
+    assert stand_ins.make_bot(1).level == "hard"
+
+
+@pytest.mark.parametrize("level", ["expert", "", "HARD"])
+def test_add_bot_refuses_an_unknown_level(level):
+    lobby = make_lobby()
+    ann, tid, _ = host_table(lobby)
+    reply = ann.request("add_bot", table=tid, level=level)
+    assert reply["type"] == "error" and reply["code"] == "bad_option"
+    assert "easy, normal, hard" in reply["message"]
+    assert all(not s["bot"] for s in last_table(ann)["seats"][1:])
+
+
+def test_add_bot_level_must_be_a_string():
+    lobby = make_lobby()
+    ann, tid, _ = host_table(lobby)
+    reply = ann.request("add_bot", table=tid, level=3)
+    assert reply["type"] == "error" and reply["code"] == "bad_message"
+
+
+def test_make_bot_refuses_an_unknown_level():
+    with pytest.raises(ValueError):
+        make_bot("omerta", 0, "s", level="expert")
+
+
+# -- easy and hard bots -------------------------------------------------------------------
+def _match(game: str, seed: int, levels: list[str]):
+    config = GAMES[game]
+    bots = [make_bot(game, p, f"{seed}/{p}", {"think_ms": 0}, level=levels[p % len(levels)])
+            for p in range(config["seats"])]
+    rules = registry.game_def(game).rules
+    return play_match(rules, config, seed, bots)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_easy_and_hard_bots_play_legal_moves_to_the_end(game, seed):
+    """Every action applied (``play_match`` raises on an illegal one) and the match ends."""
+    rules = registry.game_def(game).rules
+    levels = ["easy", "hard", "normal"][seed % 3:] + ["easy", "hard", "normal"][:seed % 3]
+    rec = _match(game, seed, levels)
+    assert rules.is_over(rec.state)
+    assert rec.log
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_same_seed_same_match_with_easy_and_hard_bots(game):
+    a = _match(game, 7, ["easy", "hard"])
+    b = _match(game, 7, ["easy", "hard"])
+    assert a.log == b.log
+
+
+def test_levels_are_the_three():
+    assert LEVELS == ("easy", "normal", "hard")
