@@ -88,3 +88,20 @@ def test_same_seed_same_match_with_easy_and_hard_bots(game):
 
 def test_levels_are_the_three():
     assert LEVELS == ("easy", "normal", "hard")
+
+
+def test_easy_omerta_forgets_and_hard_remembers():
+    """Omerta's easy bot drops a peeked card from memory a few turns later; the hard
+    bot keeps it for the round."""
+    from shared.games.omerta.bot import EASY_MEMORY_TURNS
+    seen = {}
+    for level in ("easy", "hard"):
+        bot = make_bot("omerta", 0, "s", level=level)
+        inner = bot.inner if isinstance(bot, EasyBot) else bot
+        view = {"players": [{"seat": 0, "slots": [{"slot": 5}]}], "turn_no": 0}
+        bot.observe([{"type": "look", "seat": 0, "reason": "peek", "slots": [5],
+                      "cards": [{"points": 3}]}], view)
+        assert 5 in inner.known
+        bot.observe([], {**view, "turn_no": EASY_MEMORY_TURNS + 3})
+        seen[level] = 5 in inner.known
+    assert seen == {"easy": False, "hard": True}

@@ -79,8 +79,7 @@ from shared.gamedef import GameDef, Option, claim_outcome_by_success
 
 def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float, level: str = "normal") -> Any:
     from shared.games.omerta.bot import OmertaBot
-    # hard: the normal bot with the quicker reactions its factory is given
-    return OmertaBot(seat, rng, reaction=reaction, think_ms=think_ms)
+    return OmertaBot(seat, rng, reaction=reaction, think_ms=think_ms, level=level)
 
 
 def turn_id(state: OmertaState) -> Hashable:

@@ -11,6 +11,12 @@ configured floor), uses each character against the player it believes is leading
 declares Omerta when it knows its whole game, its stock is at most 7 and it is very
 likely the lowest (RULES.md §2.8).
 
+Levels (``level``, :mod:`shared.bots.levels`): ``normal`` is the bot above. ``easy``
+forgets, as a beginner does: a card it saw is gone from its memory
+:data:`EASY_MEMORY_TURNS` turns later (one or two more for some slots), so it replaces
+cards it once knew, misses snaps and declares later. ``hard`` keeps the perfect memory
+above and reacts quicker in the races (its reaction model is chosen by its factory).
+
 Each decision draws from a ``random.Random`` keyed by the bot's seed and the game
 situation (round, turn, step, window), not from one running stream: asked twice in the
 same situation -- after a reconnection, a server restart, a cancelled plan -- the bot
@@ -28,16 +34,24 @@ from shared.games import omerta as om
 from shared.rules import Action
 
 _ALL_POINTS = sum(c.points for c in om.DECK)
+#: turns (every player's, counted by the view's ``turn_no``) an easy bot remembers a card
+EASY_MEMORY_TURNS = 4
 _POINTS = itemgetter("points")
 
 
 class OmertaBot:
     """Omerta player for ``seat``; ``rng`` drives its choices and reaction times,
-    ``think_ms`` is the pause before turn actions (ms)."""
+    ``think_ms`` is the pause before turn actions (ms), ``level`` one of
+    ``"easy"``, ``"normal"``, ``"hard"`` (see the module docstring)."""
 
     def __init__(self, seat: int, rng: random.Random, reaction: ReactionModel | None = None,
-                 think_ms: float = 0.0):
+                 think_ms: float = 0.0, level: str = "normal"):
         self.seat = seat
+        self.level = level
+        #: easy only: turns a card stays in memory (None: for the whole round)
+        self.memory_turns: int | None = EASY_MEMORY_TURNS if level == "easy" else None
+        self.seen_at: dict[int, int] = {}  # slot id -> turn_no it was learnt (easy only)
+        self._turn_no = 0
         self._seed = rng.getrandbits(64)
         self._rng: random.Random | None = rng
         self._rng_key: str | None = ""
@@ -75,13 +89,25 @@ class OmertaBot:
         self.safe: list[dict[str, Any] | None] = [None] * 4
         self.drawn: dict[str, Any] | None = None
         self.public_draw: dict[str, Any] | None = None
+        self.seen_at = {}
 
     def _forget(self, slot: int) -> dict[str, Any] | None:
         return self.known.pop(slot, None)
 
+    def _fade(self) -> None:
+        """Easy only: drop the cards learnt too many turns ago (some slots a turn or two
+        later than others, so that it does not forget a whole game at once)."""
+        assert self.memory_turns is not None
+        now, limit, known, seen_at = self._turn_no, self.memory_turns, self.known, self.seen_at
+        for sid in [sid for sid in known if now - seen_at.get(sid, now) > limit + sid % 3]:
+            del known[sid]
+            seen_at.pop(sid, None)
+
     def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
         """Update the memory from the events this seat received (wire form)."""
         handlers = self._handlers
+        if self.memory_turns is not None:
+            self._turn_no = view.get("turn_no", self._turn_no)
         for e in events:
             handler = handlers.get(e["type"])
             if handler is not None:
@@ -98,6 +124,8 @@ class OmertaBot:
                 slots &= alive
                 if not slots:
                     self.pool[seat] = []
+        if self.memory_turns is not None:
+            self._fade()
 
     def _on_round_started(self, e: dict[str, Any]) -> None:
         self._reset()
@@ -114,6 +142,8 @@ class OmertaBot:
 
     def _learn(self, sid: int, c: dict[str, Any]) -> None:
         self.known[sid] = c
+        if self.memory_turns is not None:
+            self.seen_at[sid] = self._turn_no
         for seat, slots in self.pool_slots.items():
             if sid in slots:
                 slots.discard(sid)
@@ -159,6 +189,12 @@ class OmertaBot:
             self.known[x] = cy
         if cx is not None:
             self.known[y] = cx
+        if self.memory_turns is not None:
+            tx, ty = self.seen_at.pop(x, None), self.seen_at.pop(y, None)
+            if ty is not None:
+                self.seen_at[x] = ty
+            if tx is not None:
+                self.seen_at[y] = tx
 
     def _on_shuffle(self, e: dict[str, Any]) -> None:
         seat, slots = e["seat"], set(e["slots"])
