@@ -36,6 +36,6 @@ def make_bot(game: str, seat: int, seed: Any, settings: Mapping[str, Any] | None
     if level == DEFAULT_LEVEL:
         return factory(seat, rng, reaction, think)  # exactly the bot as it always was
     bot = factory(seat, rng, reaction_for(reaction, level), think, level=level)
-    if level == "easy":
+    if level == "easy" and not isinstance(bot, EasyBot):  # a game may make its own
         return EasyBot(bot, f"{seed}/easy")
     return bot

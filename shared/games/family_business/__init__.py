@@ -85,9 +85,19 @@ from shared.games.family_business.views import (
 def make_bot(seat: int, rng: random.Random, reaction_model: Any = None, think_ms: float = 0.0,
              level: str = "normal"):
     """The Family Business bot for ``seat`` (see ``bot.FamilyBusinessBot``). No hard
-    bot yet: ``level`` only changes ``reaction_model``, which the caller adapts."""
+    bot yet: hard changes only ``reaction_model``, which the caller adapts. Easy slips
+    to any other legal move of the turn (:class:`shared.bots.levels.EasyBot`): each card
+    is an action type of its own, so another move "of the same kind" would seldom differ."""
     from shared.games.family_business.bot import FamilyBusinessBot
-    return FamilyBusinessBot(seat, rng, reaction=reaction_model, think_ms=think_ms)
+    bot = FamilyBusinessBot(seat, rng, reaction=reaction_model, think_ms=think_ms)
+    if level == "easy":
+        from shared.bots.levels import EasyBot
+        return EasyBot(bot, f"{rng.getrandbits(64)}/easy", slip=EASY_SLIP, same_kind=False)
+    return bot
+
+
+#: share of an easy bot's turns played as another legal move (see :func:`make_bot`)
+EASY_SLIP = 0.45
 
 
 GAME = GameDef(

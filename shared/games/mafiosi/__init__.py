@@ -77,9 +77,15 @@ from shared.gamedef import GameDef, Option
 
 
 def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float, level: str = "normal") -> Any:
-    # no hard Mafiosi bot yet: hard plays as normal; easy's slips are shared.bots.levels'
+    # no hard Mafiosi bot yet: hard plays as normal. Easy plays another legal card more
+    # often than the shared default: most of a trick's cards are close in value, so a
+    # beginner's slip at the default share hardly shows
     from shared.games.mafiosi.bot import MafiosiBot
-    return MafiosiBot(seat, rng, think_ms=think_ms)
+    bot = MafiosiBot(seat, rng, think_ms=think_ms)
+    if level == "easy":
+        from shared.bots.levels import EasyBot
+        return EasyBot(bot, f"{rng.getrandbits(64)}/easy", slip=0.5)
+    return bot
 
 
 def turn_id(state: MafiosiState) -> Hashable | None:

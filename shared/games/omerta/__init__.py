@@ -79,7 +79,12 @@ from shared.gamedef import GameDef, Option, claim_outcome_by_success
 
 def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float, level: str = "normal") -> Any:
     from shared.games.omerta.bot import OmertaBot
-    return OmertaBot(seat, rng, reaction=reaction, think_ms=think_ms, level=level)
+    bot = OmertaBot(seat, rng, reaction=reaction, think_ms=think_ms, level=level)
+    if level == "easy":
+        # its fading memory is its main mistake already: fewer slips than the default
+        from shared.bots.levels import EasyBot
+        return EasyBot(bot, f"{rng.getrandbits(64)}/easy", slip=0.15)
+    return bot
 
 
 def turn_id(state: OmertaState) -> Hashable:

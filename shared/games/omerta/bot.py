@@ -35,7 +35,7 @@ from shared.rules import Action
 
 _ALL_POINTS = sum(c.points for c in om.DECK)
 #: turns (every player's, counted by the view's ``turn_no``) an easy bot remembers a card
-EASY_MEMORY_TURNS = 4
+EASY_MEMORY_TURNS = 8
 _POINTS = itemgetter("points")
 
 
