@@ -105,3 +105,40 @@ def test_easy_omerta_forgets_and_hard_remembers():
         bot.observe([], {**view, "turn_no": EASY_MEMORY_TURNS + 3})
         seen[level] = 5 in inner.known
     assert seen == {"easy": False, "hard": True}
+
+
+def test_a_bots_level_comes_back_with_a_restored_waiting_table(tmp_path):
+    from tests.test_join_key import lobby_at
+    from tests.test_waiting_tables import half_full
+    first = lobby_at(tmp_path)
+    clients, tid = half_full(first, seats=3, joined=1, start="host")
+    clients[0].request("add_bot", table=tid, level="hard")
+    second = lobby_at(tmp_path, start=5000.0)
+    (table,) = second.restore()
+    assert table.seats[1].bot and table.seats[1].level == "hard"
+    assert table.seats[1].name == "Bot 2 (hard)"
+    assert table.stand_ins.make_bot(1).level == "hard"
+
+
+def _benchmark():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bot_levels.py"
+    spec = importlib.util.spec_from_file_location("bot_levels_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_fails_when_it_measured_nothing():
+    with pytest.raises(SystemExit) as e:
+        _benchmark().main(["--pairs", "0", "--games", "famiglia"])
+    assert e.value.code not in (0, None)
+
+
+def test_the_benchmark_reports_null_for_a_game_without_a_hard_bot(capsys):
+    out = _benchmark().main(["--pairs", "1", "--games", "famiglia"])
+    assert out["famiglia"]["hard_vs_normal_delta"] is None
+    assert out["famiglia"]["reactor_stall_ms_max"] is None
+    assert isinstance(out["famiglia"]["normal_vs_easy_delta"], float)
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("{")
