@@ -142,3 +142,29 @@ def test_the_benchmark_reports_null_for_a_game_without_a_hard_bot(capsys):
     assert out["famiglia"]["reactor_stall_ms_max"] is None
     assert isinstance(out["famiglia"]["normal_vs_easy_delta"], float)
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("{")
+
+
+def test_a_bots_level_stays_for_the_rematch_and_is_in_the_match_log(tmp_path):
+    from shared import matchlog
+    from tests.test_protocol import Client
+    from tests.test_rematch import make_lobby as rematch_lobby
+    lobby = rematch_lobby(tmp_path)
+    ann = Client(lobby, "ann")
+    tid = ann.request("create_table", game="omerta", seats=3, options={
+        "bot_think_ms": 0, "rounds": 1})["table"]["id"]
+    ann.request("join", table=tid)
+    ann.request("add_bot", table=tid, level="easy")
+    ann.request("add_bot", table=tid)
+    old = lobby.tables[tid]
+    lobby.clock.advance(0)  # the log's header, then the deal
+    header = matchlog.parse(old.matchfile.path.read_bytes()).header
+    assert [s.get("level") for s in header["seats"]] == [None, "easy", None]
+    ann.request("leave", table=tid)  # a stand-in finishes the match for her
+    while old.status == "playing" and not old.closed:
+        lobby.clock.advance(0.05)
+    token = old.seats[0].token
+    assert ann.request("reconnect", token=token)["type"] == "joined"
+    summary = ann.request("rematch", table=tid)["table"]
+    new = lobby.tables[tid]
+    assert new is not old and summary["seats"][1]["name"] == "Bot 2 (easy)"
+    assert [s.level for s in new.seats] == ["normal", "easy", "normal"]
