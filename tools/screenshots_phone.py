@@ -375,6 +375,21 @@ def _tap(phone: Any, button_id: str, timeout: float = 10.0) -> None:
             time.sleep(0.05)
 
 
+def _tap_until(phone: Any, rng: Any, done_js: str, timeout_s: float, period_s: float) -> None:
+    """Tap one of the offered buttons at random (as a player who plays anything legal)
+    every ``period_s`` until ``done_js`` is true in the page or ``timeout_s`` passed; a
+    button re-drawn under the tap is tried again next time."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and not phone.execute_script(done_js):
+        offered = buttons(phone)
+        if offered:
+            try:
+                phone.find_element("id", rng.choice(offered)["id"]).click()
+            except Exception:
+                pass
+        time.sleep(period_s)
+
+
 def _shoot(phone: Any, out: Path, name: str, lang: str, scroll: str = "0") -> list[Path]:
     """``phone`` at each of :data:`SHOT_SIZES`, scrolled to ``scroll`` (a JS expression)."""
     paths = []
@@ -426,29 +441,13 @@ def _states_shots(server: ServerProcess, lang: str, out: Path) -> list[Path]:
         # the bouncer, then the first card of a trick: a timed turn
         import random
         rng = random.Random(3)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not phone.execute_script(
-                "return window.__mafia.turnClock !== null && window.__mafia.legal.length > 0"):
-            offered = buttons(phone)
-            if offered:
-                try:
-                    phone.find_element("id", rng.choice(offered)["id"]).click()
-                except Exception:
-                    pass
-            time.sleep(0.2)
+        _tap_until(phone, rng, "return window.__mafia.turnClock !== null && window.__mafia.legal.length > 0",
+                   60, 0.2)
         time.sleep(1.2)
         paths += _shoot(phone, out, "turn", lang)
         _wait_page(watcher, "return window.__mafia.playing && window.__mafia.view !== null")
         paths += _shoot(watcher, out, "watch", lang)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not phone.execute_script("return window.__mafia.result !== null"):
-            offered = buttons(phone)
-            if offered:
-                try:
-                    phone.find_element("id", rng.choice(offered)["id"]).click()
-                except Exception:
-                    pass
-            time.sleep(0.1)
+        _tap_until(phone, rng, "return window.__mafia.result !== null", 120, 0.1)
         _wait_page(phone, "return document.querySelector('#play-again') !== null")
         time.sleep(0.5)
         paths += _shoot(phone, out, "podium", lang)
