@@ -19,7 +19,7 @@ from server.lobby import TABLES_PAGE_BYTES
 from shared.config import merge
 from shared.protocol import MAX_LINE
 from tests.test_protocol import Client, make_lobby
-from tests.test_websocket_closes import _Client as WebClient
+from tests.wsclient import WSClient as WebClient
 
 #: Many tables with long names: 200 summaries are several pages.
 TABLES = 200

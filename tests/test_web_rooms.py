@@ -12,6 +12,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from server.web import rooms  # noqa: E402
+from tests.wsclient import WSClient  # noqa: E402
 
 
 def test_codes_are_random_unambiguous_letters_with_at_least_20_bits():
@@ -67,55 +68,6 @@ def test_join_url():
 
 
 # -- the WebSocket bridge, in-process, over real TCP -------------------------------------------
-class _Client:
-    """An autobahn WebSocket client collecting every frame (it answers pings)."""
-
-    def __init__(self, port: int):
-        from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol
-        from twisted.internet import defer, reactor
-
-        self.frames: list[dict] = []
-        self.closed = defer.Deferred()
-        self.opened = defer.Deferred()
-        outer = self
-
-        class P(WebSocketClientProtocol):
-            def onOpen(self):
-                outer.proto = self
-                outer.opened.callback(self)
-
-            def onMessage(self, payload, is_binary):
-                msg = json.loads(payload)
-                outer.frames.append(msg)
-                if msg.get("type") == "ping":
-                    self.sendMessage(json.dumps({"type": "pong", "id": msg["id"], "tc": 1.0}).encode())
-
-            def onClose(self, clean, code, reason):
-                if not outer.closed.called:
-                    outer.closed.callback(code)
-
-        f = WebSocketClientFactory(f"ws://127.0.0.1:{port}/ws")
-        f.protocol = P
-        reactor.connectTCP("127.0.0.1", port, f)
-
-    def send(self, obj) -> None:
-        self.proto.sendMessage(obj if isinstance(obj, bytes) else json.dumps(obj).encode())
-
-    def wait_for(self, pred, timeout: float = 5.0):
-        from twisted.internet import defer, reactor, task
-
-        @defer.inlineCallbacks
-        def poll():
-            for _ in range(int(timeout / 0.01)):
-                hit = next((m for m in self.frames if pred(m)), None)
-                if hit is not None:
-                    return hit
-                yield task.deferLater(reactor, 0.01, lambda: None)
-            raise AssertionError(f"no such frame among {self.frames[-5:]}")
-
-        return poll()
-
-
 @pytest_twisted.inlineCallbacks
 def test_websocket_speaks_the_protocol_one_message_per_frame(tmp_path):
     from twisted.internet import reactor
@@ -126,7 +78,7 @@ def test_websocket_speaks_the_protocol_one_message_per_frame(tmp_path):
     config = merge({"server": {"host": "127.0.0.1", "port": 0, "data_dir": str(tmp_path)}, "web": {"port": 0}})
     running = yield start_server(reactor, config, discovery=False)
     try:
-        c = _Client(running.web_port)
+        c = WSClient(running.web_port)
         yield c.opened
         c.send({"type": "hello", "name": "Phone", "seq": 1})
         welcome = yield c.wait_for(lambda m: m.get("type") == "welcome")

@@ -29,6 +29,7 @@ from shared.config import merge
 from shared.protocol import clean_name
 from tests.test_liveness import Peer, make
 from tests.test_loopback import Inbox
+from tests.wsclient import WSClient
 
 
 # -- helpers: a real server, TCP clients, WebSocket clients, raw HTTP ---------------------------
@@ -51,70 +52,6 @@ def _refused(d: defer.Deferred) -> defer.Deferred:
         raise AssertionError(f"expected an error, got {reply}")
 
     return d.addCallbacks(ok, lambda f: f.trap(ServerError) and f.value.code)
-
-
-class WSClient:
-    """An autobahn WebSocket client that keeps every frame and answers pings; ``origin``:
-    the ``Origin`` header it sends (None: none, as a program); ``bind``: its own address."""
-
-    def __init__(self, port: int, host: str = "127.0.0.1", origin: str | None = None,
-                 bind: str | None = None):
-        from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol
-        from twisted.internet import reactor
-
-        self.frames: list[dict[str, Any]] = []
-        self.opened: defer.Deferred = defer.Deferred()
-        self.closed: defer.Deferred = defer.Deferred()
-        self.seq = 0
-        outer = self
-
-        class P(WebSocketClientProtocol):
-            def onOpen(self) -> None:
-                outer.proto = self
-                outer.opened.callback(self)
-
-            def onMessage(self, payload: bytes, is_binary: bool) -> None:
-                msg = json.loads(payload)
-                outer.frames.append(msg)
-                if msg.get("type") == "ping" and self.state == self.STATE_OPEN:
-                    self.sendMessage(json.dumps({"type": "pong", "id": msg["id"], "tc": 1.0}).encode())
-
-            def onClose(self, clean: bool, code: Any, reason: Any) -> None:
-                if not outer.opened.called:
-                    outer.opened.errback(ConnectionError(f"closed before open ({code})"))
-                if not outer.closed.called:
-                    outer.closed.callback((code, reason))
-
-        self.opened.addTimeout(5, reactor)
-        self.closed.addTimeout(10, reactor)
-        f = WebSocketClientFactory(f"ws://{host}:{port}/ws", origin=origin)
-        f.protocol = P
-        reactor.connectTCP(host, port, f, bindAddress=(bind, 0) if bind else None)
-
-    def send(self, msg_type: str, **fields: Any) -> int:
-        self.seq += 1
-        self.proto.sendMessage(json.dumps({"type": msg_type, "seq": self.seq, **fields}).encode())
-        return self.seq
-
-    def wait_for(self, pred: Any, timeout: float = 5.0) -> defer.Deferred:
-        from twisted.internet import reactor
-
-        @defer.inlineCallbacks
-        def poll():
-            for _ in range(int(timeout / 0.01)):
-                hit = next((m for m in self.frames if pred(m)), None)
-                if hit is not None:
-                    return hit
-                yield task.deferLater(reactor, 0.01, lambda: None)
-            raise AssertionError(f"no such frame among {self.frames[-5:]}")
-
-        return poll()
-
-    @defer.inlineCallbacks
-    def request(self, msg_type: str, **fields: Any):
-        seq = self.send(msg_type, **fields)
-        reply = yield self.wait_for(lambda m: m.get("re") == seq)
-        return reply
 
 
 def http_get(port: int, path: bytes, host: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
@@ -378,8 +315,9 @@ def test_a_foreign_origin_gets_a_clear_close_and_the_own_page_gets_in(tmp_path):
                        f"https://127.0.0.1:{port}", "http://mafia.lan:8081"):
             foreign = WSClient(port, origin=origin)
             yield foreign.opened
-            foreign.send("hello", name="Evil")
-            code, reason = yield foreign.closed
+            foreign.message("hello", name="Evil")
+            code = yield foreign.closed
+            reason = foreign.close_reason
             assert code == 1008 and "origin not allowed" in reason, origin
             assert foreign.frames == []  # nothing of the protocol reached it
         for origin in (f"http://127.0.0.1:{port}", f"http://localhost:{port}", "http://mafia.lan:8080", None):
@@ -464,7 +402,8 @@ def test_signed_in_websockets_of_one_address_are_capped_and_say_what_to_do(tmp_p
         yield extra.opened
         error = yield extra.wait_for(lambda m: m.get("type") == "error")
         assert error["code"] == "too_many_connections" and "max_connections_per_address" in error["message"]
-        code, reason = yield extra.closed
+        code = yield extra.closed
+        reason = extra.close_reason
         assert code == 1013 and "max_connections_per_address" in reason
     finally:
         for c in clients:

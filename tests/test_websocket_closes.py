@@ -14,63 +14,7 @@ from twisted.internet import defer
 from server.web.bridge import MAX_FRAME
 from shared.config import merge
 from shared.protocol import MAX_LINE
-
-
-class _Client:
-    """An autobahn WebSocket client collecting every frame; it answers pings while the
-    socket is open (a pong sent on a closing socket would raise in the reactor, under
-    whatever test runs next). ``closed`` fires with the close code the client saw."""
-
-    def __init__(self, port: int):
-        from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol
-        from twisted.internet import reactor
-
-        self.frames: list[dict] = []
-        self.closed = defer.Deferred()
-        self.opened = defer.Deferred()
-        outer = self
-
-        class P(WebSocketClientProtocol):
-            def onOpen(self):
-                outer.proto = self
-                outer.opened.callback(self)
-
-            def onMessage(self, payload, is_binary):
-                msg = json.loads(payload)
-                outer.frames.append(msg)
-                if msg.get("type") == "ping" and self.state == self.STATE_OPEN:
-                    self.sendMessage(json.dumps({"type": "pong", "id": msg["id"], "tc": 1.0}).encode())
-
-            def onClose(self, clean, code, reason):
-                if not outer.closed.called:
-                    outer.closed.callback(code)
-
-        f = WebSocketClientFactory(f"ws://127.0.0.1:{port}/ws")
-        f.protocol = P
-        reactor.connectTCP("127.0.0.1", port, f)
-
-    def send(self, obj) -> None:
-        self.proto.sendMessage(obj if isinstance(obj, bytes) else json.dumps(obj).encode())
-
-    def wait_for(self, pred, timeout: float = 10.0):
-        from twisted.internet import reactor, task
-
-        @defer.inlineCallbacks
-        def poll():
-            for _ in range(int(timeout / 0.01)):
-                hit = next((m for m in self.frames if pred(m)), None)
-                if hit is not None:
-                    return hit
-                yield task.deferLater(reactor, 0.01, lambda: None)
-            raise AssertionError(f"no such frame among {self.frames[-5:]}")
-
-        return poll()
-
-    def close(self):
-        """Close from this side; fires once the socket is closed."""
-        if not self.closed.called:
-            self.proto.sendClose(1000)
-        return self.closed
+from tests.wsclient import WSClient
 
 
 @defer.inlineCallbacks
@@ -87,7 +31,7 @@ def _server(tmp_path, **server):
 
 @defer.inlineCallbacks
 def _greeted(running, name="Phone"):
-    c = _Client(running.web_port)
+    c = WSClient(running.web_port)
     yield c.opened
     c.send({"type": "hello", "name": name, "seq": 1})
     yield c.wait_for(lambda m: m.get("type") == "welcome")
@@ -127,7 +71,7 @@ def test_a_full_server_says_so_and_closes_with_1013(tmp_path):
     running = yield _server(tmp_path, max_connections=1)
     try:
         first = yield _greeted(running, "first")
-        late = _Client(running.web_port)
+        late = WSClient(running.web_port)
         yield late.opened
         assert (yield late.closed) == 1013
         (err,) = [m for m in late.frames if m.get("type") == "error"]
