@@ -271,9 +271,9 @@ def main() -> int:
     real_poll = app.sampler.poll
     last_poll = {"t": now_ms(), "cpu": time.thread_time()}
 
-    def poll() -> list[Any]:
+    def poll(floor_ms: float = 0.0) -> list[Any]:
         t, cpu = now_ms(), time.thread_time()
-        events = real_poll()
+        events = real_poll(floor_ms)
         rec = state.get("injected")
         if rec is not None and any(e.type == pygame.KEYDOWN for e, _ in events):
             # the gap since the previous poll, and the main thread's CPU in it: a gap

@@ -31,6 +31,10 @@ CONFS = ("sym", "asym")
 #: The far player's and the phone's share of equal races must be this close to the
 #: truth of the same races (acceptance of the benchmark).
 SHARE_TOLERANCE = 0.03
+#: A configuration's own share is checked against its truth only from this many equal
+#: races (where the tolerance spans three races); below it one race is worth more than
+#: the tolerance, and the share of both tables' equal races together is what is checked.
+SHARE_MIN_RACES = 100
 #: A gap race counts at the gap its keys really had (as they went in), not the one it
 #: planned: a key injected 5 ms late makes a "5 ms" race a tie. Each row of gaps takes
 #: the true gaps in its range (ms); a race in none of them is in no row.
@@ -175,6 +179,7 @@ def summarize(records: Iterable[dict[str, Any]], timing: dict[str, Any],
     honest = [r for r in recs if r.get("rec") == "honest"]
     skipped = 0
     out["races"] = len(races)
+    equal_all: list[dict[str, Any]] = []
     for conf in CONFS:
         sfx = suffix(conf)
         rs = [r for r in races if r.get("conf") == conf]
@@ -211,6 +216,7 @@ def summarize(records: Iterable[dict[str, Any]], timing: dict[str, Any],
                          f"{100 * share['arrival']:>10.1f}   (reaction, keys injected within 2 ms of plan: "
                          f"{out[f'correct_reaction_calm_{key}']} of {len(calm)})")
         eq = [x for x in judged if x["kind"] == "equal"]
+        equal_all += eq
         if eq:
             n = len(eq)
             far = sum(x["ours"] == "far" for x in eq) / n
@@ -253,6 +259,13 @@ def summarize(records: Iterable[dict[str, Any]], timing: dict[str, Any],
         presses += [p for p in loose if p.get("conf") == conf]
         _lies(out, lines, presses, timing, sfx)
         _honest(out, lines, presses, honest, sfx)
+    if equal_all:
+        n = len(equal_all)
+        out["races_equal_both"] = n
+        out["far_share_equal_both"] = round(sum(x["ours"] == "far" for x in equal_all) / n, 4)
+        out["far_share_equal_truth_both"] = round(sum(x["truth"] == "far" for x in equal_all) / n, 4)
+        lines.append(f"\nequal reflexes, both tables ({n} races): the far player wins "
+                     f"{100 * out['far_share_equal_both']:.1f} %, truth {100 * out['far_share_equal_truth_both']:.1f} %")
     out["skipped"] = skipped
     if skipped:
         lines.append(f"\n{skipped} races lacked a field to judge them and were skipped")
@@ -315,21 +328,24 @@ def _honest(out: dict[str, Any], lines: list[str], presses: list[dict[str, Any]]
         out[f"harness_press_late_p99_ms{sfx}"] = round(percentile(late, 99), 2)
         lines.append(f"harness: keys injected late by p50 {statistics.median(late):.2f} ms, "
                      f"p99 {percentile(late, 99):.2f} ms (the truth counts them when they really went in)")
-    stamp = [float(p["t_press"]) - float(p["t_injected"]) for p in race_honest
-             if p.get("t_press") is not None and p.get("t_injected") is not None]
-    if stamp:
-        out[f"client_stamp_late_p50_ms{sfx}"] = round(statistics.median(stamp), 2)
-        out[f"client_stamp_late_p99_ms{sfx}"] = round(percentile(stamp, 99), 2)
-        out[f"client_stamp_late_max_ms{sfx}"] = round(max(stamp), 2)
-        lines.append(f"client: t_press stamped after the key went in by p50 {statistics.median(stamp):.2f} ms, "
-                     f"p99 {percentile(stamp, 99):.2f} ms, max {max(stamp):.2f} ms")
+    signed = [float(p["t_press"]) - float(p["t_injected"]) for p in race_honest
+              if p.get("t_press") is not None and p.get("t_injected") is not None]
+    if signed:
+        stamp = [abs(x) for x in signed]
+        out[f"client_stamp_after_key_p50_ms{sfx}"] = round(statistics.median(signed), 2)
+        out[f"client_stamp_error_p50_ms{sfx}"] = round(statistics.median(stamp), 2)
+        out[f"client_stamp_error_p99_ms{sfx}"] = round(percentile(stamp, 99), 2)
+        out[f"client_stamp_error_max_ms{sfx}"] = round(max(stamp), 2)
+        lines.append(f"client: t_press off the instant the key went in by p50 {statistics.median(stamp):.2f} ms, "
+                     f"p99 {percentile(stamp, 99):.2f} ms, max {max(stamp):.2f} ms (signed p50 "
+                     f"{statistics.median(signed):+.2f} ms)")
         slow = [p for p in race_honest if p.get("poll_gap_ms") is not None and p.get("t_press") is not None
-                and p.get("t_injected") is not None and float(p["t_press"]) - float(p["t_injected"]) > 5.0]
+                and p.get("t_injected") is not None and abs(float(p["t_press"]) - float(p["t_injected"])) > 5.0]
         if slow:
             gap = sum(float(p["poll_gap_ms"]) for p in slow)
             cpu = sum(float(p["poll_gap_cpu_ms"]) for p in slow)
             out[f"client_slow_stamp_gap_cpu_share{sfx}"] = round(cpu / gap, 3) if gap > 0 else None
-            lines.append(f"client: {len(slow)} keys stamped > 5 ms late; between the sampler's two polls "
+            lines.append(f"client: {len(slow)} keys stamped > 5 ms off; between the sampler's two polls "
                          f"({gap / len(slow):.1f} ms on average) its thread computed {cpu / len(slow):.1f} ms: "
                          f"the rest of the time it did not run")
     shown = [float(p["t_shown"]) - float(p["t_arrived"]) for p in race_honest
@@ -352,7 +368,8 @@ def failures(out: dict[str, Any], races_asked: int, phone_asked: int = 0) -> tup
     """``(too_little, missed)``: why the run measured too little (fewer judged races than
     asked per configuration, or none of a kind), and which acceptance checks its figures
     miss (the quicker reactor wins >= 99 % at a 5 ms gap; the far player's and the phone's
-    shares of equal races within :data:`SHARE_TOLERANCE` of the truth of the same races;
+    shares of equal races within :data:`SHARE_TOLERANCE` of the truth of the same races --
+    the far player's over both tables, and per table from :data:`SHARE_MIN_RACES` races;
     the truth within its 95 % interval of one half; no honest press refused)."""
     little: list[str] = []
     missed: list[str] = []
@@ -369,13 +386,17 @@ def failures(out: dict[str, Any], races_asked: int, phone_asked: int = 0) -> tup
         if c5 is not None and c5 < 0.99:
             missed.append(f"{conf}: the quicker reactor won {100 * c5:.1f} % at a 5 ms gap (< 99 %)")
         far, truth = out.get(f"far_share_equal{sfx}"), out.get(f"far_share_equal_truth{sfx}")
-        if far is not None and truth is not None and abs(far - truth) > SHARE_TOLERANCE + 1e-9:
+        if (far is not None and truth is not None and int(out.get(f"races_equal{sfx}") or 0) >= SHARE_MIN_RACES
+                and abs(far - truth) > SHARE_TOLERANCE + 1e-9):
             missed.append(f"{conf}: the far player won {far:.3f} of equal races, truth {truth:.3f}")
         if out.get(f"far_share_equal_truth_in_ci{sfx}") is False:
             missed.append(f"{conf}: the truth {truth:.3f} is outside the 95 % interval of one half "
                           "(the harness is skewed)")
         if out.get(f"refused_honest{sfx}"):
             missed.append(f"{conf}: {out[f'refused_honest{sfx}']} honest presses refused")
+    far, truth = out.get("far_share_equal_both"), out.get("far_share_equal_truth_both")
+    if far is not None and truth is not None and abs(far - truth) > SHARE_TOLERANCE + 1e-9:
+        missed.append(f"both tables: the far player won {far:.3f} of equal races, truth {truth:.3f}")
     if phone_asked:
         n = int(out.get("races_phone") or 0)
         if n < phone_asked:

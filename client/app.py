@@ -190,7 +190,7 @@ class App:
 
     def sample(self) -> None:
         """Pump and stamp input (every ``input_poll_ms``); dispatch at once."""
-        events = self.sampler.poll()
+        events = self.sampler.poll(getattr(self.display, "shown_ms", 0.0))
         if events:
             self.pacer.wake()
         for event, t_ms in events:

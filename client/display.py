@@ -104,6 +104,8 @@ class Display:
         #: Frames shown so far: drawn whole, or partly (only what moved: ``draw_partial``).
         self.frames_whole = 0
         self.frames_partial = 0
+        #: client ms at which the last frame was shown (the floor of an input stamp)
+        self.shown_ms = 0.0
         self._gui_dt = 0.0  # seconds not yet given to pygame_gui's update
         self._whole_at = 0.0  # perf_counter s of the last whole frame shown
         self._whole_of: Scene | None = None  # the scene alone on it (None: several, or a change since)
@@ -242,7 +244,7 @@ class Display:
             pygame.display.update(partial)
         if partial is not None:
             self.frames_partial += 1
-        t = now_ms()
+        t = self.shown_ms = now_ms()
         for s in visible:
             s.presented(t)
 

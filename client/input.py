@@ -1,11 +1,13 @@
 """Input: the 2 ms event sampler that stamps every event, and per-seat bindings.
 
 pygame-ce events carry no timestamp, and polling once per 16 ms frame would stamp a
-key press up to a frame late. :class:`InputSampler` is polled by its own
-``LoopingCall`` every ``client.input_poll_ms`` (2 ms): each event gets the
-client-monotonic time of the poll that found it, in **ms** (``perf_counter_ns() / 1e6``,
-the same clock as ``client.net.now_ms``), so a snap's ``t_press`` is within ~2 ms of the
-real press (ARCHITECTURE §6).
+key press up to a frame late. :class:`InputSampler` is polled every
+``client.input_poll_ms`` (2 ms) and between a frame's drawing phases: an event found by
+a poll happened since the previous one, and it is stamped in the middle of that
+interval, in client-monotonic **ms** (``perf_counter_ns() / 1e6``, the same clock as
+``client.net.now_ms``) -- within ~1 ms of the real press when the polls keep their
+pace, and within half the gap, not the whole gap, when a busy machine delayed a poll
+(ARCHITECTURE §6).
 
 A :class:`Binding` maps keys (or one game controller) to a seat's commands, so several
 local players can share a keyboard with different snap keys (couch play).
@@ -28,11 +30,22 @@ except ImportError:  # pragma: no cover - until client.net exists
         return time.perf_counter_ns() / 1e6
 
 
+#: An event is never stamped more than this (ms) before the poll that found it: after a
+#: long pause (a loading screen, a machine that did not run the client) the middle of the
+#: gap says little; half the slowest regular poll period (``client.pacing.IDLE_POLL_MS``).
+MAX_BACKDATE_MS = 10.0
+
+
 class InputSampler:
     """Pumps the pygame event queue and stamps each event.
 
     ``source`` returns the pending events (``pygame.event.get``), ``clock`` the current
-    client ms. :meth:`poll` returns ``[(event, t_ms)]`` in queue order.
+    client ms. :meth:`poll` returns ``[(event, t_ms)]`` in queue order, every event of one
+    poll with the same stamp: the middle of the interval since the previous poll (the
+    event arrived in it: an unbiased estimate, so a poll delayed by a busy machine costs
+    the player half the delay on average instead of all of it), at most
+    :data:`MAX_BACKDATE_MS` before the poll, and never before ``floor_ms`` (the instant
+    the last frame was shown: a press is never stamped before what it answers).
     """
 
     def __init__(self, source: Callable[[], Iterable[pygame.event.Event]] = pygame.event.get,
@@ -41,11 +54,14 @@ class InputSampler:
         self.clock = clock
         self.last_poll_ms = 0.0
 
-    def poll(self) -> list[tuple[pygame.event.Event, float]]:
+    def poll(self, floor_ms: float = 0.0) -> list[tuple[pygame.event.Event, float]]:
         events = list(self.source())
         t = self.clock()
-        self.last_poll_ms = t
-        return [(e, t) for e in events]
+        prev, self.last_poll_ms = self.last_poll_ms, t
+        if not events:
+            return []
+        stamp = t if prev <= 0.0 else max(t - min((t - prev) / 2.0, MAX_BACKDATE_MS), prev, floor_ms)
+        return [(e, min(stamp, t)) for e in events]
 
 
 #: Commands a binding can produce.

@@ -156,16 +156,17 @@ def open_table(app, state, seat, events=()):
     return scene, link
 
 
-class StampClock:
-    """The sampler's clock, recording every stamp it gives."""
+class StampClock(InputSampler):
+    """The real sampler, recording the stamp it gives every event it returns."""
 
     def __init__(self):
+        super().__init__()
         self.stamps = []
 
-    def __call__(self):
-        t = now_ms()
-        self.stamps.append(t)
-        return t
+    def poll(self, floor_ms=0.0):
+        out = super().poll(floor_ms)
+        self.stamps.extend(t for _, t in out)
+        return out
 
 
 def test_snap_key_sends_a_claim_stamped_by_the_sampler(tmp_path):
@@ -175,8 +176,7 @@ def test_snap_key_sends_a_claim_stamped_by_the_sampler(tmp_path):
     for _ in range(40):  # the discarded 7 lands face up: t_shown is recorded
         app.display.render(1 / 60, flip=False)
     assert scene.window_shown_ms, "the window's card was never shown"
-    clock = StampClock()
-    app.sampler = InputSampler(clock=clock)
+    clock = app.sampler = StampClock()
     key(pygame.K_1)  # choose our first card (the 7)
     key(pygame.K_SPACE)  # snap
     app.sample()
@@ -193,8 +193,7 @@ def test_right_click_snaps_that_card_and_enter_passes(tmp_path):
     state, events = snap_window_state()
     scene, link = open_table(app, state, 2, events)
     app.display.render(1 / 60, flip=False)
-    clock = StampClock()
-    app.sampler = InputSampler(clock=clock)
+    clock = app.sampler = StampClock()
     sid = scene.own_slots(2)[3]
     click(scene.layout.slot_rect(sid).center, button=3)
     app.sample()

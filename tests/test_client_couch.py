@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest_twisted
 
-from client.input import InputSampler, binding_for
+from client.input import binding_for
 from tests.test_client_app import FakeLink, StampClock, key, make_app, menu_app, snap_window_state, until
 from shared.games import omerta
 from shared.rules import events_for
@@ -45,8 +45,7 @@ def test_two_local_seats_claim_with_their_own_keys(tmp_path):
     assert scene.public and scene.local_seats == {0, 1} and scene.perspective == 0
     for _ in range(30):
         app.display.render(1 / 60, flip=False)
-    clock = StampClock()
-    app.sampler = InputSampler(clock=clock)
+    clock = app.sampler = StampClock()
     key(pygame.K_d)  # seat 0 ("left" keys): next card -> its first card
     key(pygame.K_s)  # seat 0 snaps
     app.sample()

@@ -16,7 +16,6 @@ import pytest
 from client import i18n
 from client.games.family_business.layout import areas, fb_layout
 from client.games.family_business.narrate import KEYS, narrate
-from client.input import InputSampler
 from shared.games import family_business as fb
 from shared.rules import events_for
 from tests import family_business_helpers as H
@@ -223,8 +222,7 @@ def test_the_counter_key_sends_a_stamped_counter_claim(tmp_path):
     wid = s.window.id
     assert scene.window_shown_ms.get(wid) is not None
     assert scene.window_left() is not None  # the time bar runs
-    clock = StampClock()
-    app.sampler = InputSampler(clock=clock)
+    clock = app.sampler = StampClock()
     key(pygame.K_SPACE)  # the counter card is ready under the cursor
     app.sample()
     assert len(link.conn.sent) == 1

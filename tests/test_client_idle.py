@@ -48,9 +48,9 @@ def make(tmp_path, **kw):
     polls = []
     real_poll = app.sampler.poll
 
-    def poll():
+    def poll(floor_ms=0.0):
         polls.append(clock.seconds())
-        return real_poll()
+        return real_poll(floor_ms)
 
     app.sampler.poll = poll
     app.start_loops()

@@ -6,6 +6,7 @@ import json
 import pygame
 
 from client import settings as settings_mod
+import client.input as input_mod
 from client.input import CONFIRM, NEXT, PASS, PREV, REVEAL, SELECT, SNAP, InputSampler, binding_for
 from shared.config import merge
 
@@ -43,6 +44,28 @@ def test_sampler_stamps_every_event_of_a_poll_with_that_poll_time():
     s = InputSampler(source=lambda: list(events), clock=lambda: 1234.5)
     assert [(e.key, t) for e, t in s.poll()] == [(pygame.K_a, 1234.5), (pygame.K_b, 1234.5)]
     assert s.last_poll_ms == 1234.5
+
+
+def _sampler(times, pending):
+    clock = iter(times)
+    return InputSampler(source=lambda: pending.pop(0) if pending else [], clock=lambda: next(clock))
+
+
+def test_an_event_found_by_a_late_poll_is_stamped_in_the_middle_of_the_gap():
+    """A busy machine delayed the poll by 6 ms: the press happened somewhere in the 8 ms
+    since the previous poll, and is stamped at its middle, not at its end."""
+    s = _sampler([100.0, 108.0], [[], [_key(pygame.K_SPACE)]])
+    assert s.poll() == []
+    assert [t for _, t in s.poll()] == [104.0]
+
+
+def test_a_stamp_is_at_most_the_backdate_cap_before_its_poll_and_never_before_the_frame_shown():
+    s = _sampler([100.0, 400.0], [[], [_key(pygame.K_SPACE)]])
+    s.poll()
+    assert [t for _, t in s.poll()] == [400.0 - input_mod.MAX_BACKDATE_MS]
+    s = _sampler([100.0, 108.0], [[], [_key(pygame.K_SPACE)]])
+    s.poll()
+    assert [t for _, t in s.poll(floor_ms=106.5)] == [106.5]  # the card appeared at 106.5
 
 
 def test_settings_round_trip_and_ignore_bad_entries(tmp_path):

@@ -58,7 +58,7 @@ def test_the_truth_is_when_the_key_went_in_and_a_wrong_decision_says_where():
     assert out["wrong_by_client_stamp"] == 1 and out["wrong_by_server_bounds"] == 1
     assert out["wrong_by_server_collection"] == 0 and out["wrong_by_server_tie"] == 0
     assert out["harness_press_late_p99_ms"] == 8.0
-    assert out["client_stamp_late_p99_ms"] == 9.0
+    assert out["client_stamp_error_p99_ms"] == 9.0
     assert out["server_bounds_moved"] == "1/6"
 
 
@@ -68,6 +68,7 @@ def test_equal_races_give_the_far_share_beside_the_truth_of_the_same_races():
     out = fr.summarize(rs, TIMING)
     assert out["far_share_equal_asym"] == 0.5 and out["far_share_equal_truth_asym"] == 0.5
     assert out["far_share_equal_truth_in_ci_asym"] is True and out["races_equal_asym"] == 10
+    assert out["races_equal_both"] == 10 and out["far_share_equal_both"] == 0.5
     little, missed = fr.failures(out, races_asked=10)
     assert any("sym: 0 races judged of 10" in m for m in little)  # the other table judged none
     assert not any(m.startswith("asym: 10") for m in little)
@@ -89,7 +90,23 @@ def test_nothing_measured_fails_and_a_missed_target_is_named():
     assert len(little) >= 3 and any(m.startswith("phone: 0 races") for m in little)
     out = {"races_judged": 100, "races_judged_asym": 100, "correct_reaction_5ms": 0.9,
            "correct_reaction_5ms_asym": 1.0, "far_share_equal": 0.40, "far_share_equal_truth": 0.50,
-           "far_share_equal_asym": 0.5, "far_share_equal_truth_asym": 0.5, "refused_honest": 0}
+           "races_equal": fr.SHARE_MIN_RACES, "far_share_equal_asym": 0.5, "far_share_equal_truth_asym": 0.5,
+           "refused_honest": 0}
     little, missed = fr.failures(out, races_asked=100)
     assert little == []
     assert any("5 ms gap" in m for m in missed) and any("far player won 0.400" in m for m in missed)
+
+
+def test_a_table_with_few_equal_races_is_judged_by_both_tables_together():
+    """24 equal races: one race is worth 0.042, more than the tolerance; the two tables'
+    races together decide (one race off of 48 passes, three do not)."""
+    base = {"races_judged": 100, "races_judged_asym": 100, "correct_reaction_5ms": 1.0,
+            "correct_reaction_5ms_asym": 1.0, "far_share_equal": 0.583, "far_share_equal_truth": 0.542,
+            "races_equal": 24, "far_share_equal_asym": 0.5, "far_share_equal_truth_asym": 0.5,
+            "races_equal_asym": 24, "refused_honest": 0}
+    _, missed = fr.failures(dict(base, far_share_equal_both=0.5417, far_share_equal_truth_both=0.5208),
+                            races_asked=100)
+    assert missed == []
+    _, missed = fr.failures(dict(base, far_share_equal_both=0.5833, far_share_equal_truth_both=0.5208),
+                            races_asked=100)
+    assert missed == ["both tables: the far player won 0.583 of equal races, truth 0.521"]

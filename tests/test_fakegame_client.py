@@ -6,7 +6,6 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from client.input import InputSampler
 from tests.test_client_app import FakeLink, StampClock, key, make_app
 
 rules = pytest.importorskip("tests.fakegame.rules", reason="the fake game's rules (tests/fakegame/rules) are not there yet")
@@ -70,8 +69,7 @@ def test_a_claim_key_is_stamped_by_the_kit(tmp_path, fake_game):
         app.display.render(1 / 60, flip=False)
     wid = state.window.id
     assert wid in scene.window_shown_ms, "the window was never shown"
-    clock = StampClock()
-    app.sampler = InputSampler(clock=clock)
+    clock = app.sampler = StampClock()
     key(pygame.K_1)  # the cursor on our first card
     key(pygame.K_SPACE)  # snap
     app.sample()
