@@ -201,6 +201,9 @@ GLOW_STEPS = 12
 
 _chrome: dict[str, Any] = kept.state({"key": None, "surf": None})
 _layer: dict[str, Any] = kept.state({"key": None, "surf": None, "baked": {}, "t": 0.0, "version": 0})
+#: The chrome with every place's outline on it: the static layer starts from it, so a
+#: rebuild (each card landing in a deal) blits the resting cards only, not 50 outlines.
+_outlined: dict[str, Any] = kept.state({"key": None, "slots": None, "surf": None})
 #: New resting cards wait at most this long (ms) before being painted into the layer:
 #: during a deal the layer is not rebuilt for every card that lands.
 BAKE_DELAY_MS = 300.0
@@ -247,18 +250,30 @@ def _static_layer(sc: Any, f: Frame, lazy_ok: bool = True) -> pygame.Surface:
         any(f.resting.get(sid) != pos for sid, pos in baked.items())
     lazy = lazy_ok and len(f.resting) != len(baked) and f.t - _layer["t"] >= BAKE_DELAY_MS
     if stale or lazy or _layer["surf"] is None:
-        surf = refill(_layer["surf"], chrome)
+        surf = refill(_layer["surf"], _outlined_chrome(sc, chrome))
         for area in sc.layout.seats.values():
             back, m = sc.art.shadowed(None, *area.card)
-            outline = sc.art.slot_outline(*area.card)
-            for sid, rect in area.slots.items():
-                surf.blit(outline, rect.topleft)  # the place shows while its card is away
+            for sid in area.slots:
                 if sid in f.resting:
                     x, y = f.resting[sid]
                     surf.blit(back, (x - m, y - m))
         _layer.update(key=_chrome["key"], surf=surf, baked=dict(f.resting), t=f.t, slots=dict(sc.layout.slot_owner),
                       version=_layer["version"] + 1)
     return _layer["surf"]
+
+
+def _outlined_chrome(sc: Any, chrome: pygame.Surface) -> pygame.Surface:
+    """``chrome`` with the outline of every place (the place shows while its card is
+    away), made again when the chrome or the places change."""
+    slots = sc.layout.slot_owner
+    if _outlined["key"] is not _chrome["key"] or _outlined["slots"] != slots or _outlined["surf"] is None:
+        surf = refill(_outlined["surf"], chrome)
+        for area in sc.layout.seats.values():
+            outline = sc.art.slot_outline(*area.card)
+            for rect in area.slots.values():
+                surf.blit(outline, rect.topleft)
+        _outlined.update(key=_chrome["key"], slots=dict(slots), surf=surf)
+    return _outlined["surf"]
 
 
 def _active(v: dict, p: int) -> bool:
