@@ -279,6 +279,13 @@ class App:
 
         self.connections.hosted_friends().addCallbacks(ask, lambda _f: ask([]))
 
+    def set_bot_level(self, level: str) -> None:
+        """The level of the bots this player seats from now on (``shared.bots.LEVELS``),
+        kept in the settings file at once; an unknown level is ignored."""
+        if level in settings_mod.BOT_LEVELS and level != self.settings.bot_level:
+            self.settings.bot_level = level
+            settings_mod.save(self.settings, self.settings_path)
+
     def quit(self) -> None:
         """Stop the loops, close the connections, save the settings, stop the reactor."""
         self.running = False

@@ -15,8 +15,11 @@ from typing import Any, Mapping
 
 import platformdirs
 
+from shared.bots.levels import LEVELS as BOT_LEVELS
+
 #: Keyboard zones (client.input.ZONE_PRESETS) of couch players 1, 2, ...: no two share a key.
 DEFAULT_ZONES = ["left", "right", "middle", "numpad"]
+
 
 
 @dataclass
@@ -34,6 +37,8 @@ class Settings:
     four_colour_suits: bool = False
     zones: list[str] = field(default_factory=lambda: list(DEFAULT_ZONES))
     last_address: str = "127.0.0.1:7777"
+    #: the level of the bots this player seats (host screen, lobby, couch, Quick game)
+    bot_level: str = "normal"
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> "Settings":
@@ -83,6 +88,8 @@ def load(config: Mapping[str, Any], path: str | None = None) -> Settings:
                     value = float(value)
                 if type(value) is type(current):
                     setattr(s, f_.name, value)
+    if s.bot_level not in BOT_LEVELS:
+        s.bot_level = "normal"
     return s
 
 

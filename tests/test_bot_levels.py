@@ -30,6 +30,7 @@ def test_add_bot_level_names_the_seat_and_plays_at_it():
     ann.request("add_bot", table=tid)
     names = [s["name"] for s in last_table(ann)["seats"]]
     assert names[1:] == ["Bot 2 (hard)", "Bot 3 (easy)", "Bot 4"]
+    assert [s.get("level") for s in last_table(ann)["seats"]] == [None, "hard", "easy", "normal"]  # a player has none
     table = lobby.tables[tid]
     assert [s.level for s in table.seats[1:]] == ["hard", "easy", "normal"]
     stand_ins: StandIns = table.stand_ins

@@ -50,7 +50,8 @@ def test_host_sees_every_control_and_start_says_how_many_seats_are_free(tmp_path
     app = make_app(tmp_path)
     scene, link = lobby(app)
     assert scene.is_host
-    assert set(scene.controls) == {"add:3", "remove:2", "watch:1", "host:1", "options", "lock", "private", "fill"}
+    assert set(scene.controls) == {"add:3", "remove:2", "watch:1", "host:1", "options", "lock", "private", "fill",
+                                   "bot_level"}
     assert not scene.b_start.is_enabled and shown(scene.b_start) == "1 seat free"
     click(app, scene.b_start)
     assert link.requests == []  # a disabled Start sends nothing
@@ -68,7 +69,7 @@ def test_start_is_on_when_every_seat_is_taken_and_sends_start(tmp_path):
 
 
 @pytest.mark.parametrize("control,sent", [
-    ("add:3", ("add_bot", {"table": 7, "seat": 3})),
+    ("add:3", ("add_bot", {"table": 7, "seat": 3, "level": "normal"})),
     ("remove:2", ("remove_bot", {"table": 7, "seat": 2})),
     ("watch:1", ("move_to_spectators", {"table": 7, "seat": 1})),
     ("host:1", ("pass_host", {"table": 7, "seat": 1})),
@@ -179,6 +180,36 @@ def test_options_dialog_sends_set_options(tmp_path):
     assert link.requests == [("set_options", {"table": 7, "options": {"rounds": 3, "snap_timeout_ms": None,
                                                                         "turn_timer_s": 60,
                                                                         "bot_kind": "smart"}})]
+
+
+def test_the_bot_level_button_cycles_and_the_next_bot_is_seated_at_that_level(tmp_path):
+    app = make_app(tmp_path)
+    scene, link = lobby(app)
+    assert shown(scene.controls["bot_level"]) == "Bots: normal"
+    click(app, scene.controls["bot_level"])
+    app.display.render(1 / 60, flip=False)  # the rebuild
+    assert app.settings.bot_level == "hard" and shown(scene.controls["bot_level"]) == "Bots: hard"
+    click(app, scene.controls["add:3"])
+    assert link.requests == [("add_bot", {"table": 7, "seat": 3, "level": "hard"})]
+    link.requests.clear()
+    scene.fill_bots()
+    assert link.requests == [("add_bot", {"table": 7, "seat": 3, "level": "hard"})]
+    from client import settings as settings_mod
+
+    assert settings_mod.load({}, app.settings_path).bot_level == "hard"  # kept for the next evening
+
+
+def test_a_bot_seat_says_its_level_in_the_players_language(tmp_path):
+    from client.i18n import setup
+    from client.scenes.lobby import bot_label
+
+    assert bot_label("Bot 3 (hard)", "hard") == "Bot 3 (hard bot)"
+    assert bot_label("Bot 2", "normal") == "Bot 2 (bot)" and bot_label("Sonny", None) == "Sonny (bot)"
+    setup("fr")
+    try:
+        assert bot_label("Bot 3 (easy)", "easy") == "Bot 3 (robot facile)"
+    finally:
+        setup("en")
 
 
 def test_host_screen_creates_a_table_that_waits_for_its_host(tmp_path):

@@ -499,7 +499,7 @@ def _request_calls() -> list[tuple[str, str, set[str]]]:
 #: A plausible value per request field, for the requests found in the client's code.
 SAMPLE = {"name": "Ann", "game": "omerta", "seats": 4, "options": {}, "table": 3, "seat": 0,
           "spectate": True, "token": "tok", "step": 12, "features": ["delta"],
-          "locked": True, "emote": "clap", "key": "k3y-of-the-client_0123"}
+          "locked": True, "emote": "clap", "key": "k3y-of-the-client_0123", "level": "hard"}
 
 
 def test_the_requests_the_pygame_client_and_mafia_bot_build_are_valid():

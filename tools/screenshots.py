@@ -178,7 +178,11 @@ def run(argv: list[str] | None = None) -> int:
     lobby = app.replace(LobbyScene(app, link, table, host=True))
     lobby.add_bot(2)
     d.pump(1.0)
+    app.settings.bot_level = "hard"  # the next bot: a hard one (not saved: no settings file here)
+    lobby.add_bot(3)
+    d.pump(1.0)
     d.shot("02_lobby")
+    app.settings.bot_level = "normal"
 
     # the join screen finds this server by LAN discovery
     join = app.push(JoinScene(app))

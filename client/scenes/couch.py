@@ -19,7 +19,7 @@ from client.input import ZONE_PRESETS, Binding, binding_for
 from client.ui.scene import Scene
 from client.scenes.settings import zone_keys
 from client.ui.title import draw_title
-from client.ui.widgets import button, choice_menu, dialog, entry, label
+from client.ui.widgets import button, choice_menu, dialog, entry, label, level_menu
 
 MAX_LOCAL = 4
 
@@ -52,7 +52,7 @@ def shared_controls(bindings: list[Binding]) -> tuple[int, int] | None:
 def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, options: dict | None = None,
                 game: str | None = None):
     """Create a table of ``game`` (default: the registry's couch game) for ``players``
-    (name, binding) plus bots, each player on its own connection, and a spectator
+    (name, binding) plus bots (of the player's ``settings.bot_level``), each player on its own connection, and a spectator
     connection for the shared screen. The player named as this client's own connection
     (the default name of player 1) plays on it: the server names every connection
     uniquely, and a second "Lena" would sit as "Lena (2)". Returns a Deferred firing
@@ -81,7 +81,7 @@ def start_couch(app: Any, players: list[tuple[str, Binding]], seats: int, option
             app.pending_bindings[link] = binding
             yield link.request("join", table=tid, seat=i)
         for _ in range(seats - len(players)):
-            yield main.request("add_bot", table=tid)
+            yield main.request("add_bot", table=tid, level=app.settings.bot_level)
         return tid
 
     return run()
@@ -114,6 +114,8 @@ class CouchScene(Scene):
         label(self, pygame.Rect(x0, y, int(half * 0.55), rh), "host.game")
         self.dd_game = choice_menu(self, choices, next(c for c in choices if c[1] == self.game),
                                    pygame.Rect(x0 + int(half * 0.55), y, int(half * 0.45), rh))
+        label(self, pygame.Rect(x0 + half + pad, y, int(half * 0.55), rh), "couch.bots")
+        self.dd_level = level_menu(self, pygame.Rect(x0 + half + pad + int(half * 0.55), y, int(half * 0.45), rh))
         y += rh + gap
         label(self, pygame.Rect(x0, y, int(half * 0.55), rh), "couch.players")
         self.dd_count = choice_menu(self, [str(n) for n in range(2, MAX_LOCAL + 1)], str(self.count),
@@ -186,6 +188,8 @@ class CouchScene(Scene):
                 self.rebuild()
             elif event.ui_element is self.dd_seats:
                 self.seats = int(event.text)
+            elif event.ui_element is getattr(self, "dd_level", None):
+                self.app.set_bot_level(event.selected_option_id)
             elif event.ui_element in self.dd_controls:
                 self.controls[self.dd_controls.index(event.ui_element)] = event.selected_option_id
                 self.rebuild()

@@ -1,6 +1,7 @@
 """Host a table: choose the game (every game of the rules' registry this client can
 show, with its seat range and default seat count), the number of seats and the table's
-name, then wait in the lobby for players (or add bots). The table is created with the
+name, and the level of the bots the host will seat (kept in the player's settings), then
+wait in the lobby for players (or add bots). The table is created with the
 option ``start: "host"``: its match starts when the host presses Start in the lobby,
 so friends still arriving are not replaced by bots.
 
@@ -17,7 +18,7 @@ from client import felt, games
 from client.i18n import tr
 from client.ui.scene import Scene
 from client.ui.title import draw_title
-from client.ui.widgets import button, choice_menu, dialog, entry, label
+from client.ui.widgets import button, choice_menu, dialog, entry, label, level_menu
 
 
 class HostScene(Scene):
@@ -52,6 +53,9 @@ class HostScene(Scene):
         self.e_name = entry(self, pygame.Rect(x1, y, fw, rh), self.name)
         self.e_name.set_text_length_limit(40)
         self.name_entries.add(self.e_name)
+        y += rh + gap
+        label(self, pygame.Rect(x0, y, x1 - x0, rh), "host.bots")
+        self.dd_level = level_menu(self, pygame.Rect(x1, y, fw, rh))
         y += rh + 2 * gap
         bw = (box.w - int(72 * s)) // 2
         button(self, pygame.Rect(box.x + int(24 * s), y, bw, int(48 * s)), "common.back", command=self.app.pop)
@@ -64,6 +68,8 @@ class HostScene(Scene):
                 self.seats = int(event.text)
             elif event.ui_element is getattr(self, "dd_game", None):
                 self.set_game(getattr(event, "selected_option_id", self.game))
+            elif event.ui_element is getattr(self, "dd_level", None):
+                self.app.set_bot_level(getattr(event, "selected_option_id", ""))
         elif event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and event.ui_element in self.name_entries:
             # also from the entry of a moment ago: choosing the game rebuilt the screen
             # between the typing and its event, and the name typed still counts

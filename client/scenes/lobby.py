@@ -29,6 +29,7 @@ import pygame
 import pygame_gui
 
 from client import felt, games, text
+from client import settings as settings_mod
 from client.i18n import plural_key, tr
 from client.ui.errors import error_text, free_seats
 from client.ui.scene import Scene
@@ -123,6 +124,17 @@ def fit_label(scene: Scene, rect: pygame.Rect, value: str, **kw: Any) -> Any:
         lab.set_text(cut.rstrip() + "…")
     return lab
 
+
+
+def bot_label(name: str, level: Any) -> str:
+    """A bot's seat line in the player's language: "Bot 2 (bot)", "Bot 3 (hard bot)" /
+    "Bot 3 (robot difficile)" -- the server names a bot of another level than normal
+    "Bot 3 (hard)" in English; its ``level`` field says it in any language."""
+    if level in settings_mod.BOT_LEVELS and level != "normal":
+        suffix = f" ({level})"
+        base = name[:-len(suffix)] if name.endswith(suffix) else name
+        return tr("lobby.bot_name_level", name=base, level=tr(f"level.{level}_bot"))
+    return tr("lobby.bot_name", name=name)
 
 class LobbyScene(Scene):
     """``table`` is the wire Table dict; ``host`` true when we created it (used when
@@ -256,7 +268,7 @@ class LobbyScene(Scene):
                   raw=kwargs is None, text_kwargs=kwargs, align="center")
             y += int(26 * s)
         if host_ctl:
-            cw = (box.w - 2 * pad - 2 * gap) // 3
+            cw = (box.w - 2 * pad - 3 * gap) // 4
             lock_key = "hostctl.unlock" if t.get("locked") else "hostctl.lock"
             private_key = "hostctl.open" if t.get("private") else "hostctl.private"
             self.controls["options"] = button(self, pygame.Rect(box.x + pad, ctl_row, cw, int(40 * s)),
@@ -266,6 +278,10 @@ class LobbyScene(Scene):
             self.controls["private"] = button(self, pygame.Rect(box.x + pad + 2 * (cw + gap), ctl_row, cw,
                                                                 int(40 * s)),
                                               private_key, command=self.toggle_private)
+            self.controls["bot_level"] = button(
+                self, pygame.Rect(box.x + pad + 3 * (cw + gap), ctl_row, cw, int(40 * s)),
+                tr("hostctl.bot_level", level=tr(f"level.{self.app.settings.bot_level}")), raw=True,
+                command=self.next_bot_level)
         button(self, pygame.Rect(box.x + pad, bottom, int(170 * s), bh), "lobby.leave", command=self.leave_table)
         free = free_seats(t)
         starts = host_ctl and self.waits_for_host
@@ -292,7 +308,7 @@ class LobbyScene(Scene):
         if name:
             who = name
             if seat.get("bot"):
-                who = tr("lobby.bot_name", name=name)
+                who = bot_label(name, seat.get("level"))
             if n == self.my_seat and not self.spectator:
                 who = tr("lobby.you", name=name)
             if not seat.get("connected", True) and not seat.get("bot"):
@@ -392,7 +408,15 @@ class LobbyScene(Scene):
         return d.addCallbacks(self._updated, self._failed)
 
     def add_bot(self, seat: int) -> None:
-        self._host_request("add_bot", seat=seat)
+        """Seat a bot of the player's bot level (:meth:`next_bot_level`) in ``seat``."""
+        self._host_request("add_bot", seat=seat, level=self.app.settings.bot_level)
+
+    def next_bot_level(self) -> None:
+        """The level of the bots added from now on: easy, normal, hard, easy... (the
+        bots already seated keep theirs; their names say it)."""
+        levels = settings_mod.BOT_LEVELS
+        self.app.set_bot_level(levels[(levels.index(self.app.settings.bot_level) + 1) % len(levels)])
+        self.rebuild_soon()
 
     def remove_bot(self, seat: int) -> None:
         self._host_request("remove_bot", seat=seat)
@@ -425,12 +449,14 @@ class LobbyScene(Scene):
 
     def fill_bots(self) -> None:
         empty = [x["seat"] for x in self.table.get("seats", []) if not x.get("name")]
+        level = self.app.settings.bot_level
         d = None
         for seat in empty:
             if d is None:
-                d = self.link.request("add_bot", table=self.table["id"], seat=seat)
+                d = self.link.request("add_bot", table=self.table["id"], seat=seat, level=level)
             else:
-                d.addCallback(lambda _r, n=seat: self.link.request("add_bot", table=self.table["id"], seat=n))
+                d.addCallback(lambda _r, n=seat: self.link.request("add_bot", table=self.table["id"], seat=n,
+                                                                   level=level))
         if d is not None:
             d.addCallbacks(self._updated, self._failed)
 

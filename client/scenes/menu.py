@@ -18,10 +18,12 @@ from client.ui.title import draw_title
 from client.ui.widgets import button, column, label
 
 
-def quick_game(link: Any, seats: int | None = None, name: str | None = None, options: dict | None = None):
+def quick_game(link: Any, seats: int | None = None, name: str | None = None, options: dict | None = None,
+               level: str | None = None):
     """Create a ``seats``-seat table (default: the game's default seat count) of the
     registry's Quick game on ``link``'s server, sit at seat 0 and fill the other seats
-    with bots. Returns a Deferred firing with the table id."""
+    with bots of ``level`` (the server's default, normal, when None). Returns a Deferred
+    firing with the table id."""
     game = games.quick_game().name
     if seats is None:
         seats = games.seat_range(game)[2]
@@ -31,8 +33,9 @@ def quick_game(link: Any, seats: int | None = None, name: str | None = None, opt
     def created(reply: dict) -> Any:
         tid = reply["table"]["id"]
         d2 = link.request("join", table=tid, seat=0)
+        fields = {} if level is None else {"level": level}
         for _ in range(seats - 1):
-            d2.addCallback(lambda _r: link.request("add_bot", table=tid))
+            d2.addCallback(lambda _r: link.request("add_bot", table=tid, **fields))
         return d2.addCallback(lambda _r: tid)
 
     return d.addCallback(created)
@@ -115,7 +118,7 @@ class MenuScene(Scene):
             self.busy = False
             self.app.notify(tr("error.request", reason=getattr(f.value, "message", str(f.value))))
 
-        quick_game(link).addErrback(failed)
+        quick_game(link, level=self.app.settings.bot_level).addErrback(failed)
 
     # -- getting a seat back -----------------------------------------------------------
     def rejoin_text(self) -> str:

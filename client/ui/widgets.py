@@ -94,6 +94,18 @@ def choice_menu(scene: Any, options: list[Any], current: Any, rect: pygame.Rect,
     return scene.add(ChoiceMenu(options, current, rect, scene.app.manager, **kw))
 
 
+def level_menu(scene: Any, rect: pygame.Rect) -> Any:
+    """A drop-down of the bot levels (easy, normal, hard) starting at the player's
+    (``settings.bot_level``); its ``UI_DROP_DOWN_MENU_CHANGED`` event's
+    ``selected_option_id`` is the level chosen (``App.set_bot_level``)."""
+    from client.i18n import tr
+    from client.settings import BOT_LEVELS
+
+    choices = [(tr(f"level.{lv}").capitalize(), lv) for lv in BOT_LEVELS]
+    current = next(c for c in choices if c[1] == scene.app.settings.bot_level)
+    return choice_menu(scene, choices, current, rect)
+
+
 def label(scene: Any, rect: pygame.Rect, text: str, object_id: str | None = None,
           raw: bool = False, align: str = "left", **kw: Any) -> pygame_gui.elements.UILabel:
     """A label; ``align`` is ``"left"``, ``"center"`` or ``"right"``."""

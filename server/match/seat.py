@@ -40,13 +40,16 @@ class Seat:
         """The protocol's seat object (``Table.seats[i]``); a left seat shows as a bot's
         (``"<name> (bot)"``), as it did when leaving gave the seat away for good.
         ``stand_in_at`` (only while a held seat waits for its player): the server ms at
-        which a stand-in may play it (docs/PROTOCOL.md "Reconnection")."""
+        which a stand-in may play it (docs/PROTOCOL.md "Reconnection"); ``level`` (a bot
+        the host seated only): its bot level."""
         out: dict[str, Any] = {
             "seat": self.index, "name": f"{self.name} (bot)" if self.left else self.name,
             "bot": self.bot or self.left or (self.away and self.driver is not None),
             "connected": self.bot or self.left or self.conn is not None, "away": self.away}
         if self.away and self.driver is None and self.stand_in_at is not None:
             out["stand_in_at"] = self.stand_in_at
+        if self.bot:
+            out["level"] = self.level
         return out
 
     def record(self) -> dict[str, Any]:
