@@ -107,6 +107,21 @@ def test_photo_finish_is_painted_once_per_frame_over_the_game(tmp_path, monkeypa
     assert box is not None
 
 
+def test_the_card_tip_is_painted_over_the_photo_finish(tmp_path, monkeypatch):
+    """A tip the mouse asked for over the discard pile is read whole: the photo finish
+    beside the pile is painted before it, not over it."""
+    app = make_app(tmp_path)
+    state, events = snap_window_state()
+    scene, link = open_table(app, state, 0, events)
+    order = []
+    real_race, real_tip = scene.draw_race, scene.tip.draw_on_top
+    monkeypatch.setattr(scene, "draw_race", lambda s: order.append("race") or real_race(s))
+    monkeypatch.setattr(scene.tip, "draw_on_top", lambda s: order.append("tip") or real_tip(s))
+    scene.on_message(dict(RACE), link)
+    app.display.render(1 / 60, flip=False)
+    assert order == ["race", "tip"]
+
+
 def test_results_show_each_players_median_snap_reaction(tmp_path, monkeypatch):
     from client.games.omerta.results import ResultsScene
 

@@ -238,9 +238,15 @@ class ReactionTableScene(TableScene):
         return pygame.Rect(int(w * 0.18), int(h * 0.30) - box_h // 2, int(w * 0.64), box_h)
 
     def overlays(self) -> list[Callable[[pygame.Surface], Any]]:
-        """The base table's overlays, then the photo finish (unless :attr:`race_overlay`
-        is false)."""
-        return [*super().overlays(), self.draw_race] if self.race_overlay else super().overlays()
+        """The base table's overlays with the photo finish (unless :attr:`race_overlay`
+        is false) under the card tip: a tip is asked for by the mouse and must be read
+        whole, the photo finish stays a few seconds anyway."""
+        layers = super().overlays()
+        if not self.race_overlay:
+            return layers
+        tip = self.tip.draw_on_top
+        at = next((i for i, paint in enumerate(layers) if paint == tip), len(layers))
+        return [*layers[:at], self.draw_race, *layers[at:]]
 
     def draw_race(self, surface: pygame.Surface) -> pygame.Rect | None:
         """Paint the photo finish while it is up (not over the reconnecting veil)."""
