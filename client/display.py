@@ -303,6 +303,11 @@ class Display:
         box = pygame.Rect(0, 0, max(i.get_width() for i in imgs), sum(i.get_height() for i in imgs))
         box.inflate_ip(size * 1.4, size * 0.8)
         box.midtop = (self.size[0] // 2, int(self.size[1] * 0.06))
+        stack = self.owner.stack
+        place = getattr(stack.top, "notice_rect", None) if stack.scenes else None
+        over = place() if callable(place) else None
+        if over is not None:  # a table: over its prompt banner, not over the plate of the seat at the top
+            box.center = over.center
         pygame.draw.rect(surf, (20, 10, 8), box, border_radius=size // 2)
         pygame.draw.rect(surf, colour, box, 2, border_radius=size // 2)
         y = box.top + int(size * 0.4)

@@ -167,3 +167,19 @@ def test_photo_finish_keeps_its_rounded_corners_frame_after_frame(tmp_path):
         box = race_mod.draw_photo_finish(surf, area, race, t, 30)
         assert surf.get_at(box.topleft)[:3] == (10, 120, 40)
         assert surf.get_at(box.center)[:3] != (10, 120, 40)
+
+
+def test_a_notice_over_a_table_sits_on_its_prompt_banner_not_on_the_top_seat(tmp_path, monkeypatch):
+    app = make_app(tmp_path)
+    state, events = snap_window_state()
+    scene, link = open_table(app, state, 0, events)
+    boxes = []
+    real_rect = pygame.draw.rect
+    monkeypatch.setattr(pygame.draw, "rect", lambda surf, colour, rect, *a, **kw:
+                        boxes.append((tuple(colour), pygame.Rect(rect))) or real_rect(surf, colour, rect, *a, **kw))
+    app.notify("The server is restarting: your seat is kept")
+    app.display.render(1 / 60, flip=False)
+    box = next(r for c, r in boxes if c == (20, 10, 8))
+    assert box.center == scene.layout.banner.center
+    top = min(scene.layout.seats.values(), key=lambda a: a.plate.y).plate
+    assert not box.colliderect(top)

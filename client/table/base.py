@@ -447,6 +447,13 @@ class TableScene(Scene):
         emote badges and bar. A kit layer adds its own (the photo finish)."""
         return [self.draw_room_code, self.history.draw, self.tip.draw_on_top, self.emotes.draw]
 
+    def notice_rect(self) -> pygame.Rect | None:
+        """Where the window's one-line notice goes over this table (px): its prompt
+        banner, which the player reads anyway -- the top of the window is the plate of
+        the seat across the table."""
+        banner = getattr(self.layout, "banner", None)
+        return banner if isinstance(banner, pygame.Rect) else None
+
     def room_code_rect(self, surface: pygame.Surface) -> pygame.Rect | None:
         """Where the TV (``--tv``, a screen where nobody plays) shows the table's room code
         and QR code while the match runs, so that a latecomer or a phone that lost the page
