@@ -5,12 +5,19 @@ The driver is pure: scheduling goes through a ``schedule(delay_s, fn) -> handle`
 callable (``reactor.callLater`` in production, ``task.Clock.callLater`` in tests) whose
 handle has ``cancel()`` and ``active()``; the pacing of turns reads the same clock
 through ``now() -> seconds``.
+
+A bot may answer with a :class:`shared.bots.search.Think` (a decision that needs a
+search): with ``think`` given (``think(request) -> Deferred-like``, the server's worker
+pool) the search runs elsewhere and the driver plans ``finish(result)`` when it comes
+back; without it the search runs here, synchronously (:func:`shared.bots.search.resolve`).
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
 from shared.bots.base import Bot, Decision
+from shared.bots.search import Think, resolve
 from shared.rules import Action
 from shared.showing import ShownOf, Stage
 
@@ -24,6 +31,9 @@ Schedule = Callable[[float, Callable[[], None]], _Handle]
 #: ``send(decision, anchor)``: deliver the decision; ``anchor`` is what the caller passed
 #: with the update the decision was made on (e.g. its server time, to stamp a claim).
 Send = Callable[[Decision, Any], None]
+#: ``think(request)``: a Deferred-like (``addCallbacks(ok, failed)``) firing with
+#: ``shared.bots.search.run(request)``'s result, or failing (error, time out).
+AskThink = Callable[[dict[str, Any]], Any]
 
 
 def window_of(view: dict[str, Any]) -> Any:
@@ -54,10 +64,18 @@ class BotDriver:
     taken in turn). Reaction windows are races and stay unpaced. Without
     ``shown`` (a table whose bots do not think: tests, benchmarks) decisions fire after
     their own delay only.
+
+    **Searches** (``think``, with ``now``): when the bot answers with a
+    :class:`shared.bots.search.Think`, its request goes to ``think`` and nothing is pending
+    meanwhile. The result is used only if no newer update came in the meantime (an update
+    makes the bot decide again, and the old search's answer is dropped); its decision --
+    ``finish(result)``, or the Think's ``fallback`` when the search failed, timed out or
+    ``finish`` raised -- is then planned with its delay shortened by the time the search
+    took (the search is part of the bot's pacing, not added to it).
     """
 
     def __init__(self, bot: Bot, schedule: Schedule, send: Send, shown: ShownOf | None = None,
-                 now: Callable[[], float] | None = None):
+                 now: Callable[[], float] | None = None, think: AskThink | None = None):
         self.bot = bot
         self._schedule = schedule
         self._send = send
@@ -66,10 +84,13 @@ class BotDriver:
         self._now = now
         self._paced_at: float | None = None  # when the pending turn action fires (ms), if paced
         self._planned_at = 0.0  # when it was planned (ms)
+        self._think = think
+        self._updates = 0  # updates seen: a search's answer is used only if none came since
 
     def on_update(self, events: list[dict[str, Any]], view: dict[str, Any],
                   legal: list[Action], anchor: Any = None) -> None:
         """Give the bot an update; schedule its next decision if it has one."""
+        self._updates += 1
         stage = self._stage
         if stage is not None and events:
             stage.show(events, self._now_ms())
@@ -92,9 +113,46 @@ class BotDriver:
         if not legal:
             return
         decision = self.bot.decide(view, legal)
+        if isinstance(decision, Think):
+            if self._think is not None:
+                self._ask(decision, anchor, window)
+                return
+            decision = resolve(decision)
         if decision is None:
             return
         self._plan(decision, anchor, window, max(0.0, decision.delay_ms))
+
+    def _ask(self, think: Think, anchor: Any, window: Any) -> None:
+        """Send ``think``'s search away; plan its decision when the answer comes, unless
+        an update came first."""
+        assert self._think is not None
+        asked_at, update = self._clock_ms(), self._updates
+
+        def answer(decision: Decision) -> None:
+            if update != self._updates:
+                return  # a newer update: the bot decided again on it
+            took = self._clock_ms() - asked_at
+            self._plan(decision, anchor, window, max(0.0, decision.delay_ms - took))
+
+        def ok(result: Any) -> None:
+            try:
+                decision = think.finish(result)
+            except Exception:  # a search that cannot be finished is a failed search
+                decision = think.fallback
+            answer(decision)
+
+        def failed(_: Any) -> None:
+            answer(think.fallback)
+
+        try:
+            pending = self._think(think.request)
+        except Exception:
+            failed(None)
+            return
+        pending.addCallbacks(ok, failed)
+
+    def _clock_ms(self) -> float:
+        return self._now() * 1000.0 if self._now is not None else 0.0
 
     def _plan(self, decision: Decision, anchor: Any, window: Any, delay_ms: float) -> None:
         """Schedule ``decision`` ``delay_ms`` from now, or later for a paced turn action."""
@@ -119,7 +177,9 @@ class BotDriver:
             self._send(decision, anchor)
 
     def stop(self) -> None:
-        """Cancel any pending decision (the bot leaves the seat)."""
+        """Cancel any pending decision and drop a search under way (the bot leaves the
+        seat)."""
+        self._updates += 1
         if self._pending is not None and self._pending[0].active():
             self._pending[0].cancel()
         self._pending = None
