@@ -366,6 +366,8 @@ class SeatBot:
         # a thinking bot waits for the screens to show each step, timed as its schedule
         # is: from the update's production time on this machine's clock
         shown = game_def(self.game.NAME).shown if float(self.settings.get("think_ms", 0)) > 0 else None
+        # no think(): a hard bot's search runs here, synchronously (shared.bots.search.resolve);
+        # mafia-bot is its own process, one bot each, so it blocks nobody else's table
         self.driver = BotDriver(bot, self._schedule, self._send, shown=shown,
                                 now=lambda: self._anchor_local / 1000.0)
         if msg.get("resumed"):

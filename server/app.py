@@ -14,6 +14,7 @@ from twisted.logger import Logger
 from server import persist
 from server.discovery import DiscoveryProtocol
 from server.lobby import Lobby, LobbyFactory
+from server.thinkers import Thinkers, default_size
 
 log = Logger()
 
@@ -49,6 +50,7 @@ class RunningServer:
     tcp: Any
     udp: Any = None
     web: Any = None  # the phone page's listener (server.web), None when off or busy
+    thinkers: Any = None  # the bots' worker pool (server.thinkers)
 
     @property
     def web_port(self) -> int | None:
@@ -56,9 +58,12 @@ class RunningServer:
         return self.web.getHost().port if self.web is not None else None
 
     def stop(self) -> defer.Deferred:
-        """Stop listening (TCP, UDP and the phone page). Running matches are not ended:
-        their logs stay unfinished, for the next start on this port to restore."""
+        """Stop listening (TCP, UDP and the phone page) and stop the bots' worker
+        processes. Running matches are not ended: their logs stay unfinished, for the next
+        start on this port to restore."""
         ds = [defer.maybeDeferred(self.tcp.stopListening)]
+        if self.thinkers is not None:
+            ds.append(self.thinkers.stop())
         for port in (self.udp, self.web):
             if port is not None:
                 ds.append(defer.maybeDeferred(port.stopListening))
@@ -74,7 +79,8 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
     cannot be created is logged and matches are then not logged); then answer discovery
     on ``server.discovery_port`` if possible (failure is logged and ignored), and serve the
     phone page on ``web.port`` when ``web.enabled`` (:func:`server.web.start_web`, trying
-    as many ports as for TCP; failure is logged and ignored). Returns a
+    as many ports as for TCP; failure is logged and ignored). The bots' searches run in a
+    worker pool of ``server.think_workers`` processes (:mod:`server.thinkers`). Returns a
     Deferred firing with a :class:`RunningServer`; fails with ``CannotListenError`` when
     no port was free."""
     server = config["server"]
@@ -85,6 +91,10 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
         log.error("cannot use the data directory {dir}: {e}; matches are not logged", dir=str(directory), e=e)
         directory = None
     lobby = Lobby(config, clock or MonotonicClock(reactor), testing=testing, data_dir=directory)
+    # the hard bots' searches and the hints: worker processes, started with the first search
+    # and stopped before the reactor (no child outlives the server)
+    lobby.thinkers = Thinkers(reactor, default_size(int(server.get("think_workers", 0))))
+    reactor.addSystemEventTrigger("before", "shutdown", lobby.thinkers.stop)
     factory = LobbyFactory(lobby)
     host, first = str(server["host"]), int(server["port"])
     tcp: Any = None
@@ -117,4 +127,4 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
         except (CannotListenError, ImportError) as e:
             log.warn("the phone page is off: {e}", e=e)
     log.info("{name} listening on {host}:{port}", name=lobby.name, host=host, port=actual)
-    return RunningServer(lobby, actual, tcp, udp, web)
+    return RunningServer(lobby, actual, tcp, udp, web, lobby.thinkers)

@@ -89,6 +89,9 @@ class Lobby:
         #: the evening's scoreboard: finished logs of the last 12 h, then every match that ends
         self.scoreboard = Scoreboard()
         self.scoreboard.load(data_dir)
+        #: the worker pool of the bots' searches and the hints (:class:`server.thinkers.Thinkers`,
+        #: set by :func:`server.app.start_server`; None: they run in-process, as in tests)
+        self.thinkers: Any = None
         #: per address: the wrong room codes it may still try (:meth:`check_room`)
         self.code_tries = AddressAllowance(clock, CODE_TRIES, CODE_REFILL_S)
 
@@ -369,10 +372,11 @@ class Lobby:
             self._tokens[hashlib.sha256(token.encode()).digest()] = table_id
 
     def _adopt(self, table: Table) -> None:
-        """Hook ``table`` to this lobby: its scoreboard, the table that takes its place
+        """Hook ``table`` to this lobby: its scoreboard and worker pool, the table that takes its place
         (play again, new options), and a room code when it has none yet (a new table, or
         one restored from a log written before codes were kept)."""
         table.scoreboard = self.scoreboard
+        table.thinkers = self.thinkers
         table.on_replace = self._replace
         if table.room is None:
             taken = {t.room for t in self.tables.values() if t.room is not None}

@@ -26,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
         "max_connections_per_address": 32,
         "heartbeat_timeout_s": 4.0,
         "max_output_buffer_kb": 256,
+        "think_workers": 0,
     },
     "client": {
         "player_name": "",
@@ -76,6 +77,7 @@ DEFAULTS: dict[str, Any] = {
 RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("server", "drop_grace_s"): (0.0, 600.0),
     ("server", "restart_grace_s"): (0.0, 3600.0),
+    ("server", "think_workers"): (0, 64),
 }
 
 

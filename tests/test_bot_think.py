@@ -151,3 +151,73 @@ def test_without_think_the_search_runs_here():
     clock.advance(0.05)
     assert sent == [(om.TakeDiscard(), 3)]
     assert resolve(None) is None and resolve(Decision(om.DrawDeck(), 1)).action == om.DrawDeck()
+
+
+# -- the server's bots ----------------------------------------------------------------------
+class FakeThinkers:
+    """server.thinkers.Thinkers as a table sees it: searches wait in ``asked``."""
+
+    def __init__(self):
+        self.asked: list[tuple[dict, defer.Deferred]] = []
+        self.warmed = 0
+
+    def think(self, request):
+        d = defer.Deferred()
+        self.asked.append((request, d))
+        return d
+
+    def warm(self):
+        self.warmed += 1
+
+
+class Searching:
+    """Wraps a game's bot: each of its decisions becomes a Think whose search echoes it."""
+
+    def __init__(self, inner, rules):
+        self.inner, self.rules, self.seat = inner, rules, inner.seat
+
+    def observe(self, events, view):
+        self.inner.observe(events, view)
+
+    def decide(self, view, legal):
+        d = self.inner.decide(view, legal)
+        if d is None:
+            return None
+        return Think({"game": ECHO, "answer": d.action.to_dict(), "budget_ms": 100}, d,
+                     lambda result: Decision(self.rules.ACTIONS.parse(result), d.delay_ms, d.claim))
+
+
+def test_the_servers_hard_bots_search_in_the_pool_and_the_table_goes_on_meanwhile(monkeypatch):
+    from server.match import standins
+    from tests.test_host_controls import host_table, make_lobby
+
+    made = standins.make_bot
+
+    def searching(game, seat, **kw):
+        bot = made(game, seat, **kw)
+        return Searching(bot, om) if kw.get("level") == "hard" else bot
+
+    monkeypatch.setattr(standins, "make_bot", searching)
+    lobby = make_lobby()
+    pool = lobby.thinkers = FakeThinkers()
+    ann, tid, _ = host_table(lobby, seats=3)
+    ann.request("add_bot", table=tid, level="hard")
+    ann.request("add_bot", table=tid, level="hard")
+    ann.request("start", table=tid)
+    table = lobby.tables[tid]
+    lobby.clock.advance(0)
+    assert pool.warmed >= 2 and table.status == "playing"
+    lobby.clock.advance(5)
+    assert table.actions == []  # the bots wait for their searches; nothing blocked
+    answered = 0
+    for _ in range(200):  # answer every search as it comes; the match moves on its answers
+        while answered < len(pool.asked):
+            request, d = pool.asked[answered]
+            answered += 1
+            if not d.called:
+                d.callback(run(request))
+        if {seat for seat, _ in table.actions} >= {1, 2}:
+            break
+        lobby.clock.advance(0.1)
+    assert {seat for seat, _ in table.actions} == {1, 2}  # the bots' peeks, through the pool
+    assert answered == len(pool.asked) >= 2

@@ -71,6 +71,7 @@ class FakeTable:
         self.match_no = 1
         self.players_at_start: dict[int, str] = {}
         self.scoreboard = None
+        self.thinkers = None
         self.replaced_by = None
         self.turn_timer = SimpleNamespace(field=lambda: None)
         self.game = SimpleNamespace(NAME="fakegame", view=lambda state, seat: {"seat": seat, "n": state},

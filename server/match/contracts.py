@@ -78,6 +78,7 @@ class MatchTable(Protocol):
     match_no: int
     players_at_start: dict[int, str]
     scoreboard: Any
+    thinkers: Any
     replaced_by: Any
     create_key: str | None
     # the collaborators

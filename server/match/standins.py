@@ -332,6 +332,8 @@ class StandIns:
         seed = f"{t.seed}/{seat}"
         # a seat the host gave a bot plays at the level asked; a player's stand-in at normal
         level = t.seats[seat].level if t.seats[seat].bot else DEFAULT_LEVEL
+        if level == "hard" and t.thinkers is not None:
+            t.thinkers.warm()  # its first search need not wait for a worker to start
         try:
             return make_bot(t.game.NAME, seat, seed=seed, settings=settings, kind=t.bot_kind, level=level)
         except (ImportError, KeyError):
@@ -349,7 +351,10 @@ class StandIns:
         # bots that think also wait for the screens to show each step (a turn is never
         # shorter than what it shows); bots that do not think (tests, benchmarks) stay instant
         shown = t.definition.shown if t.bot_think_ms > 0 else None
-        driver = BotDriver(bot, t.clock.callLater, send, shown=shown, now=t.clock.seconds)
+        # a hard bot's searches run in the server's worker pool, never on the reactor
+        thinkers = t.thinkers
+        driver = BotDriver(bot, t.clock.callLater, send, shown=shown, now=t.clock.seconds,
+                           think=thinkers.think if thinkers is not None else None)
         return driver
 
     def feed(self, seat: Seat, events: list[dict[str, Any]], anchor: float) -> None:

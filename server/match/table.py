@@ -67,7 +67,8 @@ class Table:
     ``log``: ``[{"seat", "action", "t"}]`` (``t``: ms since the start), ``actions`` the
     same parsed, ``history[k]``: the events of step ``k + 1``; ``match_no``: the
     table's match number this evening; ``scoreboard``: the lobby's
-    :class:`server.scoreboard.Scoreboard` (None: none); ``on_replace(old, new)``: the
+    :class:`server.scoreboard.Scoreboard` (None: none); ``thinkers``: the lobby's worker
+    pool for the bots' searches (None: they run in-process); ``on_replace(old, new)``: the
     lobby puts ``new`` in the place of ``old`` (a rematch, new options);
     ``replaced_by``: that new table, once there is one; ``create_key``: the sha256 hex
     digest of the key its ``create_table`` was named with (None: none).
@@ -107,6 +108,9 @@ class Table:
         self.players_at_start: dict[int, str] = {}  # seat -> name of the people at the start
         self.finished_by_stand_in: list[int] = []  # players' seats a stand-in bot ended the match for
         self.scoreboard: Any = None
+        #: the server's worker pool for the bots' searches (:class:`server.thinkers.Thinkers`;
+        #: None: searches run in-process, as in tests)
+        self.thinkers: Any = None
         self.on_replace: Callable[[Any, Any], None] = lambda old, new: None
         self.replaced_by: Table | None = None
         #: sha256 hex digest of the ``create_table`` key, kept with a waiting table on disk
@@ -232,6 +236,7 @@ class Table:
                     on_empty=self.on_empty, on_change=self.on_change, data_dir=self.saving.data_dir,
                     port=self.saving.port, options=options)
         new.match_no, new.scoreboard, new.on_replace = self.match_no, self.scoreboard, self.on_replace
+        new.thinkers = self.thinkers
         return new
 
     def replace_with(self, new: "Table") -> None:

@@ -1,0 +1,183 @@
+"""The worker pool that runs the bots' searches (:mod:`shared.bots.search`) in other
+processes, so a hard bot's search never stalls the reactor (docs/ARCHITECTURE.md "Bots").
+
+:class:`Thinkers` hands each request to an ``ampoule`` process pool (AMP over the
+children's pipes, Twisted-native): :class:`SearchChild` runs
+``shared.bots.search.run(request)`` and sends its result back. Requests and results cross
+as pickles cut into AMP values (:class:`Pickled`), so a request is not limited to one AMP
+value's 64 KiB.
+
+* Workers start with the first search (a server with no hard bot starts none), up to
+  ``size`` at once; an idle one stops after :data:`IDLE_S`.
+* A search answers within its budget (``request["budget_ms"]``, default
+  :data:`DEFAULT_BUDGET_MS`) plus :data:`MARGIN_MS`, or its Deferred fails with
+  :class:`SearchTimeout`; the worker still busy with it is killed then and replaced (the
+  searches queued behind it must not wait for it), as is a worker that crashed. A failed search
+  fails its Deferred: the bot plays its fallback (``Think.fallback``) -- the table never
+  waits forever and never sees the exception.
+* :meth:`Thinkers.stop` stops every worker (the server calls it before the reactor shuts
+  down), leaving no child process behind.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+from typing import Any, Callable
+
+from ampoule import main, pool
+from ampoule.child import AMPChild
+from twisted.internet import defer
+from twisted.logger import Logger
+from twisted.protocols import amp
+
+log = Logger()
+
+#: A search's time budget (ms) when its request gives none.
+DEFAULT_BUDGET_MS = 1000.0
+#: How long (ms) past its budget a search may take before its bot plays the fallback:
+#: a worker's start-up, the pipes, a busy machine.
+MARGIN_MS = 500.0
+#: An idle worker stops after this many seconds (the next search starts one again).
+IDLE_S = 300
+#: Bytes of one AMP value (AMP allows at most 65,535).
+_CHUNK = 60_000
+
+
+class SearchTimeout(Exception):
+    """A search did not answer within its budget plus :data:`MARGIN_MS`."""
+
+
+class Pickled(amp.Argument):
+    """Any picklable value, pickled and cut into AMP values of :data:`_CHUNK` bytes
+    (keys ``name``, ``name.1``, ``name.2``...: AMP keys are at most 255 bytes, values at
+    most 65,535). Only this server's own processes speak it."""
+
+    def toBox(self, name: bytes, strings: dict, objects: dict, proto: Any) -> None:
+        data = pickle.dumps(objects[name.decode()], protocol=pickle.HIGHEST_PROTOCOL)
+        parts = [data[i:i + _CHUNK] for i in range(0, len(data), _CHUNK)] or [b""]
+        strings[name] = str(len(parts)).encode()
+        for i, part in enumerate(parts):
+            strings[name + b"." + str(i).encode()] = part
+
+    def fromBox(self, name: bytes, strings: dict, objects: dict, proto: Any) -> None:
+        count = int(strings[name])
+        data = b"".join(strings[name + b"." + str(i).encode()] for i in range(count))
+        objects[name.decode()] = pickle.loads(data)
+
+
+class Search(amp.Command):
+    """Run ``shared.bots.search.run(request)`` in the worker; answer its ``result``."""
+
+    arguments = [(b"request", Pickled())]
+    response = [(b"result", Pickled())]
+    errors = {ValueError: b"SEARCH_FAILED"}
+
+
+class SearchChild(AMPChild):
+    """A worker process (started by name in a fresh interpreter): answers :class:`Search`."""
+
+    @Search.responder
+    def search(self, request: Any) -> dict[str, Any]:
+        from shared.bots.search import run
+
+        try:
+            return {"result": run(request)}
+        except Exception as e:  # the parent logs it and plays the fallback
+            raise ValueError(f"{type(e).__name__}: {e}") from None
+
+
+#: The workers' start-up code: ampoule's, logging warnings and errors only (every child
+#: line reaches the server's log as an error).
+_BOOTSTRAP = main.BOOTSTRAP.replace("defaultLogLevel=logger.LogLevel.info",
+                                    "defaultLogLevel=logger.LogLevel.warn")
+
+
+def default_size(configured: int = 0, cores: int | None = None) -> int:
+    """Workers of the pool: ``configured`` when above 0, else one per core minus one
+    (the reactor's), at least 1."""
+    if configured > 0:
+        return configured
+    cores = cores if cores is not None else (os.cpu_count() or 1)
+    return max(1, cores - 1)
+
+
+def ampoule_pool(size: int) -> Any:
+    """A started ``ampoule`` pool of up to ``size`` :class:`SearchChild` workers, none
+    running yet."""
+    starter = main.ProcessStarter(bootstrap=_BOOTSTRAP, packages=("twisted", "shared", "server"))
+    p = pool.ProcessPool(SearchChild, min=0, max=size, maxIdle=IDLE_S, recycleAfter=0,
+                         starter=starter)
+    p.start()
+    return p
+
+
+class Thinkers:
+    """Searches run in worker processes: ``think(request)`` returns a Deferred firing with
+    the search's result, failing with :class:`SearchTimeout` after its budget plus
+    :data:`MARGIN_MS`, or with the worker's failure. ``clock``: the server's
+    ``IReactorTime`` (a ``task.Clock`` in tests); ``size``: the most workers at once
+    (:func:`default_size`); ``make_pool(size)``: the process pool (:func:`ampoule_pool`;
+    a fake in tests), made at the first search."""
+
+    def __init__(self, clock: Any, size: int, make_pool: Callable[[int], Any] = ampoule_pool):
+        self.clock = clock
+        self.size = max(1, int(size))
+        self._make_pool = make_pool
+        self.pool: Any = None  # made at the first search
+        self.stopped = False
+        self.searches = 0  # asked so far
+        self.failures = 0  # failed or timed out
+
+    def think(self, request: dict[str, Any]) -> defer.Deferred:
+        """The result of ``shared.bots.search.run(request)``, computed in a worker."""
+        answer: defer.Deferred = defer.Deferred()
+        if self.stopped:
+            answer.errback(RuntimeError("the server is stopping"))
+            return answer
+        self.searches += 1
+        if self.pool is None:
+            self.pool = self._make_pool(self.size)
+        budget_s = (float(request.get("budget_ms", DEFAULT_BUDGET_MS)) + MARGIN_MS) / 1000.0
+        work = self.pool.doWork(Search, request=request, _timeout=budget_s)
+
+        def late() -> None:
+            if not answer.called:
+                self.failures += 1
+                log.warn("a search over its budget ({ms:.0f} ms): its bot plays its fallback",
+                         ms=budget_s * 1000.0)
+                answer.errback(SearchTimeout(f"no answer within {budget_s * 1000.0:.0f} ms"))
+
+        deadline = self.clock.callLater(budget_s, late)
+
+        def done(result: Any) -> None:
+            if deadline.active():
+                deadline.cancel()
+            if answer.called:
+                return  # the bot played its fallback already
+            if isinstance(result, dict):
+                answer.callback(result["result"])
+                return
+            self.failures += 1
+            log.warn("a search failed: {why}; its bot plays its fallback", why=result.getErrorMessage())
+            answer.errback(result)
+
+        work.addBoth(done)
+        return answer
+
+    def warm(self) -> None:
+        """Start a worker now if none runs (a hard bot sat down): its first search need
+        not wait for a Python process to start."""
+        if self.stopped:
+            return
+        if self.pool is None:
+            self.pool = self._make_pool(self.size)
+        if not self.pool.processes:
+            self.pool.startAWorker()
+
+    def stop(self) -> defer.Deferred:
+        """Stop every worker; later searches fail at once. Fires once they are gone."""
+        self.stopped = True
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return defer.succeed(None)
+        return defer.maybeDeferred(pool.stop)
