@@ -448,6 +448,9 @@ class Lobby:
         if kind == "rematch":
             table = table.host.ask_rematch(conn) or table
             return "table", {"table": table.summary()}
+        if kind == "hint":  # answered later, to this connection only (server.match.hints)
+            table.hints.ask(conn, msg.get("seq"))
+            return None
         if kind == "emote":  # the sender's copy of the pushed emote is its reply
             return "emote", table.host.emote(conn, msg["emote"])
         raise ProtocolError("unknown_type")  # pragma: no cover - check_fields knows every type

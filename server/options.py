@@ -16,7 +16,7 @@ from shared.sentences import say
 
 #: Options any game's table accepts (table settings, not engine config).
 TABLE_OPTIONS = ("seed", "bot_think_ms", "bot_kind", "bot_takeover", "spectator_delay_s",
-                 "turn_timer_s", "start", "private")
+                 "turn_timer_s", "start", "private", "hints")
 #: Who plays a held seat (its player lost the connection) while it waits for them.
 TAKEOVER_MODES = ("after_miss", "never")
 #: When the match starts: as soon as every seat is filled, or when the host says ``start``.
@@ -98,6 +98,10 @@ def parse_options(game: Any, seats: int, options: dict[str, Any], config: dict[s
             if not isinstance(options[key], bool):
                 raise ProtocolError("bad_option", say("option_bool", option=key))
             settings["private"] = options[key]
+        elif key == "hints":  # seated players may ask for a hint (server.match.hints)
+            if not isinstance(options[key], bool):
+                raise ProtocolError("bad_option", say("option_bool", option=key))
+            settings["hints"] = options[key]
         elif option is not None:
             value = _game_option(option, options[key], seats, integer)
             for target in option.targets():

@@ -58,6 +58,9 @@ ERROR_CODES: dict[str, str] = {
     "seats_free": "the match cannot start while seats are free",
     "not_over": "the match is not over",
     "too_many_emotes": "more than 3 emotes in 5 s; the connection stays open",
+    "hints_off": "the table's host did not allow hints (table option hints)",
+    "no_hint": "the seat has nothing to do now: no hint to give",
+    "too_many_hints": "a hint is being worked out for the seat, or it asked too often; the connection stays open",
     "paused": "the table is paused: the server cannot save the match; it resumes by itself",
     "private_table": "the table is private: joining or watching it needs its room code",
     "too_many_codes": "too many wrong room codes from this address; try again later",
@@ -237,6 +240,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "pass_host": {"table": (int, True), "seat": (int, True)},
     "emote": {"table": (int, True), "emote": (str, True)},
     "rematch": {"table": (int, True)},
+    "hint": {"table": (int, True)},
 }
 #: Message type -> every field it may carry (its own and the envelope's).
 _ALLOWED: dict[str, frozenset[str]] = {kind: frozenset(fields) | _ENVELOPE

@@ -65,6 +65,11 @@ SENTENCES: dict[str, str] = {
     "host_cannot_watch": "the host cannot move himself to the spectators",
     # emotes and play again
     "emote_not_seated": "only a seated player may send emotes",
+    "hints_off": "the host did not allow hints at this table",
+    "hint_not_seated": "only a seated player may ask for a hint",
+    "hint_nothing": "you have nothing to do right now: no hint to give",
+    "hint_busy": "your last hint is still being worked out",
+    "too_many_hints": "too many hints: wait %{s} s",
     "bad_emote": "emote: '%{emote}' is not one of %{emotes}",
     "too_many_emotes": "at most %{n} emotes in %{s} s; wait a little",
     "rematch_not_seated": "only a seated player may ask to play again",

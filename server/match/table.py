@@ -40,6 +40,7 @@ from shared.windows import Window
 from server.match.claims import ClaimDesk
 from server.match.contracts import Clock
 from server.match.delivery import Delivery
+from server.match.hints import HintDesk
 from server.match.host import HostControls
 from server.match.saving import Saving
 from server.match.seat import Seat
@@ -126,6 +127,7 @@ class Table:
         self.delivery = Delivery(me)
         self.saving = Saving(me, data_dir, port)
         self.host = HostControls(me, options)
+        self.hints = HintDesk(me)
 
     # -- what the lobby and the tests read ----------------------------------------------
     def now_ms(self) -> float:
@@ -163,6 +165,11 @@ class Table:
         return code if isinstance(code, str) else None
 
     @property
+    def hints_allowed(self) -> bool:
+        """Seated players may ask for a hint (table option ``hints``)."""
+        return bool(self.settings.get("hints"))
+
+    @property
     def private(self) -> bool:
         """Joining or watching needs the room code (table option ``private``)."""
         return bool(self.settings.get("private"))
@@ -182,6 +189,7 @@ class Table:
                 "status": self.status, "seats": [s.summary() for s in self.seats],
                 "spectators": len(self.spectators),
                 "fixed_deal": bool(self.settings.get("fixed_deal")), "private": self.private,
+                "hints": self.hints_allowed,
                 **self.host.summary()}
 
     def connections(self) -> list[Any]:
