@@ -8,11 +8,13 @@ as pickles cut into AMP values (:class:`Pickled`), so a request is not limited t
 value's 64 KiB.
 
 * Workers start with the first search (a server with no hard bot starts none), up to
-  ``size`` at once; an idle one stops after :data:`IDLE_S`.
+  ``size`` at once; an idle one stops after :data:`IDLE_S`. Searches beyond wait here,
+  oldest first; one cancelled (its bot decided again) or late while waiting is dropped
+  and costs no CPU.
 * A search answers within its budget (``request["budget_ms"]``, default
   :data:`DEFAULT_BUDGET_MS`) plus :data:`MARGIN_MS`, or its Deferred fails with
-  :class:`SearchTimeout`; the worker still busy with it is killed then and replaced (the
-  searches queued behind it must not wait for it), as is a worker that crashed. A failed search
+  :class:`SearchTimeout`; a worker whose search ran that long itself (hung) is killed
+  and replaced, as is a worker that crashed. A failed search
   fails its Deferred: the bot plays its fallback (``Think.fallback``) -- the table never
   waits forever and never sees the exception.
 * :meth:`Thinkers.stop` stops every worker (the server calls it before the reactor shuts
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import os
 import pickle
+from collections import deque
 from typing import Any, Callable
 
 from ampoule import main, pool
@@ -37,6 +40,8 @@ DEFAULT_BUDGET_MS = 1000.0
 #: How long (ms) past its budget a search may take before its bot plays the fallback:
 #: a worker's start-up, the pipes, a busy machine.
 MARGIN_MS = 500.0
+#: How long (s) the server's shutdown waits for the workers to stop before killing them.
+STOP_S = 3.0
 #: An idle worker stops after this many seconds (the next search starts one again).
 IDLE_S = 300
 #: Bytes of one AMP value (AMP allows at most 65,535).
@@ -111,6 +116,18 @@ def ampoule_pool(size: int) -> Any:
     return p
 
 
+class _Job:
+    """One search: its request, when its answer is due (the clock's seconds), its budget
+    plus margin (s), its Deferred and its deadline call."""
+
+    def __init__(self, request: dict[str, Any], due: float, budget_s: float):
+        self.request = request
+        self.due = due
+        self.budget_s = budget_s
+        self.answer: defer.Deferred = defer.Deferred()
+        self.deadline: Any = None
+
+
 class Thinkers:
     """Searches run in worker processes: ``think(request)`` returns a Deferred firing with
     the search's result, failing with :class:`SearchTimeout` after its budget plus
@@ -127,42 +144,67 @@ class Thinkers:
         self.stopped = False
         self.searches = 0  # asked so far
         self.failures = 0  # failed or timed out
+        self._waiting: deque[_Job] = deque()  # searches waiting for a free worker
+        self._running = 0  # searches given to the pool
 
     def think(self, request: dict[str, Any]) -> defer.Deferred:
-        """The result of ``shared.bots.search.run(request)``, computed in a worker."""
-        answer: defer.Deferred = defer.Deferred()
+        """The result of ``shared.bots.search.run(request)``, computed in a worker.
+        Cancelling the Deferred (its bot decided again) drops a search still waiting for
+        a worker."""
         if self.stopped:
-            answer.errback(RuntimeError("the server is stopping"))
-            return answer
+            return defer.fail(RuntimeError("the server is stopping"))
         self.searches += 1
-        if self.pool is None:
-            self.pool = self._make_pool(self.size)
         budget_s = (float(request.get("budget_ms", DEFAULT_BUDGET_MS)) + MARGIN_MS) / 1000.0
-        work = self.pool.doWork(Search, request=request, _timeout=budget_s)
+        job = _Job(request, self.clock.seconds() + budget_s, budget_s)
+        job.answer = defer.Deferred(lambda _: self._drop(job))
 
         def late() -> None:
-            if not answer.called:
+            if not job.answer.called:
                 self.failures += 1
                 log.warn("a search over its budget ({ms:.0f} ms): its bot plays its fallback",
                          ms=budget_s * 1000.0)
-                answer.errback(SearchTimeout(f"no answer within {budget_s * 1000.0:.0f} ms"))
+                self._drop(job)
+                job.answer.errback(SearchTimeout(f"no answer within {budget_s * 1000.0:.0f} ms"))
 
-        deadline = self.clock.callLater(budget_s, late)
+        job.deadline = self.clock.callLater(budget_s, late)
+        self._waiting.append(job)
+        self._next()
+        return job.answer
 
-        def done(result: Any) -> None:
-            if deadline.active():
-                deadline.cancel()
-            if answer.called:
-                return  # the bot played its fallback already
+    def _drop(self, job: "_Job") -> None:
+        """``job`` is answered or abandoned: out of the queue, its deadline cancelled."""
+        if job in self._waiting:
+            self._waiting.remove(job)
+        if job.deadline is not None and job.deadline.active():
+            job.deadline.cancel()
+
+    def _next(self) -> None:
+        """Give the waiting searches to the free workers, oldest first. A search waits
+        here, not in the pool, so one abandoned or late meanwhile costs no CPU. A worker
+        is killed only when its own search runs longer than its whole budget (hung): a
+        search that waited in the queue is let finish, its answer dropped if late --
+        killing it would make a busy pool restart workers, each start costing CPU."""
+        while self._waiting and self._running < self.size and not self.stopped:
+            job = self._waiting.popleft()
+            if job.due <= self.clock.seconds():
+                continue  # its deadline fires now
+            if self.pool is None:
+                self.pool = self._make_pool(self.size)
+            self._running += 1
+            self.pool.doWork(Search, request=job.request, _timeout=job.budget_s).addBoth(self._done, job)
+
+    def _done(self, result: Any, job: "_Job") -> None:
+        self._running -= 1
+        self._drop(job)
+        answer = job.answer
+        if not answer.called:  # else the bot played its fallback already
             if isinstance(result, dict):
                 answer.callback(result["result"])
-                return
-            self.failures += 1
-            log.warn("a search failed: {why}; its bot plays its fallback", why=result.getErrorMessage())
-            answer.errback(result)
-
-        work.addBoth(done)
-        return answer
+            else:
+                self.failures += 1
+                log.warn("a search failed: {why}; its bot plays its fallback", why=result.getErrorMessage())
+                answer.errback(result)
+        self._next()
 
     def warm(self) -> None:
         """Start a worker now if none runs (a hard bot sat down): its first search need
@@ -175,9 +217,35 @@ class Thinkers:
             self.pool.startAWorker()
 
     def stop(self) -> defer.Deferred:
-        """Stop every worker; later searches fail at once. Fires once they are gone."""
+        """Stop every worker; later searches fail at once. Fires once they are gone, or
+        after :data:`STOP_S` at the latest, the workers still there then killed (the
+        server's shutdown never waits on a stuck child)."""
         self.stopped = True
+        for job in list(self._waiting):
+            self._drop(job)
+            job.answer.errback(RuntimeError("the server is stopping"))
         pool, self.pool = self.pool, None
         if pool is None:
             return defer.succeed(None)
-        return defer.maybeDeferred(pool.stop)
+        stopped = defer.maybeDeferred(pool.stop)
+        done: defer.Deferred = defer.Deferred()
+
+        def kill() -> None:
+            for child in list(getattr(pool, "processes", ())):
+                try:
+                    child.transport.signalProcess("KILL")
+                except Exception:  # gone already
+                    pass
+            if not done.called:
+                done.callback(None)
+
+        timer = self.clock.callLater(STOP_S, kill)
+
+        def gone(_: Any) -> None:
+            if timer.active():
+                timer.cancel()
+            if not done.called:
+                done.callback(None)
+
+        stopped.addBoth(gone)
+        return done

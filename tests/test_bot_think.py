@@ -221,3 +221,15 @@ def test_the_servers_hard_bots_search_in_the_pool_and_the_table_goes_on_meanwhil
         lobby.clock.advance(0.1)
     assert {seat for seat, _ in table.actions} == {1, 2}  # the bots' peeks, through the pool
     assert answered == len(pool.asked) >= 2
+
+
+def test_a_newer_update_cancels_the_search_under_way():
+    clock, searches, sent = Clock(), Searches(), []
+    driver = driver_for(ThinkingBot(om.TakeDiscard(), om.DrawDeck()), clock, searches, sent)
+    driver.on_update([], {}, LEGAL)
+    driver.on_update([{"type": "peek"}], {}, LEGAL)
+    assert searches.asked[0][1].called and not searches.asked[1][1].called  # cancelled, asked again
+    driver.stop()
+    assert searches.asked[1][1].called
+    clock.advance(5)
+    assert sent == []

@@ -133,3 +133,31 @@ def test_a_real_worker_answers_from_another_process_and_stops_leaving_no_child()
             break
         yield task.deferLater(reactor, 0.01, lambda: None)
     assert not os.path.exists(f"/proc/{pids[0]}")  # no zombie either: it was reaped
+
+
+def test_searches_wait_for_a_free_worker_and_are_dropped_when_cancelled_or_late():
+    clock = task.Clock()
+    pool, made = make(clock)  # 3 workers
+    got = [outcome(pool.think({"game": "_echo", "answer": i, "budget_ms": 100})) for i in range(5)]
+    assert [c[0]["answer"] for c in made[0].calls] == [0, 1, 2]  # two wait for a worker
+    pool_answer = outcome(pool.think({"game": "_echo", "answer": 5, "budget_ms": 100}))
+    d = pool.think({"game": "_echo", "answer": 6, "budget_ms": 100})
+    d.addErrback(lambda f: None)
+    d.cancel()  # its bot decided again: never given to a worker
+    made[0].calls[0][2].callback({"result": 0})
+    assert got[0] == [0] and [c[0]["answer"] for c in made[0].calls] == [0, 1, 2, 3]
+    clock.advance(0.601)  # the rest are late: the waiting ones are never run
+    assert all(g and not isinstance(g[0], int) for g in got[1:]) and pool_answer[0].check(SearchTimeout)
+    for call in made[0].calls[1:]:
+        call[2].callback({"result": "late"})
+    assert [c[0]["answer"] for c in made[0].calls] == [0, 1, 2, 3]
+
+
+def test_the_stall_benchmark_fails_when_it_measured_nothing():
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(root / "benchmarks" / "bot_stall.py"), "--tables", "0",
+                          "--seconds", "0.05"], cwd=root, capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "measured nothing" in out.stderr

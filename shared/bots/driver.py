@@ -71,7 +71,8 @@ class BotDriver:
     makes the bot decide again, and the old search's answer is dropped); its decision --
     ``finish(result)``, or the Think's ``fallback`` when the search failed, timed out or
     ``finish`` raised -- is then planned with its delay shortened by the time the search
-    took (the search is part of the bot's pacing, not added to it).
+    took (the search is part of the bot's pacing, not added to it). A search whose answer
+    can no longer be used is cancelled (``cancel()``, when the Deferred-like has one).
     """
 
     def __init__(self, bot: Bot, schedule: Schedule, send: Send, shown: ShownOf | None = None,
@@ -86,11 +87,14 @@ class BotDriver:
         self._planned_at = 0.0  # when it was planned (ms)
         self._think = think
         self._updates = 0  # updates seen: a search's answer is used only if none came since
+        self._asking: Any = None  # the search under way (its Deferred-like), if any
 
     def on_update(self, events: list[dict[str, Any]], view: dict[str, Any],
                   legal: list[Action], anchor: Any = None) -> None:
         """Give the bot an update; schedule its next decision if it has one."""
         self._updates += 1
+        if self._asking is not None:
+            self._drop_search()
         stage = self._stage
         if stage is not None and events:
             stage.show(events, self._now_ms())
@@ -131,6 +135,7 @@ class BotDriver:
         def answer(decision: Decision) -> None:
             if update != self._updates:
                 return  # a newer update: the bot decided again on it
+            self._asking = None
             took = self._clock_ms() - asked_at
             self._plan(decision, anchor, window, max(0.0, decision.delay_ms - took))
 
@@ -149,7 +154,16 @@ class BotDriver:
         except Exception:
             failed(None)
             return
+        self._asking = pending
         pending.addCallbacks(ok, failed)
+
+    def _drop_search(self) -> None:
+        """Cancel the search under way when its answer cannot be used any more (a newer
+        update, the bot leaving): a worker pool drops it if it has not begun."""
+        asking, self._asking = self._asking, None
+        cancel = getattr(asking, "cancel", None)
+        if cancel is not None:
+            cancel()
 
     def _clock_ms(self) -> float:
         return self._now() * 1000.0 if self._now is not None else 0.0
@@ -180,6 +194,8 @@ class BotDriver:
         """Cancel any pending decision and drop a search under way (the bot leaves the
         seat)."""
         self._updates += 1
+        if self._asking is not None:
+            self._drop_search()
         if self._pending is not None and self._pending[0].active():
             self._pending[0].cancel()
         self._pending = None
