@@ -51,6 +51,7 @@ from client.table.emotes import TableEmotes
 from client.table.ending import MatchEnd
 from client.table.feed import TableFeed
 from client.table.history import Moment
+from client.table.hint import HINT_KEY, TableHint
 from client.table.history_view import HistoryView
 from client.table.keys import TableKeys
 from client.table.messages import DIM, MSG_MS, MessageColumn
@@ -109,6 +110,7 @@ class TableScene(Scene):
         self.tip = CardTip(self)
         self.ending = MatchEnd(self)
         self.keys = TableKeys(self)
+        self.hint = TableHint(self)
         self.anim = Animator()
         self.layout: Any = self._layout()
         self.hover: tuple[str, int] | None = None  # the place under the mouse
@@ -393,6 +395,9 @@ class TableScene(Scene):
         if et == pygame.KEYDOWN and self.keys.is_help_key(event.key):
             self.keys.open_help()
             return
+        if et == pygame.KEYDOWN and event.key == HINT_KEY and not self.replay and self.links:
+            self.hint.ask()
+            return
         if (et == pygame.KEYDOWN and event.key == pygame.K_r and self.match_result is not None
                 and not self.replay and self.reopen_results()):
             return
@@ -445,7 +450,17 @@ class TableScene(Scene):
         """What is painted over the table, bottom first: the full history view (when
         open), the tip of the card under the mouse (when this screen is on top) and the
         emote badges and bar. A kit layer adds its own (the photo finish)."""
-        return [self.draw_room_code, self.history.draw, self.tip.draw_on_top, self.emotes.draw]
+        return [self.draw_room_code, self.hint.draw, self.history.draw, self.tip.draw_on_top, self.emotes.draw]
+
+    def plate_rect(self, seat: int) -> pygame.Rect | None:
+        """Seat ``seat``'s name plate on this table (px), None when it has none."""
+        seats = getattr(self.layout, "seats", None)
+        area = seats.get(seat) if isinstance(seats, dict) else None
+        if area is not None and isinstance(getattr(area, "plate", None), pygame.Rect):
+            return area.plate
+        plates = getattr(self.layout, "plates", None)
+        plate = plates.get(seat) if isinstance(plates, dict) else None
+        return plate if isinstance(plate, pygame.Rect) else None
 
     def notice_rect(self) -> pygame.Rect | None:
         """Where the window's one-line notice goes over this table (px): its prompt
@@ -481,7 +496,7 @@ class TableScene(Scene):
         left = self.timer.left()
         return bool(self.motion.gliding or self.held or self.anim.busy(self.t)
                     or getattr(self, "window", None) or (left is not None and 0 < left[1] < 10)
-                    or self.emotes.busy())
+                    or self.emotes.busy() or self.hint.shown is not None)
 
     def draw_partial(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
         """Repaint only the cards in flight, the time bars and the turn light over the

@@ -25,6 +25,7 @@ class ActionButtons:
         self.buttons: dict[str, Any] = {}
         self.fixed_ui: list[Any] = []
         self.rules_button: Any = None
+        self.hint_button: Any = None
         self._sig: tuple | None = None  # what the buttons on screen were made for
 
     def invalidate(self) -> None:
@@ -63,6 +64,8 @@ class ActionButtons:
                 self.buttons[spec[0]] = sc._button(spec, pygame.Rect(box.centerx - bw // 2, yy, bw, bh))
         if not self.fixed_ui:
             self._add_rules_button()
+        if self.hint_button is None and self.rules_button is not None and sc.hint.allowed():
+            self._add_hint_button()
 
     def rules_rect(self) -> pygame.Rect | None:
         """Where the Rules button sits: the right end of the top bar (None: no button,
@@ -76,9 +79,17 @@ class ActionButtons:
         w = int(124 * s)
         return pygame.Rect(bar.right - w - max(4, bar.h // 6), bar.centery - h // 2, w, h)
 
-    def hint_right(self, bar: pygame.Rect) -> int:
-        """The right end (x px) of the top bar's key help: left of the Rules button."""
+    def hint_rect(self) -> pygame.Rect | None:
+        """Where the Hint button sits: left of the Rules button (None: no Rules button)."""
         r = self.rules_rect()
+        if r is None:
+            return None
+        return r.move(-(r.w + max(4, r.h // 4)), 0)
+
+    def hint_right(self, bar: pygame.Rect) -> int:
+        """The right end (x px) of the top bar's key help: left of the Rules button, and
+        of the Hint button when there is one."""
+        r = self.hint_rect() if self.hint_button is not None else self.rules_rect()
         return int(r.left - bar.h * 0.4) if r is not None else int(bar.right - bar.h * 0.6)
 
     def _add_rules_button(self) -> None:
@@ -94,9 +105,24 @@ class ActionButtons:
         self.fixed_ui.append(b)
         self.rules_button = b
 
+    def _add_hint_button(self) -> None:
+        """The Hint button (F2), at a table whose host allows hints."""
+        from client.ui.widgets import button, call, fitted
+
+        sc = self.scene
+        r = self.hint_rect()
+        if r is None:
+            return
+        label, cls = fitted(tr("hint.button"), r.w, sc.app.ui_scale)
+        b = button(sc, r, label, raw=True, class_id=cls or "@compact", command=call(sc.hint.ask))
+        sc.ui.remove(b)
+        self.fixed_ui.append(b)
+        self.hint_button = b
+
     def clear_fixed(self) -> None:
-        """The Rules button goes too (the scene's widgets are being cleared)."""
+        """The Rules and Hint buttons go too (the scene's widgets are being cleared)."""
         for element in self.fixed_ui:
             element.kill()
         self.fixed_ui = []
         self.rules_button = None
+        self.hint_button = None

@@ -37,6 +37,10 @@ class FamigliaTableScene(TableScene):
     when ``started["seat"]`` is a seat, that seat is played on this screen."""
 
     game_name = "famiglia"
+    #: what a hint names (client.table.hint): street, gang and hand cards by id
+    HINT_PREFIX = "fam."
+    HINT_FIELDS = {"card": (), "from_gang": ("gang",), "from_hand": ("hand",), "target": ("street",),
+                   "to_gang": ("hand",), "keep": ("hand",)}
 
     card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 

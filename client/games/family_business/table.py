@@ -53,6 +53,11 @@ class FamilyBusinessTableScene(ReactionTableScene):
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
 
     game_name = "family_business"
+    #: what a hint names (client.table.hint): hand cards, mobsters, the target player's plate
+    HINT_PREFIX = "fb."
+    HINT_FIELDS = {"card": ("card",), "mobster": ("mob", "pick"), "victim": ("mob", "pick"),
+                   "other": ("mob", "pick"), "revived": ("mob", "pick")}
+    HINT_SEAT_FIELDS = ("target",)
 
     card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 

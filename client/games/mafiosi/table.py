@@ -55,6 +55,9 @@ class MafiosiTableScene(ReactionTableScene):
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
 
     game_name = "mafiosi"
+    #: what a hint names (client.table.hint): the card of your hand or of your won cards
+    HINT_PREFIX = "maf."
+    HINT_FIELDS = {"card": ("hand", "point")}
 
     card_help = staticmethod(rules_help.card_help)  # the card tips (client.table.tips)
 

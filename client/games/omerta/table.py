@@ -52,6 +52,12 @@ class OmertaTableScene(ReactionTableScene):
     when ``started["seat"]`` is a seat, that seat is local with ``binding``."""
 
     game_name = "omerta"
+    #: what a hint names (client.table.hint): slots by id, seats' plates, the piles and the safe
+    HINT_PREFIX = "om_"
+    HINT_FIELDS = {"slot": (), "slots": ()}
+    HINT_SEAT_FIELDS = ("target", "recipients")
+    HINT_SPOTS = {"draw_deck": "draw_pile", "take_discard": "discard", "discard_drawn": "discard",
+                  "safecracker": "safe", "safe_swap": "safe"}
 
     controls = omerta_controls
     card_help = staticmethod(card_help)
