@@ -47,7 +47,7 @@
     drawnCard: null, windowId: null, tShown: null, shownFor: null, prevLegal: 0,
     retry: 0, closing: false, playing: false, offset: null, pause: null, takenOver: false,
     spectator: false, race: null, history: [], winClock: null, turnClock: null, tapped: false,
-    wakeLock: null, leaveArmed: 0, rematchAsked: false, toast: null,
+    wakeLock: null, leaveArmed: 0, rematchAsked: false, toast: null, hint: null, hinting: false,
   };
   W.__mafia = S;  // for tests and the fairness benchmark
 
@@ -697,6 +697,59 @@
     }
   }
 
+  // ------------------------------------------------------------------ hint
+  // At a table whose host allows hints (Table.options.hints), a seated player asks the
+  // server "what would a strong player do?" (`hint`, answered to this phone only); the
+  // suggested action's button is outlined and the suggestion said until the table moves on.
+  function hintsAllowed() {
+    const o = S.summary && S.summary.options;
+    return !!(o && o.hints === true) && !S.spectator && S.seat !== null && !S.result;
+  }
+
+  function hintButton() {
+    if (!hintsAllowed() || !S.legal.length) return "";
+    return `<button type="button" class="hint" id="hint"${S.hinting ? " disabled" : ""}>${esc(t("web.hint"))}</button>`;
+  }
+
+  // An action as one string whatever the order of its fields.
+  function canon(a) {
+    return JSON.stringify(Object.keys(a).sort().reduce((o, k) => { o[k] = a[k]; return o; }, {}));
+  }
+
+  function wireHint(root) {
+    const b = root.querySelector("#hint");
+    if (b) {
+      b.addEventListener("click", () => {
+        S.hinting = true;
+        b.disabled = true;
+        request("hint", {table: S.table}).then((reply) => {
+          S.hinting = false;
+          const a = reply && reply.action;
+          if (a && typeof a === "object" && S.legal.some((x) => canon(x) === canon(a))) {
+            S.hint = {step: S.step, key: canon(a),
+                      text: t("web.hint_says", {what: guarded("label of the hint", () => label(a), () => String(a.type))})};
+          }
+          render();
+        }, (e) => {
+          S.hinting = false;
+          S.notice = t("web.error", {message: said(e)});
+          render();
+        });
+      });
+    }
+    if (!S.hint) return;
+    for (const button of root.querySelectorAll("button[data-action]")) {
+      if (canon(JSON.parse(button.dataset.action)) === S.hint.key) {
+        button.classList.add("hinted");
+        if (button.scrollIntoView) button.scrollIntoView({block: "nearest"});
+      }
+    }
+  }
+
+  function hintLine() {
+    return S.hint ? `<p class="hintline" id="hintline">${esc(S.hint.text)}</p>` : "";
+  }
+
   function historyHtml() {
     if (!S.history.length) return "";
     const items = S.history.slice().reverse().map((line) => `<li>${esc(line)}</li>`).join("");  // the latest first
@@ -1089,16 +1142,18 @@
     const body = guarded(S.game + " view", () => (view ? view(v) : ""), fallbackView);
     const head = guarded("header", () => `<div class="gamebar"><b>${esc(t("game." + S.game))}</b>${v.round ? " · " + esc(t("web.round", {round: v.round, rounds: v.rounds})) : ""}</div>` + statusLine(), () => "");
     const bar = guarded("claim bar", claimBar, () => `<div id="claimbar" class="claimbar">${S.legal.filter(inBar).map((a) => actionButton(a, S.legal.indexOf(a), a.type)).join("")}</div>`);
+    if (S.hint && (S.hint.step !== S.step || !S.legal.some((x) => canon(x) === S.hint.key))) S.hint = null;
     const screen = $("#screen");
     const open = screen.querySelector("#history");
     if (open) S.historyOpen = open.open;
     screen.innerHTML = head + guarded("race", raceHtml, () => "") + (S.notice ? `<p class="notice">${esc(S.notice)}</p>` : "") +
-      (S.result ? guarded("result", resultHtml, () => "") + body : body) +
-      `<div class="tools">${emoteRow()}${guarded("history", historyHtml, () => "")}${leaveButton()}</div>` + bar;
+      hintLine() + (S.result ? guarded("result", resultHtml, () => "") + body : body) +
+      `<div class="tools">${hintButton()}${emoteRow()}${guarded("history", historyHtml, () => "")}${leaveButton()}</div>` + bar;
     screen.dataset.step = String(S.step);
     screen.dataset.legal = String(S.legal.length);
     padForClaimBar();
     wireActions(screen);
+    wireHint(screen);
     wireEmotes(screen);
     wireResult(screen);
     wireLeave(screen);
