@@ -28,7 +28,7 @@ def hint_table(tmp_path, hints=True):
     app = make_app(tmp_path)
     state, events = snap_window_state()
     app.tables[9] = {"id": 9, "name": "Friday", "game": "omerta", "status": "playing", "seats": [],
-                     "options": {"hints": hints}}
+                     "hints": hints, "options": {}}
     scene, link = open_table(app, state, 0, events)
     asking = AskingLink(link)
     link.request = asking.request

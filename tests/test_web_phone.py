@@ -542,3 +542,22 @@ def test_host_starts_from_a_phone_a_spectator_watches_the_full_table_emotes_and_
     wait_for(fr, "return document.querySelector('#room-code') !== null && "
                  "document.querySelector('#join-message').textContent === 'Vous avez quitté la table.'")
     assert fr.execute_script(f"return localStorage.getItem('mafia.room.{table['room']}')") is None
+
+
+def test_a_phone_asks_for_a_hint_and_sees_its_button_outlined_in_its_language(server, host, phones):
+    """At a table whose host allows hints, the French phone's Hint button gets the
+    server's suggestion: said above the table in French, its action's button outlined --
+    one of the seat's legal actions."""
+    table = host.create("mafiosi", 3, {"seed": 21, "rounds": 1, "bot_think_ms": 0, "hints": True}, bots=[1, 2])
+    assert table["hints"] is True
+    phone = phones[1]
+    join_seat(phone, server.url(table["room"]), "Marc", 0)
+    wait_for(phone, "return window.__mafia.legal.length > 0 && document.querySelector('#hint') !== null")
+    tap(phone, "hint")
+    line = wait_for(phone, "const l = document.querySelector('#hintline'); return l && l.textContent")
+    assert line.startswith("Conseil") and re.search(r"(🃏|[0-9JQKA]+[♥♦♠♣])$", line), line  # the card itself
+    hinted = wait_for(phone, "const b = document.querySelector('button.act.hinted'); "
+                             "return b && JSON.parse(b.dataset.action)")
+    assert hinted in phone.execute_script("return window.__mafia.legal")
+    # one answer, to this page's one request
+    assert [m["type"] for m in received(phone) if m.get("type") == "hint"] == ["hint"]

@@ -703,7 +703,7 @@
   // suggested action's button is outlined and the suggestion said until the table moves on.
   function hintsAllowed() {
     const o = S.summary && S.summary.options;
-    return !!(o && o.hints === true) && !S.spectator && S.seat !== null && !S.result;
+    return !!(S.summary && (S.summary.hints === true || (o && o.hints === true))) && !S.spectator && S.seat !== null && !S.result;
   }
 
   function hintButton() {
@@ -961,8 +961,9 @@
         default: return a.type;
       }
     }
-    if (g === "mafiosi") {
-      return t("maf.keep");
+    if (g === "mafiosi") {  // the card itself ("7♥"): the page shows cards, not words
+      const c = a.type !== "keep_point_card" ? (v.hand || []).find((x) => x.id === a.card) : null;
+      return c ? mafCard(c) : t("maf.keep");
     }
     return a.type;
   }
@@ -1147,8 +1148,8 @@
     const open = screen.querySelector("#history");
     if (open) S.historyOpen = open.open;
     screen.innerHTML = head + guarded("race", raceHtml, () => "") + (S.notice ? `<p class="notice">${esc(S.notice)}</p>` : "") +
-      hintLine() + (S.result ? guarded("result", resultHtml, () => "") + body : body) +
-      `<div class="tools">${hintButton()}${emoteRow()}${guarded("history", historyHtml, () => "")}${leaveButton()}</div>` + bar;
+      (hintLine() || hintButton()) + (S.result ? guarded("result", resultHtml, () => "") + body : body) +
+      `<div class="tools">${emoteRow()}${guarded("history", historyHtml, () => "")}${leaveButton()}</div>` + bar;
     screen.dataset.step = String(S.step);
     screen.dataset.legal = String(S.legal.length);
     padForClaimBar();
