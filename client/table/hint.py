@@ -167,7 +167,7 @@ class TableHint:
         if cur is None:
             return
         sc = self.scene
-        width = max(3, surface.get_height() // 240)
+        width = max(4, surface.get_height() // 180)
         pulse = 0.5 + 0.5 * math.sin(sc.t / 1000.0 * 2 * math.pi)
         colour = tuple(int(c * (0.7 + 0.3 * pulse)) for c in GOLD)
         for r in self.rects(*cur):
