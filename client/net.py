@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, Callable
 
 from twisted.internet import defer, endpoints, protocol
 from twisted.internet.error import ConnectionDone
@@ -260,22 +260,48 @@ def all_tables(request: Any) -> defer.Deferred:
     return walk()
 
 
+#: The DNS-SD service type servers announce over mDNS (server.discovery.SERVICE_TYPE).
+MDNS_SERVICE = "_mafiatable._tcp.local."
+#: When (s after the start) the broadcast query is sent: a datagram lost on a busy Wi-Fi
+#: is sent again.
+BROADCAST_AT_S = (0.0, 0.8, 1.6)
+
+
 class _DiscoveryClient(protocol.DatagramProtocol):
+    """Sends the discovery query (broadcast and loopback, or to one host) and keeps the
+    answers by server: ``found[(id or host, tcp_port)]``."""
+
     def __init__(self, port: int):
         self.port = port
         self.found: dict[tuple[str, int], dict[str, Any]] = {}
+        self.asked: set[str] = set()  # hosts asked directly (found over mDNS)
 
     def startProtocol(self) -> None:
-        query = json.dumps({"v": 1, "type": "discover"}).encode()
         try:
             self.transport.setBroadcastAllowed(True)
         except OSError:
             pass
-        for host in ("<broadcast>", "127.0.0.1"):
+        self.query()
+
+    def query(self, hosts: tuple[str, ...] = ("<broadcast>", "127.0.0.1")) -> None:
+        data = json.dumps({"v": 1, "type": "discover"}).encode()
+        for host in hosts:
             try:
-                self.transport.write(query, (host, self.port))
-            except OSError:
-                pass  # no broadcast route (offline machine): the loopback query still goes
+                self.transport.write(data, (host, self.port))
+            except (OSError, AttributeError):
+                pass  # no broadcast route (offline machine), or stopped: the others still go
+
+    def mdns_found(self, service: dict[str, Any]) -> None:
+        """A server announced over mDNS (:class:`_MdnsBrowse`): kept unless its UDP
+        answer came (that one lists its tables), and asked directly for its tables --
+        a router that drops broadcasts may still pass a datagram to one host."""
+        key = (str(service.get("id") or service["host"]), int(service["tcp_port"]))
+        if key not in self.found:
+            self.found[key] = {"name": service["name"], "host": service["host"], "tcp_port": key[1],
+                               "tables": [], "id": service.get("id") or None, "via": "mdns"}
+        if service["host"] not in self.asked:
+            self.asked.add(service["host"])
+            self.query((service["host"],))
 
     def datagramReceived(self, data: bytes, addr: tuple[str, int]) -> None:
         try:
@@ -290,32 +316,105 @@ class _DiscoveryClient(protocol.DatagramProtocol):
         # entry per server instance, preferring the LAN address others can reach too.
         key = (str(msg.get("id") or host), tcp_port)
         old = self.found.get(key)
-        if old is not None and old["host"] != "127.0.0.1":
+        if old is not None and old["host"] != "127.0.0.1" and old.get("via") != "mdns":
             return
         self.found[key] = {
             "name": str(msg.get("name", "")),
-            "host": host,
+            "host": old["host"] if old is not None and old.get("via") == "mdns" and host == "127.0.0.1" else host,
             "tcp_port": tcp_port,
             "tables": list(msg.get("tables") or []),
+            "id": msg.get("id") or None,
         }
 
 
-def discover(reactor: Any, port: int = DEFAULT_DISCOVERY_PORT, timeout: float = 1.0) -> defer.Deferred:
-    """Find Mafia Table servers on the LAN.
+class _MdnsBrowse:
+    """Browses :data:`MDNS_SERVICE` with zeroconf (its own threads) and hands each server
+    found to ``found(service)`` in the reactor thread: ``{"name", "host", "tcp_port",
+    "id"}`` (an IPv4 address first when it has one). Without zeroconf or multicast it
+    finds nothing and says nothing."""
 
-    Broadcasts ``{"type": "discover"}`` on UDP ``port`` (and sends it to 127.0.0.1 so
-    a server on this machine is found), collects answers for ``timeout`` seconds.
-    Returns a Deferred firing with ``[{"name", "host", "tcp_port", "tables": [Table]}]``
-    (possibly empty; never fails).
-    """
+    def __init__(self, reactor: Any, found: Callable[[dict[str, Any]], None]):
+        self.reactor = reactor
+        self.found = found
+        self.zc: Any = None
+        self.closed = False
+
+    def start(self) -> None:
+        self.reactor.callInThread(self._browse)
+
+    def _browse(self) -> None:
+        try:
+            from zeroconf import ServiceBrowser, Zeroconf
+
+            zc = Zeroconf()
+        except Exception:  # no zeroconf, no multicast socket: broadcast and typing remain
+            return
+        if self.closed:
+            zc.close()
+            return
+        self.zc = zc
+        ServiceBrowser(zc, MDNS_SERVICE, handlers=[self._changed])
+
+    def _changed(self, zeroconf: Any, service_type: str, name: str, state_change: Any) -> None:
+        if getattr(state_change, "name", "") not in ("Added", "Updated"):
+            return
+        try:
+            info = zeroconf.get_service_info(service_type, name, timeout=1500)
+        except Exception:
+            return
+        if info is None or not info.port:
+            return
+        addresses = sorted(info.parsed_addresses(), key=lambda a: (":" in a, a))  # IPv4 first
+        if not addresses:
+            return
+        props = {(k.decode() if isinstance(k, bytes) else str(k)):
+                 (v.decode("utf-8", "replace") if isinstance(v, bytes) else "")
+                 for k, v in (info.properties or {}).items()}
+        service = {"name": props.get("name") or name.split(".")[0], "host": addresses[0],
+                   "tcp_port": int(info.port), "id": props.get("id") or None}
+        if not self.closed:
+            self.reactor.callFromThread(self._deliver, service)
+
+    def _deliver(self, service: dict[str, Any]) -> None:
+        if not self.closed:  # the search ended while this one was on its way
+            self.found(service)
+
+    def stop(self) -> None:
+        self.closed = True
+        zc, self.zc = self.zc, None
+        if zc is not None:
+            self.reactor.callInThread(zc.close)
+
+
+def discover(reactor: Any, port: int = DEFAULT_DISCOVERY_PORT, timeout: float = 2.5,
+             mdns: bool = True) -> defer.Deferred:
+    """Find Mafia Table servers on the LAN, two ways at once for ``timeout`` seconds:
+
+    * the UDP query ``{"type": "discover"}`` broadcast on ``port`` (and sent to 127.0.0.1
+      so a server on this machine is found), sent again at :data:`BROADCAST_AT_S`;
+    * with ``mdns``, a DNS-SD browse of :data:`MDNS_SERVICE` (``zeroconf``): a server
+      found that way but not by the broadcast is asked for its tables directly.
+
+    Returns a Deferred firing with ``[{"name", "host", "tcp_port", "tables": [Table],
+    "id", "via"?}]`` (``via: "mdns"``: found by mDNS alone, its tables unknown), one
+    entry per server, sorted by host and port; possibly empty, never failing."""
     client = _DiscoveryClient(port)
     try:
         listening = reactor.listenUDP(0, client)
     except Exception:  # no UDP at all: nothing to find
         return defer.succeed([])
+    browse = _MdnsBrowse(reactor, client.mdns_found) if mdns else None
+    if browse is not None:
+        browse.start()
+    calls = [reactor.callLater(at, client.query) for at in BROADCAST_AT_S if 0 < at < timeout]
     d: defer.Deferred = defer.Deferred()
 
     def done() -> None:
+        for call in calls:
+            if call.active():
+                call.cancel()
+        if browse is not None:
+            browse.stop()
         listening.stopListening()
         d.callback(sorted(client.found.values(), key=lambda s: (s["host"], s["tcp_port"])))
 

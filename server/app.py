@@ -3,6 +3,8 @@ listener, shared by ``mafia-server`` (:mod:`server.main`) and the client's embed
 server (:func:`server.start_embedded`)."""
 from __future__ import annotations
 
+import os
+
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -12,7 +14,7 @@ from twisted.internet.error import CannotListenError
 from twisted.logger import Logger
 
 from server import persist
-from server.discovery import DiscoveryProtocol
+from server.discovery import DiscoveryProtocol, MdnsAnnouncer
 from server.lobby import Lobby, LobbyFactory
 from server.thinkers import Thinkers, default_size
 
@@ -51,6 +53,7 @@ class RunningServer:
     udp: Any = None
     web: Any = None  # the phone page's listener (server.web), None when off or busy
     thinkers: Any = None  # the bots' worker pool (server.thinkers)
+    mdns: Any = None  # the mDNS announcer (server.discovery.MdnsAnnouncer), None when off
 
     @property
     def web_port(self) -> int | None:
@@ -67,7 +70,25 @@ class RunningServer:
         for port in (self.udp, self.web):
             if port is not None:
                 ds.append(defer.maybeDeferred(port.stopListening))
+        if self.mdns is not None:
+            from twisted.internet import threads
+
+            ds.append(threads.deferToThread(self.mdns.stop))
         return defer.gatherResults(ds)
+
+
+#: Set to "0" to keep servers from announcing themselves over mDNS (the test suite and
+#: the benchmarks start dozens of servers: none of them is for the LAN to find).
+MDNS_ENV = "MAFIA_TABLE_MDNS"
+
+
+def mdns_wanted(server: dict[str, Any]) -> bool:
+    """Whether a server with config section ``server`` announces itself over mDNS:
+    ``server.mdns`` (default true), not on a loopback-only host, and not turned off by
+    :data:`MDNS_ENV`."""
+    host = str(server.get("host", "0.0.0.0"))
+    return (bool(server.get("mdns", True)) and not host.startswith("127.") and host not in ("::1", "localhost")
+            and os.environ.get(MDNS_ENV, "1") != "0")
 
 
 @defer.inlineCallbacks
@@ -118,6 +139,11 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
                                     interface=host)
         except CannotListenError as e:
             log.warn("LAN discovery is off: {e}", e=e)
+    mdns = None
+    if discovery and mdns_wanted(server):
+        mdns = MdnsAnnouncer(lobby, actual)
+        mdns.start(reactor)
+        reactor.addSystemEventTrigger("before", "shutdown", mdns.stop)
     web = None
     if config.get("web", {}).get("enabled", False):
         try:  # phones are a convenience: a busy port is logged, the server runs on
@@ -127,4 +153,4 @@ def start_server(reactor: Any, config: dict[str, Any], tries: int = 1, testing: 
         except (CannotListenError, ImportError) as e:
             log.warn("the phone page is off: {e}", e=e)
     log.info("{name} listening on {host}:{port}", name=lobby.name, host=host, port=actual)
-    return RunningServer(lobby, actual, tcp, udp, web, lobby.thinkers)
+    return RunningServer(lobby, actual, tcp, udp, web, lobby.thinkers, mdns)

@@ -29,6 +29,7 @@ os.environ["XDG_DATA_HOME"] = os.path.join(_SANDBOX, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_SANDBOX, "config")
 os.environ["MAFIA_TABLE_SANDBOX"] = _SANDBOX  # tools.sandbox (imported by tools) keeps this one
 
+os.environ["MAFIA_TABLE_MDNS"] = "0"  # servers of the tests do not announce themselves on the LAN
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -55,10 +55,10 @@ def test_discover_finds_a_server_on_this_machine():
     lobby = _lobby("Kitchen")
     udp = reactor.listenUDP(0, DiscoveryProtocol(lobby, 7790), interface="127.0.0.1")
     try:
-        found = yield discover(reactor, port=udp.getHost().port, timeout=0.3)
+        found = yield discover(reactor, port=udp.getHost().port, timeout=0.3, mdns=False)
     finally:
         yield udp.stopListening()
-    assert found == [{"name": "Kitchen", "host": "127.0.0.1", "tcp_port": 7790, "tables": []}]
+    assert found == [{"name": "Kitchen", "host": "127.0.0.1", "tcp_port": 7790, "tables": [], "id": lobby.server_id}]
 
 
 @pytest_twisted.inlineCallbacks
@@ -68,6 +68,110 @@ def test_discover_with_nobody_answering_is_an_empty_list():
     probe = reactor.listenUDP(0, DiscoveryProtocol(_lobby(), 1), interface="127.0.0.1")
     port = probe.getHost().port
     yield probe.stopListening()  # a port where nobody listens any more
-    found = yield discover(reactor, port=port, timeout=0.2)
+    found = yield discover(reactor, port=port, timeout=0.2, mdns=False)
     assert found == []
 
+
+@pytest_twisted.inlineCallbacks
+def test_the_query_is_sent_again_while_the_search_lasts():
+    """A datagram lost on a busy Wi-Fi is not the end of the search."""
+    from twisted.internet import reactor
+
+    lobby = _lobby("Attic")
+    asked = []
+
+    class Counting(DiscoveryProtocol):
+        def datagramReceived(self, data, addr):
+            asked.append(data)
+            super().datagramReceived(data, addr)
+
+    udp = reactor.listenUDP(0, Counting(lobby, 7791), interface="127.0.0.1")
+    try:
+        found = yield discover(reactor, port=udp.getHost().port, timeout=1.0, mdns=False)
+    finally:
+        yield udp.stopListening()
+    assert len(asked) == 2 and [s["name"] for s in found] == ["Attic"]  # at 0 s and at 0.8 s
+
+
+def test_a_server_found_over_mdns_is_asked_for_its_tables_and_kept_once():
+    from client.net import _DiscoveryClient
+
+    client = _DiscoveryClient(7778)
+    client.transport = _Udp()
+    client.mdns_found({"name": "Den", "host": "192.0.2.7", "tcp_port": 7777, "id": "abc"})
+    client.mdns_found({"name": "Den", "host": "192.0.2.7", "tcp_port": 7777, "id": "abc"})  # updated
+    assert client.transport.sent == [({"v": 1, "type": "discover"}, ("192.0.2.7", 7778))]  # asked once
+    assert list(client.found.values()) == [{"name": "Den", "host": "192.0.2.7", "tcp_port": 7777, "tables": [],
+                                            "id": "abc", "via": "mdns"}]
+    table = {"id": 1, "name": "Friday"}
+    answer = {"v": 1, "type": "server", "id": "abc", "name": "Den", "tcp_port": 7777, "tables": [table]}
+    client.datagramReceived(json.dumps(answer).encode(), ("192.0.2.7", 7778))
+    assert list(client.found.values()) == [{"name": "Den", "host": "192.0.2.7", "tcp_port": 7777,
+                                            "tables": [table], "id": "abc"}]
+    client.mdns_found({"name": "Den", "host": "192.0.2.7", "tcp_port": 7777, "id": "abc"})
+    assert client.found[("abc", 7777)]["tables"] == [table]  # the answer with tables stays
+
+
+def test_the_service_name_fits_a_dns_label_and_tells_two_servers_apart():
+    from server.discovery import MAX_LABEL, instance_name
+
+    a, b = instance_name("Mafia Table", "0123456789"), instance_name("Mafia Table", "abcdef0123")
+    assert a != b and a == "Mafia Table (012345)"
+    long = instance_name("Zoé's " + "very " * 30 + "long table", "0123456789")
+    assert len(long.encode()) <= MAX_LABEL and long.endswith(" (012345)")
+
+
+def _lan_ip():
+    from server.discovery import lan_addresses
+
+    return next((a for a in lan_addresses() if ":" not in a), None)
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_server_is_found_over_mdns_alone(tmp_path, monkeypatch):
+    """The broadcast finds nothing (nobody answers UDP on the port asked): the server's
+    mDNS announcement is what finds it, with its LAN address and TCP port."""
+    import pytest
+    from twisted.internet import reactor
+
+    from server.app import start_server
+
+    if _lan_ip() is None:
+        pytest.skip("no LAN address: mDNS has no interface to go through")
+    monkeypatch.setenv("MAFIA_TABLE_MDNS", "1")
+    config = merge({"server": {"host": "0.0.0.0", "port": 0, "discovery_port": 0, "name": "Cellar",
+                               "data_dir": str(tmp_path)}})
+    running = yield start_server(reactor, config)
+    try:
+        assert running.mdns is not None
+        yield running.mdns.ready  # the announcement probes the network for about 1.5 s first
+        probe = reactor.listenUDP(0, DiscoveryProtocol(_lobby(), 1), interface="127.0.0.1")
+        silent = probe.getHost().port
+        yield probe.stopListening()
+        found = yield discover(reactor, port=silent, timeout=2.5)
+    finally:
+        yield running.stop()
+    ours = [s for s in found if s.get("id") == running.lobby.server_id]
+    assert ours and ours[0]["tcp_port"] == running.port and ours[0]["via"] == "mdns"
+    assert ours[0]["name"] == "Cellar" and ours[0]["host"] != "127.0.0.1"
+
+
+
+
+def test_a_server_found_over_mdns_alone_says_picking_it_shows_its_tables():
+    from client import i18n
+    from client.scenes.join import server_line
+
+    i18n.setup("en")
+    line = server_line({"name": "Cellar", "host": "192.0.2.2", "tcp_port": 7777, "tables": [], "via": "mdns"})
+    assert line == "Cellar — 192.0.2.2:7777: pick it to see its tables"
+
+
+def test_mdns_is_off_for_a_loopback_server_and_when_the_environment_says_so(monkeypatch):
+    from server.app import MDNS_ENV, mdns_wanted
+
+    monkeypatch.setenv(MDNS_ENV, "1")
+    assert mdns_wanted({"host": "0.0.0.0"}) and not mdns_wanted({"host": "0.0.0.0", "mdns": False})
+    assert not mdns_wanted({"host": "127.0.0.1"})  # nobody else could connect anyway
+    monkeypatch.setenv(MDNS_ENV, "0")
+    assert not mdns_wanted({"host": "0.0.0.0"})

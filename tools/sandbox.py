@@ -28,5 +28,6 @@ if os.environ.get("MAFIA_TABLE_KEEP_DATA") != "1" and not os.environ.get("MAFIA_
     os.environ["XDG_DATA_HOME"] = os.path.join(ROOT, "data")
     os.environ["XDG_CONFIG_HOME"] = os.path.join(ROOT, "config")
     os.environ["MAFIA_TABLE_SANDBOX"] = ROOT  # children reuse the parent's directory
+    os.environ.setdefault("MAFIA_TABLE_MDNS", "0")  # a benchmark's servers are not for the LAN to find
 else:
     ROOT = os.environ.get("MAFIA_TABLE_SANDBOX")

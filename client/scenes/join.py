@@ -56,6 +56,10 @@ def table_line(t: dict[str, Any], fits: Callable[[str], bool] = lambda _line: Tr
 
 
 def server_line(s: dict[str, Any]) -> str:
+    """A server's row: its name, address and number of tables -- or, found over mDNS
+    alone (its tables unknown until this client connects), that picking it shows them."""
+    if s.get("via") == "mdns" and not s.get("tables"):
+        return tr("join.server_line_mdns", name=s.get("name") or "?", address=f"{s['host']}:{s['tcp_port']}")
     n = len(s.get("tables", []))
     return tr(plural_key("join.server_line", n), name=s.get("name") or "?", address=f"{s['host']}:{s['tcp_port']}",
               tables=str(n))
@@ -223,7 +227,7 @@ class JoinScene(Scene):
             self.set_state(self._nothing_found())
             self.offer_kept()
 
-        net.discover(self.app.reactor, port=port, timeout=1.0).addCallbacks(found, failed)
+        net.discover(self.app.reactor, port=port).addCallbacks(found, failed)
 
     def _nothing_found(self) -> str:
         """No server answered the search: typing an address is the way, unless a server
