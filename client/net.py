@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
-from twisted.internet import defer, endpoints, protocol
+from twisted.internet import defer, endpoints, protocol, task
 from twisted.internet.error import ConnectionDone
 from twisted.protocols.basic import LineReceiver
 from twisted.python import failure
@@ -387,22 +387,28 @@ class _MdnsBrowse:
 
 
 def discover(reactor: Any, port: int = DEFAULT_DISCOVERY_PORT, timeout: float = 2.5,
-             mdns: bool = True) -> defer.Deferred:
+             mdns: bool = True, remembered: Iterable[tuple[str, int]] = ()) -> defer.Deferred:
     """Find Mafia Table servers on the LAN, two ways at once for ``timeout`` seconds:
 
     * the UDP query ``{"type": "discover"}`` broadcast on ``port`` (and sent to 127.0.0.1
       so a server on this machine is found), sent again at :data:`BROADCAST_AT_S`;
     * with ``mdns``, a DNS-SD browse of :data:`MDNS_SERVICE` (``zeroconf``): a server
-      found that way but not by the broadcast is asked for its tables directly.
+      found that way but not by the broadcast is asked for its tables directly;
+    * the ``remembered`` servers (``(host, tcp_port)``: those this player joined lately)
+      are asked directly too, and listed first -- answering or not.
 
     Returns a Deferred firing with ``[{"name", "host", "tcp_port", "tables": [Table],
-    "id", "via"?}]`` (``via: "mdns"``: found by mDNS alone, its tables unknown), one
-    entry per server, sorted by host and port; possibly empty, never failing."""
+    "id", "via"?, "recent"?}]`` (``via``: ``"mdns"`` found by mDNS alone, ``"recent"``
+    remembered but silent -- their tables unknown until this client connects; ``recent:
+    true`` a remembered server), one entry per server: remembered ones first, then by
+    host and port; possibly empty, never failing."""
+    remembered = [(str(h), int(p)) for h, p in remembered]
     client = _DiscoveryClient(port)
     try:
         listening = reactor.listenUDP(0, client)
-    except Exception:  # no UDP at all: nothing to find
-        return defer.succeed([])
+    except Exception:  # no UDP at all: only the remembered servers
+        return defer.succeed(_with_remembered({}, remembered))
+    client.query(tuple(dict.fromkeys(h for h, _ in remembered)))
     browse = _MdnsBrowse(reactor, client.mdns_found) if mdns else None
     if browse is not None:
         browse.start()
@@ -416,10 +422,106 @@ def discover(reactor: Any, port: int = DEFAULT_DISCOVERY_PORT, timeout: float = 
         if browse is not None:
             browse.stop()
         listening.stopListening()
-        d.callback(sorted(client.found.values(), key=lambda s: (s["host"], s["tcp_port"])))
+        d.callback(_with_remembered(client.found, remembered))
 
     reactor.callLater(timeout, done)
     return d
+
+
+def _host_key(server: dict[str, Any]) -> tuple:
+    """Sort key of a found server: its address as a number (192.0.2.9 before
+    192.0.2.10), names after addresses, then its port."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(server["host"])
+        return (0, ip.version, int(ip), "", server["tcp_port"])
+    except ValueError:
+        return (1, 0, 0, str(server["host"]), server["tcp_port"])
+
+
+def _with_remembered(found: dict[Any, dict[str, Any]], remembered: list[tuple[str, int]]) -> list[dict[str, Any]]:
+    """The servers found, the remembered ones first (in the order remembered, a silent
+    one listed too), then the others by host and port."""
+    servers = sorted(found.values(), key=_host_key)
+    first: list[dict[str, Any]] = []
+    for host, tcp_port in remembered:
+        match = next((s for s in servers if s["host"] == host and s["tcp_port"] == tcp_port), None)
+        if match is None:
+            if any(s["host"] == host and s["tcp_port"] == tcp_port for s in first):
+                continue
+            match = {"name": host, "host": host, "tcp_port": tcp_port, "tables": [], "id": None, "via": "recent"}
+        else:
+            servers.remove(match)
+        match["recent"] = True
+        first.append(match)
+    return first + servers
+
+
+def local_subnet(address: str | None = None) -> Any:
+    """The /24 (IPv4) of this machine's LAN address (``client.ui.roomcode.lan_address``
+    when ``address`` is None), as an ``ipaddress.IPv4Network``; None for loopback."""
+    import ipaddress
+
+    if address is None:
+        from client.ui.roomcode import lan_address
+
+        address = lan_address()
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    if ip.version != 4 or ip.is_loopback:
+        return None
+    return ipaddress.ip_network(f"{ip}/24", strict=False)
+
+
+def scan(reactor: Any, tcp_port: int, network: Any = None, timeout: float = 1.0,
+         parallel: int = 64, port: int = DEFAULT_DISCOVERY_PORT) -> defer.Deferred:
+    """Look for servers where nothing answered a search: try a TCP connection to
+    ``tcp_port`` on every host of ``network`` (default :func:`local_subnet`; at most
+    ``parallel`` attempts at once, each given ``timeout`` s), then ask each host that
+    accepted for its name and tables with the discovery datagram (UDP ``port``, 1 s).
+    Returns a Deferred firing with entries as :func:`discover`'s (``via: "scan"`` for a
+    host that did not answer the datagram); never failing."""
+    network = network if network is not None else local_subnet()
+    if network is None:
+        return defer.succeed([])
+    hosts = [str(h) for h in network.hosts()]
+    sem = defer.DeferredSemaphore(max(1, parallel))
+    open_hosts: list[str] = []
+
+    def attempt(host: str) -> defer.Deferred:
+        point = endpoints.TCP4ClientEndpoint(reactor, host, tcp_port, timeout=timeout)
+        d = point.connect(protocol.Factory.forProtocol(protocol.Protocol))
+
+        def accepted(proto: Any) -> None:
+            open_hosts.append(host)
+            proto.transport.loseConnection()
+
+        return d.addCallbacks(accepted, lambda _f: None)
+
+    @defer.inlineCallbacks
+    def run() -> Any:
+        yield defer.DeferredList([sem.run(attempt, h) for h in hosts])
+        if not open_hosts:
+            return []
+        client = _DiscoveryClient(port)
+        try:
+            listening = reactor.listenUDP(0, client)
+        except Exception:
+            listening = None
+        if listening is not None:
+            client.query(tuple(open_hosts))
+            yield task.deferLater(reactor, 1.0, lambda: None)
+            listening.stopListening()
+        answered = {(s["host"], s["tcp_port"]) for s in client.found.values()}
+        out = [s for s in client.found.values() if s["tcp_port"] == tcp_port and s["host"] in open_hosts]
+        out += [{"name": h, "host": h, "tcp_port": tcp_port, "tables": [], "id": None, "via": "scan"}
+                for h in open_hosts if (h, tcp_port) not in answered]
+        return sorted(out, key=_host_key)
+
+    return run()
 
 
 def parse_address(value: str, default_port: int = 7777) -> tuple[str, int]:

@@ -39,6 +39,9 @@ class Settings:
     last_address: str = "127.0.0.1:7777"
     #: the level of the bots this player seats (host screen, lobby, couch, Quick game)
     bot_level: str = "normal"
+    #: the servers this player joined lately ("host:port", latest first): asked first
+    #: by the Join screen's search
+    recent_servers: list[str] = field(default_factory=list)
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> "Settings":

@@ -13,6 +13,7 @@ DEFAULTS: dict[str, Any] = {
         "host": "0.0.0.0",
         "port": 7777,
         "discovery_port": 7778,
+        "mdns": True,
         "name": "Mafia Table",
         "max_tables": 250,
         "max_connections": 1200,

@@ -175,3 +175,70 @@ def test_mdns_is_off_for_a_loopback_server_and_when_the_environment_says_so(monk
     assert not mdns_wanted({"host": "127.0.0.1"})  # nobody else could connect anyway
     monkeypatch.setenv(MDNS_ENV, "0")
     assert not mdns_wanted({"host": "0.0.0.0"})
+
+
+def test_remembered_servers_come_first_answering_or_not():
+    from client.net import _with_remembered
+
+    found = {("a", 7777): {"name": "Attic", "host": "192.0.2.9", "tcp_port": 7777, "tables": [], "id": "a"},
+             ("b", 7777): {"name": "Barn", "host": "192.0.2.3", "tcp_port": 7777, "tables": [], "id": "b"}}
+    out = _with_remembered(found, [("192.0.2.50", 7777), ("192.0.2.9", 7777)])
+    assert [(s["host"], s.get("via"), s.get("recent")) for s in out] == [
+        ("192.0.2.50", "recent", True), ("192.0.2.9", None, True), ("192.0.2.3", None, None)]
+
+
+@pytest_twisted.inlineCallbacks
+def test_the_scan_finds_a_server_that_answers_no_broadcast():
+    """Nothing answered the search: a TCP scan of the /24 finds the game port open; the
+    host that also answers the datagram comes with its name and tables, the other as
+    its address."""
+    import ipaddress
+
+    from twisted.internet import protocol, reactor
+
+    from client.net import scan
+
+    lobby = _lobby("Garage")
+    tcp = reactor.listenTCP(0, protocol.Factory.forProtocol(protocol.Protocol), interface="127.0.0.9")
+    port = tcp.getHost().port
+    other = reactor.listenTCP(port, protocol.Factory.forProtocol(protocol.Protocol), interface="127.0.0.10")
+    udp = reactor.listenUDP(0, DiscoveryProtocol(lobby, port), interface="127.0.0.9")
+    try:
+        found = yield scan(reactor, port, network=ipaddress.ip_network("127.0.0.0/28"), timeout=0.5,
+                           port=udp.getHost().port)
+    finally:
+        for p in (tcp, other, udp):
+            yield p.stopListening()
+    assert [(s["name"], s["host"], s["tcp_port"], s.get("via")) for s in found] == [
+        ("Garage", "127.0.0.9", port, None), ("127.0.0.10", "127.0.0.10", port, "scan")]
+
+
+def test_the_scan_covers_the_lan_addresss_24_and_not_loopback():
+    from client.net import local_subnet
+
+    assert str(local_subnet("192.168.1.37")) == "192.168.1.0/24"
+    assert local_subnet("127.0.0.1") is None and local_subnet("fd00::2") is None
+
+
+def test_the_join_screen_asks_remembered_servers_and_scans_when_nothing_answers(tmp_path, monkeypatch):
+    from twisted.internet import defer
+
+    from client import net
+    from client.scenes.join import JoinScene, remember_server
+    from tests.test_client_app import make_app
+
+    app = make_app(tmp_path)
+    asked, scanned = [], []
+    monkeypatch.setattr(net, "discover", lambda reactor, port, remembered=(): asked.append(list(remembered))
+                        or defer.succeed([]))
+    monkeypatch.setattr(net, "local_subnet", lambda address=None: "192.0.2.0/24")
+    monkeypatch.setattr(net, "scan", lambda reactor, tcp_port, network, port: scanned.append((tcp_port, network))
+                        or defer.succeed([{"name": "Den", "host": "192.0.2.8", "tcp_port": tcp_port, "tables": []}]))
+    for address in ("192.0.2.5:7777", "192.0.2.6:7777", "192.0.2.5:7777"):
+        remember_server(app.settings, address)
+    assert app.settings.recent_servers == ["192.0.2.5:7777", "192.0.2.6:7777"]
+    scene = app.reset(JoinScene(app))
+    assert asked == [[("192.0.2.5", 7777), ("192.0.2.6", 7777)]]
+    assert scene.searched_empty and "Scan the network" in scene.state
+    scene.discover()  # the button now scans
+    assert scanned == [(7777, "192.0.2.0/24")] and [s["name"] for s in scene.servers] == ["Den"]

@@ -55,11 +55,33 @@ def table_line(t: dict[str, Any], fits: Callable[[str], bool] = lambda _line: Tr
     return line(cut.rstrip() + "…", False, False)
 
 
+#: How many servers the Join screen remembers (Settings.recent_servers).
+RECENT_SERVERS = 5
+
+
+def remember_server(settings: Any, address: str) -> None:
+    """Put ``address`` ("host:port", just joined) first in ``settings.recent_servers``."""
+    kept = [a for a in settings.recent_servers if a != address]
+    settings.recent_servers = [address, *kept][:RECENT_SERVERS]
+
+
+def recent_servers(settings: Any) -> list[tuple[str, int]]:
+    """``settings.recent_servers`` as ``(host, port)`` pairs, bad entries left out."""
+    out = []
+    for a in settings.recent_servers:
+        try:
+            out.append(parse_address(str(a)))
+        except ValueError:
+            continue
+    return out
+
+
 def server_line(s: dict[str, Any]) -> str:
     """A server's row: its name, address and number of tables -- or, found over mDNS
     alone (its tables unknown until this client connects), that picking it shows them."""
-    if s.get("via") == "mdns" and not s.get("tables"):
-        return tr("join.server_line_mdns", name=s.get("name") or "?", address=f"{s['host']}:{s['tcp_port']}")
+    if s.get("via") in ("mdns", "recent", "scan") and not s.get("tables"):
+        key = "join.server_line_recent" if s.get("via") == "recent" else "join.server_line_mdns"
+        return tr(key, name=s.get("name") or "?", address=f"{s['host']}:{s['tcp_port']}")
     n = len(s.get("tables", []))
     return tr(plural_key("join.server_line", n), name=s.get("name") or "?", address=f"{s['host']}:{s['tcp_port']}",
               tables=str(n))
@@ -103,6 +125,8 @@ class JoinScene(Scene):
         self.link: Any = None
         self.address = app.settings.last_address
         self.searching = False
+        #: the last search found no server: the search button scans the network instead
+        self.searched_empty = False
         self.state = ""  # message under the lists
         self.selected_table: int | None = None
         self.scoreboard: list[dict[str, Any]] | None = None  # the connected server's evening, shown before joining
@@ -154,7 +178,8 @@ class JoinScene(Scene):
         self.old_lists[self.l_servers] = "servers"
         self.old_lists[self.l_tables] = "tables"
         y += list_h + gap
-        button(self, pygame.Rect(lx, y, col_w, rh), "join.search", command=self.discover)
+        scan = self.searched_empty and self.link is None
+        button(self, pygame.Rect(lx, y, col_w, rh), "join.scan" if scan else "join.search", command=self.discover)
         half = (col_w - gap) // 2
         self.b_join = button(self, pygame.Rect(rx, y, half, rh), "join.join", object_id="#primary",
                              command=call(self.join, False))
@@ -212,10 +237,14 @@ class JoinScene(Scene):
         self.searching = True
         self.set_state(tr("join.searching"))
         port = int(self.app.config["server"].get("discovery_port", 7778))
+        if self.searched_empty and self.link is None:
+            self.scan()
+            return
 
         def found(servers: list[dict[str, Any]]) -> None:
             self.searching = False
             self.servers = servers
+            self.searched_empty = not any(s.get("via") != "recent" for s in servers)
             self.set_state(tr(plural_key("join.found", len(servers)), n=str(len(servers))) if servers
                            else self._nothing_found())
             self.offer_kept()  # a kept seat matters more than what the search found
@@ -227,7 +256,38 @@ class JoinScene(Scene):
             self.set_state(self._nothing_found())
             self.offer_kept()
 
-        net.discover(self.app.reactor, port=port).addCallbacks(found, failed)
+        net.discover(self.app.reactor, port=port, remembered=recent_servers(self.app.settings)) \
+            .addCallbacks(found, failed)
+
+    def scan(self) -> None:
+        """Nothing answered the search (broadcast, mDNS): try the game port on every
+        address of this machine's /24 (:func:`client.net.scan`), a way in where a
+        firewall drops every datagram."""
+        from client import net
+
+        network = net.local_subnet()
+        if network is None:
+            self.set_state(tr("join.none_found"))
+            return
+        self.searching = True
+        tcp_port = int(self.app.config["server"].get("port", 7777)) or 7777  # the game port hosts use
+        self.set_state(tr("join.scanning", network=str(network), port=str(tcp_port)))
+
+        def found(servers: list[dict[str, Any]]) -> None:
+            self.searching = False
+            self.searched_empty = False
+            self.servers = servers
+            self.set_state(tr(plural_key("join.found", len(servers)), n=str(len(servers))) if servers
+                           else tr("join.scan_none", port=str(tcp_port)))
+            if self.app.top is self:
+                self.rebuild()
+
+        def failed(_f: Any) -> None:
+            self.searching = False
+            self.set_state(tr("join.scan_none", port=str(tcp_port)))
+
+        net.scan(self.app.reactor, tcp_port, network,
+                 port=int(self.app.config["server"].get("discovery_port", 7778))).addCallbacks(found, failed)
 
     def _nothing_found(self) -> str:
         """No server answered the search: typing an address is the way, unless a server
@@ -258,6 +318,7 @@ class JoinScene(Scene):
 
         def ok(link: Any) -> None:
             self.set_state(tr("join.connected", address=self.address))
+            remember_server(self.app.settings, self.address)
             if self.link is not link:  # else on_main_link listed its tables already
                 self.link = link
                 self.refresh_tables()
