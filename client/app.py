@@ -70,6 +70,9 @@ class App:
         self.sampler = InputSampler()
         #: table id -> the latest ``Table`` the server pushed (lobby lists, names, seats).
         self.tables: dict[int, dict[str, Any]] = {}
+        #: which of this machine's LAN addresses friends and phones are given
+        #: (``client.ui.roomcode.lan_addresses``, cycling; the lobby's address line)
+        self.lan_choice = 0
         #: Couch play: key binding of each local player's link, and per table id the
         #: spectator link that drives the shared screen (``{"display", "stash"}``).
         self.pending_bindings: dict[Any, Any] = {}

@@ -9,7 +9,6 @@ speakers rely on it). Joining by address stays the fallback when neither gets th
 """
 from __future__ import annotations
 
-import ipaddress
 import json
 import threading
 from typing import Any
@@ -17,6 +16,8 @@ from typing import Any
 from twisted.internet import threads
 from twisted.internet.protocol import DatagramProtocol
 from twisted.logger import Logger
+
+from shared.addresses import lan_addresses
 
 log = Logger()
 
@@ -61,26 +62,6 @@ class DiscoveryProtocol(DatagramProtocol):
             log.debug("discovery answer to {addr} failed: {e}", addr=addr, e=e)
 
 
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 and IPv6 addresses others may reach, as strings: every
-    interface's, loopback and link-local ones left out (``ifaddr``, zeroconf's own)."""
-    import ifaddr
-
-    out: list[str] = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            raw = ip.ip[0] if isinstance(ip.ip, tuple) else ip.ip
-            try:
-                addr = ipaddress.ip_address(str(raw).split("%")[0])
-            except ValueError:
-                continue
-            if addr.is_loopback or addr.is_link_local or addr.is_unspecified:
-                continue
-            if str(addr) not in out:
-                out.append(str(addr))
-    return out
-
-
 def instance_name(name: str, server_id: str) -> str:
     """The service instance label: the server's name and the start of its id (two hosts
     both called "Mafia Table" stay two services), cut to :data:`MAX_LABEL` bytes."""
@@ -113,7 +94,7 @@ class MdnsAnnouncer:
 
         name = instance_name(self.lobby.name, self.lobby.server_id)
         return ServiceInfo(SERVICE_TYPE, f"{name}.{SERVICE_TYPE}", port=self.tcp_port,
-                           parsed_addresses=lan_addresses(),
+                           parsed_addresses=lan_addresses(),  # the LAN's first
                            properties={"v": "1", "id": self.lobby.server_id, "name": self.lobby.name},
                            server=f"mafia-{self.lobby.server_id[:12]}.local.")
 

@@ -122,7 +122,7 @@ def test_the_service_name_fits_a_dns_label_and_tells_two_servers_apart():
 
 
 def _lan_ip():
-    from server.discovery import lan_addresses
+    from shared.addresses import lan_addresses
 
     return next((a for a in lan_addresses() if ":" not in a), None)
 
@@ -242,3 +242,32 @@ def test_the_join_screen_asks_remembered_servers_and_scans_when_nothing_answers(
     assert scene.searched_empty and "Scan the network" in scene.state
     scene.discover()  # the button now scans
     assert scanned == [(7777, "192.0.2.0/24")] and [s["name"] for s in scene.servers] == ["Den"]
+
+
+def test_the_lan_address_comes_before_vpn_container_and_ipv6_ones():
+    from shared.addresses import ranked
+
+    pairs = [("lo", "127.0.0.1"), ("docker0", "172.17.0.1"), ("tailscale0", "100.101.1.2"),
+             ("wlan0", "fe80::1%wlan0"), ("wlan0", "2001:db8::5"), ("wg0", "10.8.0.2"),
+             ("eth0", "10.0.0.12"), ("wlan0", "192.168.1.37")]
+    # the LAN's private ranges first, then the container, mesh-VPN and VPN adapters, IPv6 last
+    assert ranked(pairs) == ["192.168.1.37", "10.0.0.12", "172.17.0.1", "100.101.1.2", "10.8.0.2", "2001:db8::5"]
+
+
+def test_the_host_clicks_the_address_line_for_the_next_lan_address(tmp_path, monkeypatch):
+    from client.scenes import lobby as lobby_mod
+    from tests.test_client_host_controls import click, lobby
+
+    monkeypatch.setattr(lobby_mod, "lan_addresses", lambda: ["192.168.1.37", "10.8.0.2"])
+    from tests.test_client_emotes import make_app
+
+    app = make_app(tmp_path)
+    scene, link = lobby(app)
+    link.address = ("127.0.0.1", 7777)
+    scene.address = scene._address()
+    scene.rebuild()
+    assert scene.address == "192.168.1.37:7777"
+    click(app, scene.controls["address"])
+    app.display.render(1 / 60, flip=False)
+    assert scene.address == "10.8.0.2:7777" and app.lan_choice == 1
+    assert "10.8.0.2:7777 (address 2 of 2" in scene.controls["address"].text

@@ -33,7 +33,7 @@ from client import settings as settings_mod
 from client.i18n import plural_key, tr
 from client.ui.errors import error_text, free_seats
 from client.ui.scene import Scene
-from client.ui.roomcode import lan_address
+from client.ui.roomcode import lan_addresses
 from client.ui.scoreboard import score_rows, stand_in_note
 from client.ui.widgets import button, call, label, panel
 
@@ -156,10 +156,25 @@ class LobbyScene(Scene):
         self.badge: Any = None
 
     def _address(self) -> str:
+        """The address friends type (and the phones' QR code opens): the server's, or --
+        when it runs on this machine -- the LAN address the host picked
+        (:meth:`next_address`), the likely one first."""
         host, port = self.link.address
         if host in ("127.0.0.1", "localhost"):
-            host = lan_address()
+            choices = lan_addresses()
+            host = choices[getattr(self.app, "lan_choice", 0) % len(choices)]
         return f"{host}:{port}"
+
+    def address_choices(self) -> int:
+        """How many LAN addresses the host may pick from (1: nothing to pick)."""
+        return len(lan_addresses()) if self.link.address[0] in ("127.0.0.1", "localhost") else 1
+
+    def next_address(self) -> None:
+        """The next of this machine's LAN addresses for friends and phones: a laptop on a
+        VPN or running containers has several, and the first guess may be wrong."""
+        self.app.lan_choice = getattr(self.app, "lan_choice", 0) + 1
+        self.address = self._address()
+        self.rebuild_soon()
 
     # -- who is who ---------------------------------------------------------------------
     @property
@@ -263,9 +278,16 @@ class LobbyScene(Scene):
             self._seat_row(seat, pygame.Rect(box.x + pad, y, line_w, rh), bw, gap, host_ctl)
             y += rh + gap
         y = min(y + gap, seats_bottom)  # the hints right under the seats
+        choices = self.address_choices()
         for line, kwargs in self._hint_lines():
-            label(self, pygame.Rect(box.x + pad, y, box.w - 2 * pad, int(26 * s)), line, object_id="#hint",
-                  raw=kwargs is None, text_kwargs=kwargs, align="center")
+            rect = pygame.Rect(box.x + pad, y, box.w - 2 * pad, int(26 * s))
+            if line == "lobby.share" and choices > 1:  # several addresses: a click shows the next
+                n = getattr(self.app, "lan_choice", 0) % choices + 1
+                self.controls["address"] = button(
+                    self, rect, tr("lobby.share_pick", address=self.address, n=str(n), of=str(choices)),
+                    raw=True, class_id="@compact", command=self.next_address)
+            else:
+                label(self, rect, line, object_id="#hint", raw=kwargs is None, text_kwargs=kwargs, align="center")
             y += int(26 * s)
         if host_ctl:
             cw = (box.w - 2 * pad - 3 * gap) // 4

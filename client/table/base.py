@@ -487,7 +487,8 @@ class TableScene(Scene):
             return
         host = str(getattr(self.display, "address", ("127.0.0.1", 0))[0])
         if host in ("127.0.0.1", "localhost"):  # phones reach this machine by its LAN address
-            host = roomcode.lan_address()
+            choices = roomcode.lan_addresses()  # the one the host picked in the lobby
+            host = choices[getattr(self.app, "lan_choice", 0) % len(choices)]
         roomcode.draw_for(surface, rect, self.display, self.roster.table_entry(), rect.h / 420, host=host)
 
     def animating(self) -> bool:

@@ -32,8 +32,23 @@ INK = (240, 235, 220)
 QUIET = 4
 
 
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses others may reach, the likely LAN one first
+    (:func:`shared.addresses.lan_addresses`: VPN and container adapters last); the
+    default route's address when the interfaces cannot be listed."""
+    from shared.addresses import lan_addresses as ranked
+
+    return [a for a in ranked() if ":" not in a] or [_route_address()]
+
+
 def lan_address() -> str:
-    """This machine's LAN IPv4 address as others see it (best effort, no traffic)."""
+    """This machine's likely LAN IPv4 address (the first of :func:`lan_addresses`)."""
+    return lan_addresses()[0]
+
+
+def _route_address() -> str:
+    """The address of the default route's interface (no traffic sent), else the host
+    name's, else loopback."""
     try:
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
