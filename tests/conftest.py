@@ -130,3 +130,11 @@ def _no_client_left_running():
                 owner.running = False  # nothing schedules its loops again
             pacer.stop()
         _PACERS.discard(pacer)
+
+
+@pytest.fixture
+def light_search(monkeypatch):
+    """Hard bots search with a tenth of their determinizations: whole matches in a test's
+    time (the benchmark measures the level as it plays)."""
+    from shared.bots import search
+    monkeypatch.setattr(search, "ITERATION_SCALE", 0.1)

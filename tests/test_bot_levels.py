@@ -71,7 +71,7 @@ def _match(game: str, seed: int, levels: list[str]):
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_easy_and_hard_bots_play_legal_moves_to_the_end(game, seed):
+def test_easy_and_hard_bots_play_legal_moves_to_the_end(game, seed, light_search):
     """Every action applied (``play_match`` raises on an illegal one) and the match ends."""
     rules = registry.game_def(game).rules
     levels = ["easy", "hard", "normal"][seed % 3:] + ["easy", "hard", "normal"][:seed % 3]
@@ -81,7 +81,7 @@ def test_easy_and_hard_bots_play_legal_moves_to_the_end(game, seed):
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_same_seed_same_match_with_easy_and_hard_bots(game):
+def test_same_seed_same_match_with_easy_and_hard_bots(game, light_search):
     a = _match(game, 7, ["easy", "hard"])
     b = _match(game, 7, ["easy", "hard"])
     assert a.log == b.log

@@ -11,9 +11,12 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
 from shared.rules import Action
+
+if TYPE_CHECKING:
+    from shared.bots.search import Think
 
 
 @dataclass(frozen=True)
@@ -74,5 +77,7 @@ class Bot(Protocol):
     def observe(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
         """Learn from an update: the wire-form events this seat received and its view."""
 
-    def decide(self, view: dict[str, Any], legal: list[Action]) -> Decision | None:
-        """The next action among ``legal`` (non-empty), or None to wait."""
+    def decide(self, view: dict[str, Any], legal: list[Action]) -> "Decision | Think | None":
+        """The next action among ``legal`` (non-empty), or None to wait; a hard bot may
+        return a :class:`shared.bots.search.Think` to be searched first
+        (:func:`shared.bots.search.resolve` gives its Decision)."""

@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from shared.bots.base import Bot, Decision, ReactionModel
+from shared.bots.search import resolve
 from shared.rules import Action
 
 __all__ = ["LEVELS", "DEFAULT_LEVEL", "EasyBot", "check_level", "reaction_for"]
@@ -81,7 +82,7 @@ class EasyBot:
 
     def decide(self, view: dict[str, Any], legal: list[Action]) -> Decision | None:
         """The game's bot's decision, or now and then another of the same type."""
-        d = self.inner.decide(view, legal)
+        d = resolve(self.inner.decide(view, legal))  # an easy bot never searches: a no-op
         if d is None or d.claim:
             return d
         kind = d.action.TYPE

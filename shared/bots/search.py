@@ -1,61 +1,124 @@
-"""Decisions that need a search (issue 35, the ``hard`` bots): the contract between a bot
-and whoever runs its search.
+"""The hard bots' search (ARCHITECTURE §3): determinized Monte Carlo over a seat's
+information set, in a form a worker process can run.
 
-A bot's ``decide`` may return a :class:`Think` instead of a :class:`Decision`: the search
-``run(think.request)`` is pure, deterministic and importable in a fresh process, so the
-server runs it in a worker process (:mod:`server.thinkers`) and the reactor never waits
-for it; :func:`resolve` runs it in-process instead (tests, benchmarks, ``mafia-bot``).
+A hard bot's ``decide(view, legal)`` returns a :class:`Think` when the decision is worth
+a search: ``request`` is plain JSON data holding *only what the seat knows* (its view's
+facts, what it inferred from the events it saw -- never the full state), ``fallback``
+the normal bot's choice, ``finish`` the mapping from :func:`run`'s result to the
+:class:`~shared.bots.base.Decision`. :func:`run` is pure and top-level, so production
+runs it in a worker process; :func:`resolve` runs it in-process.
 
-This module is the minimal form of that contract: :func:`run` knows only the worker
-pool's self-test request (``game == "_echo"``); the hard bots' own searches plug in here.
+The search is **flat determinized Monte Carlo** (perfect-information Monte Carlo, as in
+Buro et al. 2009 for Skat): each iteration samples one *determinization* -- a full state
+consistent with the seat's information set (its own cards exact, public cards in place,
+the voids and holdings revealed by play respected) -- and scores every candidate action
+in that same world (common random numbers: the candidates differ by their own effect,
+not by the luck of the sample) with a playout by a lean greedy policy, truncated where a
+game needs it and scored by the game's evaluation. The candidate with the best mean
+wins; ties go to the lowest index (the normal bot's choice is put first, so the search
+departs from it only for a measured gain).
+
+What is particular to a game is its **search model**, a module named by the game's
+declaration (``GameDef.extra["search"]``, e.g. ``shared.games.mafiosi.search``) with::
+
+    candidates(request) -> list            # the actions searched, index 0 = the fallback
+    determinize(request, rng) -> world     # a full state sampled from the seat's knowledge
+    value(world, request, candidate, rng) -> float   # play candidate, playout, evaluate
+
+Request keys read here: ``game`` (wire name), ``seed`` (int), ``iterations`` (number of
+determinizations), ``budget_ms`` (CPU cap, ms of ``time.thread_time``). The iteration
+count decides the result; the budget only caps a run on an overloaded machine.
+
+The server runs :func:`run` in its worker processes (:mod:`server.thinkers`), so the
+reactor never waits for a search; ``game == ECHO`` is that pool's self-test.
 """
 from __future__ import annotations
 
+import importlib
+import random
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from shared.bots.base import Decision
 
-__all__ = ["ECHO", "Think", "resolve", "run"]
+__all__ = ["ECHO", "ITERATION_SCALE", "Think", "iterations", "resolve", "run", "search_model"]
 
 #: ``request["game"]`` of the worker pool's self-test: :func:`run` answers
 #: ``request["answer"]`` after spinning the CPU for about ``request.get("spin_ms", 0)`` ms
 #: (a stand-in for a search's cost in tests and benchmarks/bot_stall.py).
 ECHO = "_echo"
-#: Loop turns of the self-test's spin per ms (about; ``shared`` reads no clock).
+#: Loop turns of the self-test's spin per ms (about: a spin, not a clock).
 SPIN_PER_MS = 11000
+
+#: factor on every hard bot's iteration count (tests lower it to play whole matches
+#: quickly; 1.0 is the level as benchmarked)
+ITERATION_SCALE = 1.0
 
 
 @dataclass(frozen=True)
 class Think:
     """A decision that needs a search: run ``run(request)`` (in a worker process in
-    production), then ``finish(result)`` gives the Decision.
+    production), then ``finish(result)`` gives the Decision."""
 
-    ``request``: picklable plain data (JSON types): ``game``, ``seat``, ``seed``,
-    ``iterations``, ``budget_ms`` (the search's time budget, ms), ...; ``fallback``: what
-    to play if the search fails or times out (the normal bot's choice)."""
+    request: dict[str, Any]  # picklable plain data (JSON types): game, seat, seed, iterations, budget_ms, ...
+    fallback: Decision  # what to play if the search fails or times out (the normal bot's choice)
+    finish: Callable[[Any], Decision]  # maps run()'s result to the Decision (with the bot's human delay)
 
-    request: dict[str, Any]
-    fallback: Decision
-    finish: Callable[[Any], Decision]
+
+def iterations(count: int) -> int:
+    """``count`` determinizations scaled by :data:`ITERATION_SCALE` (at least 1)."""
+    return max(1, round(count * ITERATION_SCALE))
+
+
+def search_model(game: str) -> Any:
+    """The search model module of ``game`` (its ``GameDef.extra["search"]``); raises
+    ``KeyError`` for an unknown game or one without a search."""
+    from shared.games import game_def  # the registry imports every game: load it late
+    return importlib.import_module(game_def(game).extra["search"])
 
 
 def run(request: dict[str, Any]) -> Any:
-    """The result of the search ``request`` asks for. Pure, top-level and deterministic
-    (its randomness comes from ``request["seed"]``). Raises ``ValueError`` for a request
-    it does not know."""
+    """Flat determinized Monte Carlo for ``request`` (see the module docstring).
+
+    Returns ``{"choice": index of the best candidate, "values": mean value per
+    candidate, "iterations": determinizations played}``. Deterministic given
+    ``request`` unless the CPU budget (``budget_ms``, thread time) runs out first.
+    Raises ``KeyError`` for an unknown game. The pool's self-test (``game`` :data:`ECHO`)
+    returns ``request["answer"]`` after its spin."""
     if request.get("game") == ECHO:
         x = 1
         for _ in range(int(float(request.get("spin_ms", 0)) * SPIN_PER_MS)):  # CPU, not sleep
             x = (x * 1103515245 + 12345) & 0xFFFFFFFF
         return request.get("answer")
-    raise ValueError(f"no search for game {request.get('game')!r}")
+    model = search_model(request["game"])
+    rng = random.Random(int(request["seed"]))
+    candidates = model.candidates(request)
+    totals = [0.0] * len(candidates)
+    deadline = time.thread_time() + float(request.get("budget_ms", 400.0)) / 1000.0
+    done = 0
+    for _ in range(int(request["iterations"])):
+        world = model.determinize(request, rng)
+        seed = rng.getrandbits(32)
+        for i, cand in enumerate(candidates):
+            # each candidate's playout draws from the same stream: common random numbers
+            totals[i] += model.value(world, request, cand, random.Random(seed))
+        done += 1
+        if time.thread_time() > deadline:
+            break
+    values = [t / done if done else 0.0 for t in totals]
+    best = max(range(len(values)), key=lambda i: (values[i], -i)) if values else 0
+    return {"choice": best, "values": values, "iterations": done}
 
 
 def resolve(decision: Decision | Think | None) -> Decision | None:
-    """``decision`` itself, or for a :class:`Think` its search run here, synchronously,
-    and finished. An exception of the search propagates (in-process callers are tests
-    and tools, which should see it)."""
+    """The Decision of ``decision`` now, synchronously: a Think's search runs in this
+    process (``finish(run(request))``, its fallback if the search raises); a Decision or
+    None comes back unchanged."""
     if isinstance(decision, Think):
-        return decision.finish(run(decision.request))
+        try:
+            result = run(decision.request)
+        except Exception:  # a search must never cost the seat its turn
+            return decision.fallback
+        return decision.finish(result)
     return decision

@@ -77,10 +77,13 @@ from shared.gamedef import GameDef, Option
 
 
 def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float, level: str = "normal") -> Any:
-    # no hard Mafiosi bot yet: hard plays as normal. Easy plays another legal card more
+    # hard searches its trick cards (hard.py). Easy plays another legal card more
     # often than the shared default: most of a trick's cards are close in value, so a
     # beginner's slip at the default share hardly shows
     from shared.games.mafiosi.bot import MafiosiBot
+    if level == "hard":
+        from shared.games.mafiosi.hard import HardMafiosiBot
+        return HardMafiosiBot(seat, rng, think_ms=think_ms)
     bot = MafiosiBot(seat, rng, think_ms=think_ms)
     if level == "easy":
         from shared.bots.levels import EasyBot
@@ -111,6 +114,7 @@ GAME = GameDef(
         Option("first_player", "int", seat_bound=True, testing=True),
     ),
     timing_keys=(),
+    extra={"search": "shared.games.mafiosi.search"},  # the hard bot's search model
 )
 
 __all__ = [
