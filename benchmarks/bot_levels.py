@@ -1,26 +1,29 @@
 """How much stronger each bot level is than the one below, and what its decisions cost.
 
-    .venv/bin/python benchmarks/bot_levels.py [--quick] [--pairs 200] [--games omerta,...]
+    .venv/bin/python benchmarks/bot_levels.py [--quick] [--pairs N] [--games omerta,...]
 
 For each game (``omerta``, ``famiglia``, ``family_business``, ``mafiosi``) and each
 comparison -- hard against normal, normal against easy -- it plays **paired,
 seat-rotated** matches in-process (:mod:`shared.sim`, bots at their levels, no think
 time): deal ``i`` (match seed ``seed0 + i``) is played twice, the two levels on
 alternate seats, then with the seats swapped, so luck of the deal and of the seat
-cancels out. Each level holds half the seats, so its fair share is 0.5.
+cancels out. Each level holds half the seats, so its fair share is 0.5. Deals per
+comparison: 200 (Mafiosi 60, i.e. 480 rounds), or ``--pairs``; ``--quick`` plays a few
+(very few of the searching hard bots': its hard figures are a smoke test, not a measure).
 
 * **win share** of the stronger level: for each match the share of its winners that are
   its seats (a shared win counts split); Mafiosi counts rounds (each round's winners), as
   its matches are few rounds long. Printed with a 95 % interval over the pairs (normal
   approximation of the pair means); ``<comparison>_delta`` = share - 0.5.
 * **decision CPU** per level: ``time.process_time`` around each ``decide`` (ms), p50 and
-  p99 over every decision of every match.
+  p99 over every decision of every match; a hard bot's search (its
+  :class:`shared.bots.search.Think`, run in-process by ``resolve``) counts in it.
 * **reactor stall** (games with a hard bot only): ten tables of four hard bots played at
   once in a running Twisted reactor, one simulator step per reactor turn, while a probe
   scheduled every 10 ms records how late it fires: the longest lateness (ms, wall time:
-  the one figure here that is wall time, as a stall is what a player feels). Hard bots
-  decide in the reactor thread today (none searches yet), so this is the cost of their
-  decisions between two network reads.
+  the one figure here that is wall time, as a stall is what a player feels). The hard
+  bots' searches run in the reactor thread here (``resolve``), so this is the cost of
+  their decisions between two network reads when nothing moves them to a worker.
 
 A game without a hard bot of its own yet (its hard level plays as normal) reports
 ``null`` for ``hard_vs_normal_delta``, ``hard_decision_ms_p50``/``p99`` and
@@ -57,7 +60,7 @@ from reference import Reference  # noqa: E402
 #: game -> (engine config, whether the game has a hard bot of its own yet)
 GAMES: dict[str, tuple[dict[str, Any], bool]] = {
     "omerta": ({"seats": 4}, True),
-    "famiglia": ({"seats": 2}, False),
+    "famiglia": ({"seats": 2}, True),
     "family_business": ({"seats": 4}, False),
     "mafiosi": ({"seats": 4}, True),
 }
@@ -174,8 +177,9 @@ def _pct(xs: list[float], q: float) -> float | None:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=200,
-                        help="paired deals per game and comparison (2 matches each)")
+    parser.add_argument("--pairs", type=int, default=None,
+                        help="paired deals per game and comparison (2 matches each); default "
+                             "200 (Mafiosi 60: 480 rounds)")
     parser.add_argument("--quick", action="store_true", help="a few deals per game (under 3 minutes)")
     parser.add_argument("--seed0", type=int, default=0)
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
@@ -184,8 +188,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     unknown = [g for g in games if g not in GAMES]
     if unknown:
         raise SystemExit(f"bot_levels: unknown game(s) {', '.join(unknown)}")
-    # about 40 s of CPU on a 2-core laptop for the four games (the full run: 75 s)
-    quick_pairs = {"omerta": 60, "famiglia": 50, "family_business": 40, "mafiosi": 50}
+    # (hard against normal, normal against easy): the searching hard bots cost most, so
+    # the quick run plays few of their deals (about 2.5 min of CPU on a 2-core laptop for
+    # the four games; the full run: about 40 min, most of it Famiglia's and Mafiosi's
+    # searches)
+    quick_pairs = {"omerta": (60, 60), "famiglia": (8, 50), "family_business": (40, 40),
+                   "mafiosi": (3, 50)}
+    full_pairs = {"omerta": 200, "famiglia": 200, "family_business": 200, "mafiosi": 60}
     out: dict[str, Any] = {}
     ref = Reference()
     played = 0
@@ -193,11 +202,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for game in games:
         ref.sample()
         config, has_hard = GAMES[game]
-        pairs = quick_pairs[game] if args.quick else args.pairs
+        if args.quick:
+            pairs_of = dict(zip(("hard", "normal"), quick_pairs[game]))
+        else:
+            pairs_of = dict.fromkeys(("hard", "normal"), full_pairs[game] if args.pairs is None else args.pairs)
         times: dict[str, list[float]] = {"easy": [], "normal": [], "hard": []}
         res: dict[str, Any] = {}
         unit = "rounds" if game == "mafiosi" else "matches"
-        print(f"{game} ({config['seats']} seats, {pairs} deals x 2 seatings per comparison):", flush=True)
+        print(f"{game} ({config['seats']} seats, {pairs_of['hard']} / {pairs_of['normal']} deals x 2 "
+              "seatings for hard / normal against the level below):", flush=True)
         for strong, weak in COMPARISONS:
             key = f"{strong}_vs_{weak}"
             if strong == "hard" and not has_hard:
@@ -205,7 +218,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 res[f"{key}_delta"] = None
                 continue
             t0 = time.process_time()
-            r = compare(game, strong, weak, pairs, args.seed0, times)
+            r = compare(game, strong, weak, pairs_of[strong], args.seed0, times)
             played += r["pairs"]
             if r["share"] is None:
                 res[f"{key}_delta"] = None

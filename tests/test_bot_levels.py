@@ -138,10 +138,10 @@ def test_the_benchmark_fails_when_it_measured_nothing():
 
 
 def test_the_benchmark_reports_null_for_a_game_without_a_hard_bot(capsys):
-    out = _benchmark().main(["--pairs", "1", "--games", "famiglia"])
-    assert out["famiglia"]["hard_vs_normal_delta"] is None
-    assert out["famiglia"]["reactor_stall_ms_max"] is None
-    assert isinstance(out["famiglia"]["normal_vs_easy_delta"], float)
+    out = _benchmark().main(["--pairs", "1", "--games", "family_business"])
+    assert out["family_business"]["hard_vs_normal_delta"] is None
+    assert out["family_business"]["reactor_stall_ms_max"] is None
+    assert isinstance(out["family_business"]["normal_vs_easy_delta"], float)
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("{")
 
 

@@ -83,8 +83,10 @@ def run(request: dict[str, Any]) -> Any:
 
     Returns ``{"choice": index of the best candidate, "values": mean value per
     candidate, "iterations": determinizations played}``. Deterministic given
-    ``request`` unless the CPU budget (``budget_ms``, thread time) runs out first.
-    Raises ``KeyError`` for an unknown game. The pool's self-test (``game`` :data:`ECHO`)
+    ``request`` unless the CPU budget (``budget_ms``, thread time) runs out first: the
+    budget is checked after every playout, an unfinished iteration is dropped, and with
+    no iteration finished the choice is candidate 0 (the normal bot's). Raises
+    ``KeyError`` for an unknown game. The pool's self-test (``game`` :data:`ECHO`)
     returns ``request["answer"]`` after its spin."""
     if request.get("game") == ECHO:
         x = 1
@@ -100,9 +102,15 @@ def run(request: dict[str, Any]) -> Any:
     for _ in range(int(request["iterations"])):
         world = model.determinize(request, rng)
         seed = rng.getrandbits(32)
-        for i, cand in enumerate(candidates):
-            # each candidate's playout draws from the same stream: common random numbers
-            totals[i] += model.value(world, request, cand, random.Random(seed))
+        # each candidate's playout draws from the same stream: common random numbers
+        sample: list[float] = []
+        for cand in candidates:
+            sample.append(model.value(world, request, cand, random.Random(seed)))
+            if time.thread_time() > deadline:
+                break
+        if len(sample) < len(candidates):
+            break  # out of budget inside an iteration: it is dropped (samples stay paired)
+        totals = [t + v for t, v in zip(totals, sample)]
         done += 1
         if time.thread_time() > deadline:
             break

@@ -116,8 +116,11 @@ from shared.gamedef import GameDef, Option
 
 
 def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float, level: str = "normal") -> Any:
-    # no hard Famiglia bot yet: hard plays as normal; easy's slips are shared.bots.levels'
+    # hard searches the start of its turns (hard.py); easy's slips are shared.bots.levels'
     from shared.games.famiglia.bot import FamigliaBot
+    if level == "hard":
+        from shared.games.famiglia.hard import HardFamigliaBot
+        return HardFamigliaBot(seat, rng, think_ms=think_ms)
     return FamigliaBot(seat, rng, think_ms=think_ms)
 
 
@@ -136,6 +139,7 @@ GAME = GameDef(
         Option("deck", "any", testing=True),
         Option("first_player", "int", seat_bound=True, testing=True),
     ),
+    extra={"search": "shared.games.famiglia.search"},  # the hard bot's search model
 )
 
 __all__ = [

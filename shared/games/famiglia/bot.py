@@ -406,15 +406,20 @@ class _Context:
     def best_plan(self) -> tuple[float, list[Action]]:
         """The best complete plan for phases 2-4 from the current step."""
         best: tuple[float, list[Action]] | None = None
+        for value, plan in self.plans():
+            if best is None or value > best[0] + 1e-9:
+                best = (value, plan)
+        assert best is not None
+        return best
+
+    def plans(self) -> Iterator[tuple[float, list[Action]]]:
+        """Every complete plan for phases 2-4 from the current step, with its value."""
         for acc_actions, hand1, gang1, swaps_left, moved in self._accountant_options():
             for swap_actions, hand2, gang2 in self._swap_sets(hand1, gang1, swaps_left, moved):
                 for brute_action, hand3, gang3, eff in self._brute_options(hand2, gang2):
                     prefix = acc_actions + swap_actions + brute_action
                     for final, value in self._finals(hand3, gang3, eff, bool(prefix)):
-                        if best is None or value > best[0] + 1e-9:
-                            best = (value, prefix + [final])
-        assert best is not None
-        return best
+                        yield value, prefix + [final]
 
     def _accountant_options(self):
         hand, gang = self.hand, self.gang

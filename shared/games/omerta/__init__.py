@@ -79,6 +79,9 @@ from shared.gamedef import GameDef, Option, claim_outcome_by_success
 
 def _make_bot(seat: int, rng: Any, reaction: Any, think_ms: float, level: str = "normal") -> Any:
     from shared.games.omerta.bot import OmertaBot
+    if level == "hard":
+        from shared.games.omerta.hard import HardOmertaBot
+        return HardOmertaBot(seat, rng, reaction=reaction, think_ms=think_ms)
     bot = OmertaBot(seat, rng, reaction=reaction, think_ms=think_ms, level=level)
     if level == "easy":
         # its fading memory is its main mistake already: fewer slips than the default
@@ -108,6 +111,7 @@ GAME = GameDef(
         Option("first_player", "int", seat_bound=True, testing=True),
     ),
     timing_keys=("snap_timeout_ms", "counter_timeout_ms"),
+    extra={"search": "shared.games.omerta.search"},  # the hard bot's search model
 )
 
 __all__ = [
