@@ -241,6 +241,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             res["hard_decision_ms_p50"] = res["hard_decision_ms_p99"] = None
             res["reactor_stall_ms_max"] = None
             print("  hard decisions and reactor stall: no hard bot yet: null")
+        elif not times["hard"]:
+            res["hard_decision_ms_p50"] = res["hard_decision_ms_p99"] = None
+            res["reactor_stall_ms_max"] = None  # nothing was played: nothing to stall for
+            print("  hard decisions and reactor stall: no match played: null")
         elif stall_run:
             res["reactor_stall_ms_max"] = None  # a stopped reactor cannot run again in one process
             print("  reactor stall: measured for the first game with a hard bot only")
