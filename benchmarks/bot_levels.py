@@ -51,7 +51,10 @@ import tools.sandbox  # noqa: F401,E402  (a private data dir: never the player's
 
 from shared import games as registry  # noqa: E402
 from shared.bots import make_bot  # noqa: E402
+from shared.bots import search as _search  # noqa: E402
 from shared.bots.search import resolve  # noqa: E402
+
+_search.CPU_CLOCK = time.thread_time  # the searches keep to their CPU budget, as in the server's workers
 from shared.sim import _Match  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

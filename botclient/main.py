@@ -580,6 +580,11 @@ def play(reactor: Any, args: argparse.Namespace, on_result: Any = None):
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``mafia-bot`` console script."""
+    import time
+
+    from shared.bots import search
+
+    search.CPU_CLOCK = time.thread_time  # a hard bot's search here keeps to its CPU budget
     args = parse_args(argv)
 
     @defer.inlineCallbacks

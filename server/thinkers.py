@@ -83,8 +83,12 @@ class SearchChild(AMPChild):
 
     @Search.responder
     def search(self, request: Any) -> dict[str, Any]:
+        import time
+
+        from shared.bots import search as search_mod
         from shared.bots.search import run
 
+        search_mod.CPU_CLOCK = time.thread_time  # each search's budget counts its own CPU
         try:
             return {"result": run(request)}
         except Exception as e:  # the parent logs it and plays the fallback

@@ -133,8 +133,16 @@ def test_resolve_passes_decisions_through_and_falls_back_on_a_failed_search():
     assert resolve(broken) is think.fallback
 
 
-def test_run_stops_at_its_cpu_budget():
+def test_run_stops_at_its_cpu_budget(monkeypatch):
+    """The process's CPU clock (here one that moves 1 ms a reading) caps a search; without
+    one, the iteration count alone does."""
+    from shared.bots import search
+
     s, bots = _opening()
-    req = {**_think(bots[0], s).request, "iterations": 10_000, "budget_ms": 30}
-    assert run(req)["iterations"] < 10_000
+    req = {**_think(bots[0], s).request, "iterations": 400, "budget_ms": 30}
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(search, "CPU_CLOCK", lambda: next(ticks) / 1000.0)
+    assert 0 < run(req)["iterations"] < 30
+    monkeypatch.setattr(search, "CPU_CLOCK", None)
+    assert run({**req, "iterations": 3})["iterations"] == 3
 

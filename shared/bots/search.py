@@ -26,8 +26,11 @@ declaration (``GameDef.extra["search"]``, e.g. ``shared.games.mafiosi.search``) 
     value(world, request, candidate, rng) -> float   # play candidate, playout, evaluate
 
 Request keys read here: ``game`` (wire name), ``seed`` (int), ``iterations`` (number of
-determinizations), ``budget_ms`` (CPU cap, ms of ``time.thread_time``). The iteration
-count decides the result; the budget only caps a run on an overloaded machine.
+determinizations), ``budget_ms`` (CPU cap, ms of :data:`CPU_CLOCK`). The iteration
+count decides the result; the budget only caps a run on an overloaded machine. ``shared``
+reads no clock itself: the processes that run searches (the server's workers, the
+benchmarks, ``mafia-bot``) set :data:`CPU_CLOCK` to ``time.thread_time``; without it the
+iteration count alone bounds a search.
 
 The server runs :func:`run` in its worker processes (:mod:`server.thinkers`), so the
 reactor never waits for a search; ``game == ECHO`` is that pool's self-test.
@@ -36,7 +39,6 @@ from __future__ import annotations
 
 import importlib
 import random
-import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -48,6 +50,9 @@ __all__ = ["ECHO", "ITERATION_SCALE", "Think", "iterations", "resolve", "run", "
 #: ``request["answer"]`` after spinning the CPU for about ``request.get("spin_ms", 0)`` ms
 #: (a stand-in for a search's cost in tests and benchmarks/bot_stall.py).
 ECHO = "_echo"
+#: The thread's CPU time in seconds (``time.thread_time``), set by the process that runs
+#: searches; None: no budget, the iteration count alone bounds a search.
+CPU_CLOCK: Callable[[], float] | None = None
 #: Loop turns of the self-test's spin per ms (about: a spin, not a clock).
 SPIN_PER_MS = 11000
 
@@ -97,7 +102,8 @@ def run(request: dict[str, Any]) -> Any:
     rng = random.Random(int(request["seed"]))
     candidates = model.candidates(request)
     totals = [0.0] * len(candidates)
-    deadline = time.thread_time() + float(request.get("budget_ms", 400.0)) / 1000.0
+    clock = CPU_CLOCK if CPU_CLOCK is not None else (lambda: 0.0)
+    deadline = clock() + float(request.get("budget_ms", 400.0)) / 1000.0
     done = 0
     for _ in range(int(request["iterations"])):
         world = model.determinize(request, rng)
@@ -106,13 +112,13 @@ def run(request: dict[str, Any]) -> Any:
         sample: list[float] = []
         for cand in candidates:
             sample.append(model.value(world, request, cand, random.Random(seed)))
-            if time.thread_time() > deadline:
+            if clock() > deadline:
                 break
         if len(sample) < len(candidates):
             break  # out of budget inside an iteration: it is dropped (samples stay paired)
         totals = [t + v for t, v in zip(totals, sample)]
         done += 1
-        if time.thread_time() > deadline:
+        if clock() > deadline:
             break
     values = [t / done if done else 0.0 for t in totals]
     best = max(range(len(values)), key=lambda i: (values[i], -i)) if values else 0
