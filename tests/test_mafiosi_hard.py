@@ -129,7 +129,7 @@ def test_resolve_passes_decisions_through_and_falls_back_on_a_failed_search():
     think = _think(bots[0], s)
     assert resolve(None) is None
     assert resolve(think.fallback) is think.fallback
-    broken = Think({**think.request, "game": "no such game"}, think.fallback, think.finish)
+    broken = Think({**think.request, "model": "os.path"}, think.fallback, think.finish)  # not a search model
     assert resolve(broken) is think.fallback
 
 

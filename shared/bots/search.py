@@ -19,7 +19,9 @@ wins; ties go to the lowest index (the normal bot's choice is put first, so the 
 departs from it only for a measured gain).
 
 What is particular to a game is its **search model**, a module named by the game's
-declaration (``GameDef.extra["search"]``, e.g. ``shared.games.mafiosi.search``) with::
+hard bot's choosing, named in its request (``request["model"]``, a module
+``shared.games.<game>.search``: this module imports no game, so the games' bots may
+import it) with::
 
     candidates(request) -> list            # the actions searched, index 0 = the fallback
     determinize(request, rng) -> world     # a full state sampled from the seat's knowledge
@@ -76,11 +78,16 @@ def iterations(count: int) -> int:
     return max(1, round(count * ITERATION_SCALE))
 
 
-def search_model(game: str) -> Any:
-    """The search model module of ``game`` (its ``GameDef.extra["search"]``); raises
-    ``KeyError`` for an unknown game or one without a search."""
-    from shared.games import game_def  # the registry imports every game: load it late
-    return importlib.import_module(game_def(game).extra["search"])
+def search_model(name: Any) -> Any:
+    """The search model module ``name`` (``shared.games.<game>.search``); raises
+    ``KeyError`` for any other name or one that does not import."""
+    parts = name.split(".") if isinstance(name, str) else []
+    if len(parts) != 4 or parts[:2] != ["shared", "games"] or parts[3] != "search" or not parts[2].isidentifier():
+        raise KeyError(f"no search model {name!r}")
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise KeyError(f"no search model {name!r}") from None
 
 
 def run(request: dict[str, Any]) -> Any:
@@ -91,14 +98,14 @@ def run(request: dict[str, Any]) -> Any:
     ``request`` unless the CPU budget (``budget_ms``, thread time) runs out first: the
     budget is checked after every playout, an unfinished iteration is dropped, and with
     no iteration finished the choice is candidate 0 (the normal bot's). Raises
-    ``KeyError`` for an unknown game. The pool's self-test (``game`` :data:`ECHO`)
+    ``KeyError`` for an unknown search model. The pool's self-test (``game`` :data:`ECHO`)
     returns ``request["answer"]`` after its spin."""
     if request.get("game") == ECHO:
         x = 1
         for _ in range(int(float(request.get("spin_ms", 0)) * SPIN_PER_MS)):  # CPU, not sleep
             x = (x * 1103515245 + 12345) & 0xFFFFFFFF
         return request.get("answer")
-    model = search_model(request["game"])
+    model = search_model(request.get("model"))
     rng = random.Random(int(request["seed"]))
     candidates = model.candidates(request)
     totals = [0.0] * len(candidates)

@@ -139,7 +139,6 @@ GAME = GameDef(
         Option("deck", "any", testing=True),
         Option("first_player", "int", seat_bound=True, testing=True),
     ),
-    extra={"search": "shared.games.famiglia.search"},  # the hard bot's search model
 )
 
 __all__ = [

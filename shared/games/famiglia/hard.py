@@ -19,6 +19,9 @@ from shared.games.famiglia.bot import FamigliaBot, _Context
 from shared.games.famiglia.cards import DECK
 from shared.rules import Action
 
+#: the module of this game's search model (shared.bots.search runs it by this name)
+SEARCH_MODEL = "shared.games.famiglia.search"
+
 #: distinct first actions searched: the normal bot's choice and the planner's next best
 CANDIDATES = 4
 #: determinizations per decision
@@ -84,7 +87,7 @@ class HardFamigliaBot(FamigliaBot):
         opp = self.opp_hand
         key = f"{self._seed}|{view['turn_no']}|{view['step']}|{view['renews']}|{view['deck']}|{sorted(street)}|search"
         return {
-            "game": "famiglia", "seat": me,
+            "game": "famiglia", "model": SEARCH_MODEL, "seat": me,
             "seed": random.Random(key).getrandbits(63),
             "iterations": iterations(ITERATIONS), "budget_ms": BUDGET_MS, "horizon": HORIZON,
             "state": state,

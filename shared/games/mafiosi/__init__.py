@@ -114,7 +114,6 @@ GAME = GameDef(
         Option("first_player", "int", seat_bound=True, testing=True),
     ),
     timing_keys=(),
-    extra={"search": "shared.games.mafiosi.search"},  # the hard bot's search model
 )
 
 __all__ = [

@@ -22,6 +22,9 @@ from shared.games.mafiosi.cards import DECK, JACK
 from shared.games.mafiosi.tricks import after_play
 from shared.rules import Action
 
+#: the module of this game's search model (shared.bots.search runs it by this name)
+SEARCH_MODEL = "shared.games.mafiosi.search"
+
 #: playout cards per decision (candidates x cards left to play x iterations): sets the
 #: number of determinizations, between :data:`MIN_ITERATIONS` and :data:`MAX_ITERATIONS`
 WORK = 16_000
@@ -121,7 +124,7 @@ class HardMafiosiBot:
         count = iterations(max(MIN_ITERATIONS, min(MAX_ITERATIONS, WORK // max(1, len(cards) * plays))))
         key = f"{self._seed}|{view['round']}|{view['trick_no']}|{trick}|{hand}"
         return {
-            "game": "mafiosi", "seat": me, "n": n,
+            "game": "mafiosi", "model": SEARCH_MODEL, "seat": me, "n": n,
             "seed": random.Random(key).getrandbits(63),
             "iterations": count, "budget_ms": BUDGET_MS,
             "clans": [p["clan"] for p in players],

@@ -111,7 +111,6 @@ GAME = GameDef(
         Option("first_player", "int", seat_bound=True, testing=True),
     ),
     timing_keys=("snap_timeout_ms", "counter_timeout_ms"),
-    extra={"search": "shared.games.omerta.search"},  # the hard bot's search model
 )
 
 __all__ = [

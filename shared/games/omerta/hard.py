@@ -21,6 +21,9 @@ from shared.games import omerta as om
 from shared.games.omerta.bot import OmertaBot
 from shared.rules import Action
 
+#: the module of this game's search model (shared.bots.search runs it by this name)
+SEARCH_MODEL = "shared.games.omerta.search"
+
 #: share of sampled deals in which a declaration must succeed to be made
 STAY = 0.9
 #: deals sampled per decision
@@ -81,7 +84,7 @@ class HardOmertaBot(OmertaBot):
         me = self.seat
         key = f"{self._seed}|{view['round']}|{view['turn_no']}|declare"
         return {
-            "game": "omerta", "seat": me, "n": n,
+            "game": "omerta", "model": SEARCH_MODEL, "seat": me, "n": n,
             "seed": random.Random(key).getrandbits(63),
             "iterations": iterations(ITERATIONS), "budget_ms": BUDGET_MS,
             "known": known, "unknown": unknown,
