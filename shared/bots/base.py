@@ -11,12 +11,9 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from shared.rules import Action
-
-if TYPE_CHECKING:
-    from shared.bots.search import Think
 
 
 @dataclass(frozen=True)
@@ -69,6 +66,17 @@ class Decision:
         d["claim"] = claim
 
 
+@dataclass(frozen=True)
+class Think:
+    """A decision that needs a search (the hard bots, ``shared.bots.search``): run
+    ``run(request)`` (in a worker process in production), then ``finish(result)`` gives
+    the Decision."""
+
+    request: dict[str, Any]  # picklable plain data (JSON types): game, model, seat, seed, iterations, budget_ms, ...
+    fallback: Decision  # what to play if the search fails or times out (the normal bot's choice)
+    finish: Callable[[Any], Decision]  # maps run()'s result to the Decision (with the bot's human delay)
+
+
 class Bot(Protocol):
     """A player program for one seat of one game."""
 
@@ -79,5 +87,4 @@ class Bot(Protocol):
 
     def decide(self, view: dict[str, Any], legal: list[Action]) -> "Decision | Think | None":
         """The next action among ``legal`` (non-empty), or None to wait; a hard bot may
-        return a :class:`shared.bots.search.Think` to be searched first
-        (:func:`shared.bots.search.resolve` gives its Decision)."""
+        return a :class:`Think` to be searched first (the search module resolves it)."""

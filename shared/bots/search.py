@@ -41,10 +41,9 @@ from __future__ import annotations
 
 import importlib
 import random
-from dataclasses import dataclass
 from typing import Any, Callable
 
-from shared.bots.base import Decision
+from shared.bots.base import Decision, Think
 
 __all__ = ["ECHO", "ITERATION_SCALE", "Think", "iterations", "resolve", "run", "search_model"]
 
@@ -61,16 +60,6 @@ SPIN_PER_MS = 11000
 #: factor on every hard bot's iteration count (tests lower it to play whole matches
 #: quickly; 1.0 is the level as benchmarked)
 ITERATION_SCALE = 1.0
-
-
-@dataclass(frozen=True)
-class Think:
-    """A decision that needs a search: run ``run(request)`` (in a worker process in
-    production), then ``finish(result)`` gives the Decision."""
-
-    request: dict[str, Any]  # picklable plain data (JSON types): game, seat, seed, iterations, budget_ms, ...
-    fallback: Decision  # what to play if the search fails or times out (the normal bot's choice)
-    finish: Callable[[Any], Decision]  # maps run()'s result to the Decision (with the bot's human delay)
 
 
 def iterations(count: int) -> int:
