@@ -23,7 +23,7 @@ from shared.protocol import ProtocolError
 from shared.rules import Action, events_for
 from shared.sentences import say
 from server.match.contracts import MatchTable
-from server.match.standins import teaching_cooperator
+from server.match.standins import saved_or_later, teaching_cooperator
 from server.ratelimit import AddressAllowance
 
 log = Logger()
@@ -168,18 +168,7 @@ class HintDesk:
         conn.push("error", **fields)
 
     def _wait(self) -> defer.Deferred:
-        """A Deferred fired once the outcomes held back now went out, and after 1 s at
-        the latest (the table looks again)."""
-        t = self.table
-        waiting: defer.Deferred = defer.Deferred()
-
-        def fire() -> None:
-            if not waiting.called:
-                waiting.callback(None)
-
-        poll = t.clock.callLater(1.0 if t.saving.when_saved(fire) else 0.01, fire)
-        waiting.addBoth(lambda r: (poll.cancel() if poll.active() else None, r)[1])
-        return waiting
+        return saved_or_later(self.table)
 
     def _failed(self, failure: Any, conn: Any, seat: int, seq: int | None) -> None:
         """Working out the hint failed (a bug): logged, and the asker told."""

@@ -159,18 +159,22 @@ class Lesson:
             yield self._wait(t)
 
     def _wait(self, t: MatchTable) -> defer.Deferred:
-        """A Deferred fired once the outcomes held back now went out (or the table
-        resumed), and at the latest after 1 s (a call the table drops when it pauses
-        again must not leave the seat without its bot: the lesson simply looks again)."""
-        waiting: defer.Deferred = defer.Deferred()
+        return saved_or_later(t)
 
-        def fire() -> None:
-            if not waiting.called:
-                waiting.callback(None)
 
-        poll = t.clock.callLater(1.0 if t.saving.when_saved(fire) else 0.01, fire)
-        waiting.addBoth(lambda r: (poll.cancel() if poll.active() else None, r)[1])
-        return waiting
+def saved_or_later(t: MatchTable) -> defer.Deferred:
+    """A Deferred fired once the outcomes ``t`` holds back now went out (or the table
+    resumed), and at the latest after 1 s (a call the table drops when it pauses again
+    must not leave a replay waiting for good: it simply looks again)."""
+    waiting: defer.Deferred = defer.Deferred()
+
+    def fire() -> None:
+        if not waiting.called:
+            waiting.callback(None)
+
+    poll = t.clock.callLater(1.0 if t.saving.when_saved(fire) else 0.01, fire)
+    waiting.addBoth(lambda r: (poll.cancel() if poll.active() else None, r)[1])
+    return waiting
 
 
 class StandIns:
